@@ -1,0 +1,103 @@
+# slurmpast - post-mortem analysis of finished Slurm jobs.
+#
+#   make               build every program into bin/
+#   make check         build and run every test through one prove call
+#   make check-asan    the same suite under -fsanitize=address,undefined
+#   make check-slurm   only the tests against the real Slurm cluster
+#   make lint          mandoc -T lint on every man page
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Objects go to $(O), programs to $(B); check-asan uses its own pair, so
+# the two builds never mix.
+
+PREFIX ?= /usr/local
+MANDIR ?= $(PREFIX)/share/man
+CC ?= cc
+CFLAGS ?= -O2 -g
+O ?= build
+B ?= bin
+
+SP_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE \
+	-D_POSIX_C_SOURCE=200809L -Ilib -MMD -MP
+LDLIBS = -lcsv -lm
+
+LIB_SRC := $(wildcard lib/*.c)
+LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/lib/%.o)
+PROG_SRC := $(wildcard src/sp-*.c)
+PROGS := $(PROG_SRC:src/%.c=$(B)/%)
+SCRIPTS := slurmpast
+UNIT_SRC := $(wildcard t/unit/*.c)
+UNITS := $(UNIT_SRC:t/unit/%.c=$(O)/t/%.t)
+MANS := $(wildcard man1/*.1)
+BATS := $(wildcard t/*.bats)
+SLURM_BATS := $(wildcard t/cluster/*.bats)
+ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+
+all: $(PROGS) $(SCRIPTS:%=$(B)/%)
+
+$(O)/lib/%.o: lib/%.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/libsp.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+
+$(B)/sp-%: $(O)/src/sp-%.o $(O)/libsp.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libsp.a $(LDLIBS)
+
+# The front door is a shell script; a copy sits beside the programs so a
+# build directory is complete on its own.
+ifneq ($(B),bin)
+$(B)/slurmpast: bin/slurmpast
+	@mkdir -p $(@D)
+	cp $< $@
+endif
+
+$(O)/t/tap.o: t/lib/tap.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) -It/lib $(CFLAGS) -c -o $@ $<
+
+$(O)/t/%.t: t/unit/%.c $(O)/t/tap.o $(O)/libsp.a
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) -It/lib $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(O)/t/tap.o $(O)/libsp.a $(LDLIBS)
+
+units: $(UNITS)
+
+TEST_ENV = SP_BIN=$(abspath $(B)) SP_BUILD=$(abspath $(O)) SP_TOP=$(CURDIR)
+
+check: all units
+	$(TEST_ENV) prove -e t/run $(UNITS) $(BATS) $(SLURM_BATS)
+
+check-slurm: all
+	$(TEST_ENV) prove -e t/run $(SLURM_BATS)
+
+check-asan:
+	$(MAKE) O=build-asan B=build-asan/bin CFLAGS="$(ASAN_FLAGS)" \
+		LDFLAGS="-fsanitize=address,undefined" check
+
+lint:
+	mandoc -T lint -W warning $(MANS)
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1
+	cp $(PROGS) bin/slurmpast $(DESTDIR)$(PREFIX)/bin/
+	cp $(MANS) $(DESTDIR)$(MANDIR)/man1/
+
+demo: all
+	$(B)/slurmpast --demo
+
+clean:
+	rm -rf build build-asan build-fuzz $(PROGS)
+
+.PHONY: all units check check-slurm check-asan lint install demo clean
+
+-include $(LIB_OBJ:.o=.d) $(PROG_SRC:src/%.c=$(O)/src/%.d) \
+	$(UNIT_SRC:t/unit/%.c=$(O)/t/%.d)

@@ -1,0 +1,15 @@
+/* sp.h - the slurmpast library, one header for programs. */
+#ifndef SP_H
+#define SP_H
+
+#include "sp_util.h"
+#include "sp_record.h"
+#include "sp_units.h"
+#include "sp_hostlist.h"
+#include "sp_stats.h"
+#include "sp_const.h"
+#include "sp_job.h"
+
+#define SP_VERSION "0.1.0"
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * sp_hostlist.h - Slurm hostlists, expanded exactly as
+ * "scontrol show hostnames" does, and compressed for --exclude.
+ */
+#ifndef SP_HOSTLIST_H
+#define SP_HOSTLIST_H
+
+#include <stddef.h>
+#include "sp_util.h"
+
+/* The most names one list may expand to; past it expansion stops. */
+#define SP_HOSTLIST_MAX 65536
+
+/* A list of names: one arena of NUL-separated strings plus offsets. */
+struct sp_names {
+	struct sp_buf text;
+	size_t *off;
+	size_t n;
+	size_t cap;
+};
+
+const char *sp_names_at(const struct sp_names *v, size_t i);
+void sp_names_add(struct sp_names *v, const char *s, size_t n);
+void sp_names_clear(struct sp_names *v);
+void sp_names_free(struct sp_names *v);
+
+/*
+ * Appends the names of a hostlist ("node[1-3,7],gpu[01-02]-ib").  Empty
+ * and "None assigned" give none.  Returns 0, or -1 when the list would
+ * exceed SP_HOSTLIST_MAX names (the first SP_HOSTLIST_MAX are kept).
+ * Malformed brackets are kept verbatim, as scontrol does.
+ */
+int sp_hostlist_expand(const char *s, size_t n, struct sp_names *out);
+
+/* "midway3-[0385,0432-0433]": groups by prefix and digit width, sorted. */
+void sp_hostlist_compress(const struct sp_names *in, struct sp_buf *out);
+
+#endif

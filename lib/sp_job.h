@@ -1,0 +1,112 @@
+/*
+ * sp_job.h - the job record (design.md, "Job record") as C sees it.
+ *
+ * sp-fetch writes SP_JOB_COLUMNS in this order; every other stage resolves
+ * the columns it needs by name (sp_jobcols_resolve) and parses one record
+ * into a struct sp_job.  Numbers that are unknown are NaN, never 0.
+ */
+#ifndef SP_JOB_H
+#define SP_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sp_record.h"
+#include "sp_const.h"
+
+/*
+ * X(column, kind) for every job-record column, in output order.
+ * kind: S = text slice, N = number, T = timestamp (text, parsed to epoch).
+ */
+#define SP_JOB_COLUMNS(X) \
+	X(jobid, S) X(jobid_raw, S) X(array_job, S) X(array_task, S) \
+	X(step, S) X(attempt, N) X(name, S) X(user, S) X(uid, N) \
+	X(account, S) X(partition, S) X(qos, S) X(cluster, S) \
+	X(state, S) X(exit_code, N) X(signal, N) X(derived_exit_code, N) \
+	X(cancelled_by, S) X(reason, S) \
+	X(submit, T) X(eligible, T) X(start, T) X(end, T) X(open, N) \
+	X(elapsed_s, N) X(timelimit_s, N) \
+	X(req_cpus, N) X(alloc_cpus, N) X(ntasks, N) X(alloc_gpus, N) \
+	X(nnodes, N) X(nodelist, S) X(req_mem, S) \
+	X(mem_limit_node_b, N) X(mem_limit_total_b, N) \
+	X(max_rss_b, N) X(max_rss_step, S) X(max_rss_node, S) \
+	X(ave_rss_b, N) X(rss_imbalance, N) X(max_vmsize_b, N) \
+	X(total_cpu_s, N) X(user_cpu_s, N) X(sys_cpu_s, N) X(cpu_time_s, N) \
+	X(ave_cpu_s, N) X(min_cpu_s, N) X(min_cpu_node, S) X(min_cpu_task, S) \
+	X(ave_cpu_freq_hz, N) \
+	X(read_b, N) X(write_b, N) X(max_pages, N) \
+	X(gpu_util, N) X(gpu_mem_b, N) X(energy_j, N) \
+	X(req_tres, S) X(alloc_tres, S) X(constraints, S) \
+	X(workdir, S) X(stdout, S) X(stderr, S) X(submit_line, S) \
+	X(comment, S) X(flags, S)
+
+/* Column indices in the reader; -1 when the input lacks the column. */
+struct sp_jobcols {
+#define SP_X(name, kind) int name;
+	SP_JOB_COLUMNS(SP_X)
+#undef SP_X
+	int workload;		/* added by sp-group */
+	int workload_key;	/* added by sp-group */
+};
+
+/* One record, parsed.  Slices point into the reader's buffer. */
+struct sp_job {
+#define SP_XS_S(name) struct sp_slice name;
+#define SP_XS_N(name) double name;
+#define SP_XS_T(name) struct sp_slice name; int64_t name##_t; int name##_known;
+#define SP_X(name, kind) SP_XS_##kind(name)
+	SP_JOB_COLUMNS(SP_X)
+#undef SP_X
+#undef SP_XS_S
+#undef SP_XS_N
+#undef SP_XS_T
+	struct sp_slice workload;
+	struct sp_slice workload_key;
+};
+
+/* The column names, in order, NULL-terminated. */
+extern const char *const sp_job_column_names[];
+
+void sp_jobcols_resolve(struct sp_jobcols *c, const struct sp_reader *r);
+/*
+ * Dies (exit 2) unless every named column is present:
+ * sp_jobcols_need(r, "sp-fetch", "state", "elapsed_s", NULL).
+ */
+void sp_jobcols_need(const struct sp_reader *r, const char *added_by, ...);
+
+/*
+ * Parses the current record.  A number column that holds text that is
+ * not a plain decimal is bad input: dies with "file:line: field 'x' is not
+ * a number: "1:00"".  Absent columns are unknown.
+ */
+void sp_job_parse(struct sp_job *j, const struct sp_jobcols *c,
+		  const struct sp_reader *r);
+/* The same without dying: 0, or -1 with the message in r's err buffer. */
+int sp_job_parse_checked(struct sp_job *j, const struct sp_jobcols *c,
+			 struct sp_reader *r);
+
+/* A step record (sp-fetch --steps) rather than an allocation. */
+int sp_job_is_step(const struct sp_job *j);
+/* Open: never ended (RUNNING/PENDING with End Unknown). */
+int sp_job_is_open(const struct sp_job *j);
+/* Usable by cross-run analysis: an allocation, closed, elapsed known. */
+int sp_job_usable(const struct sp_job *j);
+/* state is one of FAILED TIMEOUT OUT_OF_MEMORY NODE_FAIL BOOT_FAIL DEADLINE. */
+int sp_job_failed(const struct sp_job *j);
+int sp_job_state_is(const struct sp_job *j, const char *state);
+/* Computed nothing: closed, elapsed > 300 s, work-step CPU < 10 s. */
+int sp_job_noop(const struct sp_job *j);
+/* ... and its state does not already explain it (OOM, NODE_FAIL, ...). */
+int sp_job_hang(const struct sp_job *j);
+/* Moving data fast enough to explain the idle CPU. */
+int sp_job_io_explains(const struct sp_job *j);
+/* Cores: alloc_cpus, else req_cpus; NaN when neither is known. */
+double sp_job_cores(const struct sp_job *j);
+/* GPUs held: alloc_gpus, NaN unknown. */
+double sp_job_gpus(const struct sp_job *j);
+/* elapsed x cores / 3600 and elapsed x gpus / 3600 (NaN when unknown). */
+double sp_job_core_hours(const struct sp_job *j);
+double sp_job_gpu_hours(const struct sp_job *j);
+/* Compute = gpu_h x SP_GPU_CORE_RATIO + core_h, unknown parts as 0. */
+double sp_job_compute(const struct sp_job *j);
+
+#endif

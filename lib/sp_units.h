@@ -1,0 +1,60 @@
+/*
+ * sp_units.h - sacct's units and the human forms back.
+ *
+ * Every parser returns SP_VAL_OK with *out set, SP_VAL_UNKNOWN for the
+ * sentinels that mean "not recorded" (empty, Unknown, None, UNLIMITED,
+ * Partition_Limit, INVALID, N/A, (null), NaN, inf), or SP_VAL_BAD for text
+ * that is not of the grammar.  Unknown is never turned into zero.
+ */
+#ifndef SP_UNITS_H
+#define SP_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sp_util.h"
+
+enum sp_val { SP_VAL_BAD = -1, SP_VAL_UNKNOWN = 0, SP_VAL_OK = 1 };
+
+/* 1 when the text is one of sacct's "no value" sentinels (case-insensitive). */
+int sp_is_sentinel(const char *s, size_t n);
+
+/*
+ * sacct memory: K M G T P are powers of 1024, a bare number is MiB
+ * (ReqMem) -- or bytes where sacct prints bytes (MaxRSS with no suffix is
+ * bytes: pass bare_unit = 1).  A trailing 'n' or 'c' is a scope, returned
+ * in *scope ('n', 'c' or 0).  The per-CPU flag bit 2^31 that old Slurm
+ * leaks into ReqMem is removed (and implies scope 'c').  "0n"/"0c"/"0" in
+ * ReqMem means unknown: pass zero_unknown = 1.
+ */
+enum sp_val sp_parse_mem(const char *s, size_t n, double bare_unit,
+			 int zero_unknown, double *bytes, char *scope);
+
+/*
+ * sacct durations: D-HH:MM:SS, D-HH, D-HH:MM, HH:MM:SS, MM:SS(.mmm) (two
+ * parts are always minutes:seconds), SS(.mmm).  UNLIMITED and the other
+ * sentinels are unknown.
+ */
+enum sp_val sp_parse_duration(const char *s, size_t n, double *seconds);
+
+/* ISO 8601 "2026-11-29T14:03:11" (sacct's standard format), as UTC-free
+ * local civil time mapped to seconds since the epoch by timegm(). */
+enum sp_val sp_parse_time(const char *s, size_t n, int64_t *epoch);
+/* The same civil time back, "2026-11-29T14:03:11". */
+void sp_fmt_time(struct sp_buf *b, int64_t epoch);
+
+/* Human forms, appended to b. */
+/* "0.54s" below 1 s, "12.3s" below 60 s, else "01:52:49" or "1-02:00:00". */
+void sp_fmt_duration(struct sp_buf *b, double seconds);
+/* Always HH:MM:SS, or D-HH:MM:SS from 24 hours (sbatch --time syntax). */
+void sp_fmt_hms(struct sp_buf *b, double seconds);
+/* "512 B", "1.0 KiB" ... "42.0 GiB", promoted at 1023.95 of a unit. */
+void sp_fmt_bytes(struct sp_buf *b, double bytes);
+/* fraction 0..1 as "<0.1%", ">99.9%", "48.7%". */
+void sp_fmt_percent(struct sp_buf *b, double fraction);
+/* --mem's own syntax: whole GiB rounded up, at least "1G". */
+void sp_fmt_mem_flag(struct sp_buf *b, double bytes);
+/* A plain decimal for records: integers without a point, else up to 6
+ * significant decimals, no exponent; NaN appends nothing. */
+void sp_fmt_num(struct sp_buf *b, double v);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * sp_util.h - errors, allocation and growable strings for the slurmpast
+ * toolkit.  Every program calls sp_setprog() first; every message then
+ * reads "prog: message" as err(3) would print it.
+ */
+#ifndef SP_UTIL_H
+#define SP_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdarg.h>
+
+/* Exit statuses shared by the whole family (design.md, Conventions). */
+enum {
+	SP_EXIT_OK = 0,
+	SP_EXIT_FAIL = 1,	/* a critical finding, or a failed write */
+	SP_EXIT_USAGE = 2	/* usage, input or environment error */
+};
+
+void sp_setprog(const char *argv0);
+const char *sp_prog(void);
+
+/*
+ * A format ending in ':' appends ": strerror(errno)", as err(3) does.
+ * sp_die exits with the given status; sp_warn only prints.
+ */
+void sp_die(int status, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+void sp_vdie(int status, const char *fmt, va_list ap)
+	__attribute__((noreturn));
+void sp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that cannot fail: on exhaustion, "prog: out of memory", exit 2. */
+void *sp_xmalloc(size_t n);
+void *sp_xcalloc(size_t nmemb, size_t size);
+void *sp_xrealloc(void *p, size_t n);
+/* Grows an array to hold at least need elements, doubling. */
+void *sp_xgrow(void *p, size_t *cap, size_t need, size_t elem);
+char *sp_xstrdup(const char *s);
+char *sp_xstrndup(const char *s, size_t n);
+
+/* A growable byte string, always NUL-terminated once anything is added. */
+struct sp_buf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
+void sp_buf_reserve(struct sp_buf *b, size_t extra);
+void sp_buf_add(struct sp_buf *b, const char *s, size_t n);
+void sp_buf_adds(struct sp_buf *b, const char *s);
+void sp_buf_addc(struct sp_buf *b, char c);
+void sp_buf_printf(struct sp_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sp_buf_clear(struct sp_buf *b);
+void sp_buf_free(struct sp_buf *b);
+/* Returns the text, "" for a buffer never written to. */
+const char *sp_buf_str(const struct sp_buf *b);
+
+/*
+ * Standard output discipline: SIGPIPE keeps its default action (so
+ * "sp-x | head" is quiet), and a failed flush or close of stdout is a
+ * failed run ("prog: <stdout>: No space left on device", exit 1).
+ */
+void sp_stdout_init(void);
+void sp_stdout_close(void);
+
+/* Parses a whole string as a number; 0 on success, -1 otherwise. */
+int sp_strtol_full(const char *s, long *out);
+int sp_strtod_full(const char *s, double *out);
+
+/* Common option handling: every program prints its version the same way. */
+void sp_print_version(void);
+
+#endif

@@ -1,0 +1,13 @@
+# Shared set-up for the bats files: the programs under test come first on
+# PATH (make check sets SP_BIN; by hand it defaults to ./bin).
+SP_TOP=${SP_TOP:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
+SP_BIN=${SP_BIN:-$SP_TOP/bin}
+PATH="$SP_BIN:$PATH"
+FIXTURES=$SP_TOP/../shared/fixtures
+export SP_TOP SP_BIN PATH FIXTURES
+
+# Skips the calling test when the shared fixtures are not beside the clone
+# (a user's clone has no ../shared).
+need_fixtures() {
+	[ -d "$FIXTURES" ] || skip "no ../shared/fixtures beside this clone"
+}
