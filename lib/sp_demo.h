@@ -1,0 +1,24 @@
+/*
+ * sp_demo.h - the synthetic accounting history behind --demo.
+ *
+ * It writes what "sacct --parsable2 -D" would print (a header line of
+ * sacct field names, then allocation and step rows, '|' delimited), so
+ * the demo goes through the same parser as a real cluster's record.
+ * Deterministic: the same bytes every run, dates from a fixed reference.
+ */
+#ifndef SP_DEMO_H
+#define SP_DEMO_H
+
+#include <stdio.h>
+
+/* The default size: a few thousand allocations. */
+#define SP_DEMO_DEFAULT_JOBS 0
+
+/*
+ * Writes the history.  njobs 0 means the default mix; a larger number
+ * scales the long tail (the named cases stay as they are) to about that
+ * many allocations.  Returns 0, or -1 when a write failed.
+ */
+int sp_demo_write(FILE *out, long njobs);
+
+#endif
