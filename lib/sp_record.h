@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include "sp_util.h"
 
-/* A field: a slice into the reader's line buffer, valid until the next read. */
+/*
+ * A field: a slice into the reader's line buffer, valid until the next
+ * read.  Fields are split in place, so p[n] is always a NUL.
+ */
 struct sp_slice {
 	const char *p;
 	size_t n;
@@ -79,6 +82,15 @@ void sp_field_encode(struct sp_buf *b, const char *p, size_t n);
  */
 int sp_field_num(struct sp_slice s, double *out);
 
+/*
+ * Text from records or logs made safe for a terminal: control characters
+ * (ESC among them), C1 controls and invalid UTF-8 are shown as \xNN or
+ * \uNNNN, never passed through to be obeyed.  Appends to b.
+ */
+void sp_display_sanitize(struct sp_buf *b, const char *s, size_t n);
+/* Terminal cells of UTF-8 text (one per code point; no wide glyphs). */
+size_t sp_display_width(const char *s, size_t n);
+
 /* Output formats every program offers. */
 enum sp_format { SP_FMT_TSV, SP_FMT_PLAIN, SP_FMT_JSON, SP_FMT_CSV };
 
@@ -101,7 +113,7 @@ struct sp_writer {
 	size_t *plain_off;	/* start of each cell in plain */
 	size_t nplain;
 	size_t plaincap;
-	void *csv;		/* libcsv has no writer state; reserved */
+	struct sp_buf rawbuf;	/* escaping for sp_writer_raw/num */
 };
 
 void sp_writer_init(struct sp_writer *w, FILE *out, enum sp_format fmt);

@@ -1,0 +1,981 @@
+/*
+ * sp_record.c - the reader and writer of the record format.
+ *
+ * The reader keeps one growable line buffer and one array of field
+ * slices; fields are split in place (each TAB becomes a NUL), so every
+ * slice is also a C string and no field is ever copied.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <csv.h>
+
+#include "sp.h"
+
+/* ---------------------------------------------------------------- reader */
+
+static void
+set_err(struct sp_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+set_err(struct sp_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	sp_buf_clear(&r->err);
+	sp_buf_printf(&r->err, "%s:%lu: ", r->name ? r->name : "<stdin>",
+		      r->line);
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	sp_buf_reserve(&r->err, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(r->err.p + r->err.len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	r->err.len += (size_t)n;
+}
+
+/* Opens the next input file; 1 opened, 0 none left, -1 error. */
+static int
+open_next(struct sp_reader *r)
+{
+	const char *path;
+
+	if (r->fp && r->fp != stdin)
+		fclose(r->fp);
+	r->fp = NULL;
+	if (r->pathi >= r->npaths)
+		return 0;
+	path = r->paths[r->pathi++];
+	r->line = 0;
+	if (strcmp(path, "-") == 0) {
+		r->fp = stdin;
+		r->name = "<stdin>";
+		return 1;
+	}
+	r->name = path;
+	r->fp = fopen(path, "r");
+	if (r->fp == NULL) {
+		sp_buf_clear(&r->err);
+		sp_buf_printf(&r->err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Reads one physical line into r->buf without its LF.  Returns 1, 0 at
+ * the end of the current file, -1 on a read error or bad line.
+ */
+static int
+read_line(struct sp_reader *r)
+{
+	ssize_t n;
+
+	errno = 0;
+	n = getline(&r->buf, &r->cap, r->fp);
+	if (n < 0) {
+		if (ferror(r->fp)) {
+			sp_buf_clear(&r->err);
+			sp_buf_printf(&r->err, "%s: %s", r->name,
+				      strerror(errno ? errno : EIO));
+			return -1;
+		}
+		if (errno == ENOMEM) {
+			fputs(sp_prog(), stderr);
+			fputs(": out of memory\n", stderr);
+			exit(SP_EXIT_USAGE);
+		}
+		return 0;
+	}
+	r->line++;
+	r->len = (size_t)n;
+	if (r->len > 0 && r->buf[r->len - 1] == '\n')
+		r->buf[--r->len] = '\0';
+	if (memchr(r->buf, '\0', r->len) != NULL) {
+		set_err(r, "NUL byte in the input (binary data?)");
+		return -1;
+	}
+	if (r->len > 0 && r->buf[r->len - 1] == '\r') {
+		set_err(r, "carriage return before the line end "
+			   "(DOS line endings? try: tr -d '\\r')");
+		return -1;
+	}
+	return 1;
+}
+
+/* Splits r->buf in place; returns the number of fields found. */
+static size_t
+split(struct sp_reader *r, size_t want)
+{
+	char *p = r->buf, *end = r->buf + r->len;
+	size_t nf = 0;
+
+	for (;;) {
+		char *tab = memchr(p, '\t', (size_t)(end - p));
+		char *stop = tab ? tab : end;
+
+		if (nf < want) {
+			r->f[nf].p = p;
+			r->f[nf].n = (size_t)(stop - p);
+		}
+		nf++;
+		if (tab == NULL)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	return nf;
+}
+
+static int
+take_header(struct sp_reader *r)
+{
+	size_t nf, i;
+
+	r->header_line = sp_xstrndup(r->buf, r->len);
+	r->header_len = r->len;
+	nf = 1;
+	for (i = 0; i < r->len; i++)
+		nf += r->buf[i] == '\t';
+	r->f = sp_xgrow(r->f, &r->fcap, nf, sizeof *r->f);
+	split(r, nf);
+	r->ncols = nf;
+	r->cols = sp_xcalloc(nf, sizeof *r->cols);
+	for (i = 0; i < nf; i++) {
+		if (r->f[i].n == 0) {
+			set_err(r, "header column %zu has no name", i + 1);
+			return -1;
+		}
+		r->cols[i] = sp_xstrndup(r->f[i].p, r->f[i].n);
+	}
+	return 0;
+}
+
+/* Reads the header of the file just opened; later files must agree. */
+static int
+read_header(struct sp_reader *r)
+{
+	int rc = read_line(r);
+
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		if (r->header_line != NULL)
+			return 0;	/* an empty later file adds nothing */
+		set_err(r, "no header line (empty input)");
+		r->line = 0;
+		sp_buf_clear(&r->err);
+		sp_buf_printf(&r->err, "%s: no header line (empty input)",
+			      r->name);
+		return -1;
+	}
+	if (r->header_line == NULL)
+		return take_header(r);
+	if (r->len != r->header_len ||
+	    memcmp(r->buf, r->header_line, r->len) != 0) {
+		set_err(r, "header differs from the first input's");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+reader_init(struct sp_reader *r)
+{
+	memset(r, 0, sizeof *r);
+}
+
+int
+sp_reader_open(struct sp_reader *r, char *const *paths, size_t npaths)
+{
+	static char *stdin_path[] = { "-" };
+	int rc;
+
+	reader_init(r);
+	if (npaths == 0) {
+		paths = stdin_path;
+		npaths = 1;
+	}
+	r->paths = sp_xcalloc(npaths, sizeof *r->paths);
+	for (size_t i = 0; i < npaths; i++)
+		r->paths[i] = sp_xstrdup(paths[i]);
+	r->npaths = npaths;
+	rc = open_next(r);
+	if (rc <= 0)
+		return -1;
+	return read_header(r);
+}
+
+int
+sp_reader_open_stream(struct sp_reader *r, FILE *fp, const char *name)
+{
+	reader_init(r);
+	r->fp = fp;
+	r->name = name;
+	/* Not owned: a stream given to us is never closed by us. */
+	return read_header(r);
+}
+
+int
+sp_reader_next(struct sp_reader *r)
+{
+	for (;;) {
+		int rc;
+		size_t nf;
+
+		if (r->fp == NULL)
+			return 0;
+		rc = read_line(r);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			if (r->npaths == 0) {
+				r->fp = NULL;	/* a stream: not ours to close */
+				return 0;
+			}
+			rc = open_next(r);
+			if (rc <= 0)
+				return rc;
+			if (read_header(r) < 0)
+				return -1;
+			continue;
+		}
+		/* A header repeated mid-stream (cat a.tsv b.tsv) is skipped. */
+		if (r->len == r->header_len &&
+		    memcmp(r->buf, r->header_line, r->len) == 0)
+			continue;
+		nf = split(r, r->ncols);
+		if (nf != r->ncols) {
+			set_err(r, "%zu fields, the header has %zu", nf,
+				r->ncols);
+			return -1;
+		}
+		return 1;
+	}
+}
+
+void
+sp_reader_close(struct sp_reader *r)
+{
+	if (r->fp && r->fp != stdin && r->npaths > 0)
+		fclose(r->fp);
+	for (size_t i = 0; i < r->npaths; i++)
+		free(r->paths[i]);
+	free(r->paths);
+	for (size_t i = 0; i < r->ncols; i++)
+		free(r->cols[i]);
+	free(r->cols);
+	free(r->header_line);
+	free(r->buf);
+	free(r->f);
+	sp_buf_free(&r->err);
+	memset(r, 0, sizeof *r);
+}
+
+int
+sp_reader_col(const struct sp_reader *r, const char *name)
+{
+	for (size_t i = 0; i < r->ncols; i++)
+		if (strcmp(r->cols[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+sp_reader_need(const struct sp_reader *r, const char *name,
+	       const char *added_by)
+{
+	int i = sp_reader_col(r, name);
+
+	if (i < 0)
+		sp_die(SP_EXIT_USAGE, "no column '%s' (pipe through %s first)",
+		       name, added_by);
+	return i;
+}
+
+void
+sp_open_or_die(struct sp_reader *r, char *const *paths, size_t npaths)
+{
+	if (sp_reader_open(r, paths, npaths) < 0)
+		sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&r->err));
+}
+
+int
+sp_next_or_die(struct sp_reader *r)
+{
+	int rc = sp_reader_next(r);
+
+	if (rc < 0)
+		sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&r->err));
+	return rc;
+}
+
+void
+sp_reader_die(const struct sp_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	struct sp_buf b = { 0 };
+
+	sp_buf_printf(&b, "%s:%lu: ", r->name ? r->name : "<stdin>", r->line);
+	sp_buf_adds(&b, fmt);
+	va_start(ap, fmt);
+	/* The format is ours plus a fixed prefix; no user text in it. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	sp_vdie(SP_EXIT_USAGE, b.p, ap);
+#pragma GCC diagnostic pop
+}
+
+/* ---------------------------------------------------------------- fields */
+
+int
+sp_slice_eq(struct sp_slice s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+void
+sp_field_decode(struct sp_buf *b, const char *p, size_t n)
+{
+	size_t i = 0;
+
+	sp_buf_reserve(b, n);
+	while (i < n) {
+		const char *bs = memchr(p + i, '\\', n - i);
+		size_t run = bs ? (size_t)(bs - (p + i)) : n - i;
+
+		sp_buf_add(b, p + i, run);
+		i += run;
+		if (i >= n)
+			break;
+		if (i + 1 < n) {
+			char c = p[i + 1], out = 0;
+			switch (c) {
+			case 't': out = '\t'; break;
+			case 'n': out = '\n'; break;
+			case 'r': out = '\r'; break;
+			case '\\': out = '\\'; break;
+			}
+			if (out) {
+				sp_buf_addc(b, out);
+				i += 2;
+				continue;
+			}
+		}
+		sp_buf_addc(b, '\\');
+		i++;
+	}
+}
+
+void
+sp_field_encode(struct sp_buf *b, const char *p, size_t n)
+{
+	sp_buf_reserve(b, n);
+	for (size_t i = 0; i < n; i++) {
+		switch (p[i]) {
+		case '\t': sp_buf_add(b, "\\t", 2); break;
+		case '\n': sp_buf_add(b, "\\n", 2); break;
+		case '\r': sp_buf_add(b, "\\r", 2); break;
+		case '\\': sp_buf_add(b, "\\\\", 2); break;
+		default: sp_buf_addc(b, p[i]); break;
+		}
+	}
+}
+
+/*
+ * Plain decimals only: an optional sign, digits with at most one point,
+ * an optional exponent.  No hex, inf, nan or white space, which strtod
+ * would take.  Up to 15 significant digits are exact with one division.
+ */
+int
+sp_field_num(struct sp_slice s, double *out)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	const char *p = s.p, *end = s.p + s.n;
+	unsigned long long mant = 0;
+	int digits = 0, frac = 0, neg = 0, seen_point = 0, any = 0;
+
+	if (s.n == 0)
+		return 0;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	for (; p < end; p++) {
+		if (*p >= '0' && *p <= '9') {
+			any = 1;
+			if (digits >= 15)
+				goto slow;
+			if (mant != 0 || *p != '0')
+				digits++;
+			mant = mant * 10 + (unsigned)(*p - '0');
+			frac += seen_point;
+		} else if (*p == '.' && !seen_point) {
+			seen_point = 1;
+		} else if (*p == 'e' || *p == 'E') {
+			goto slow;
+		} else {
+			return -1;
+		}
+	}
+	if (!any)
+		return -1;
+	*out = (double)mant / pow10[frac > 15 ? 15 : frac];
+	if (frac > 15)
+		goto slow;
+	if (neg)
+		*out = -*out;
+	return 1;
+slow:
+	for (p = s.p; p < end; p++)
+		if (!((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' ||
+		      *p == 'E' || *p == '-' || *p == '+'))
+			return -1;
+	{
+		char tmp[64], *e;
+		double v;
+
+		if (s.n >= sizeof tmp)
+			return -1;	/* no decimal needs 64 characters */
+		memcpy(tmp, s.p, s.n);
+		tmp[s.n] = '\0';
+		errno = 0;
+		v = strtod(tmp, &e);
+		if (*e != '\0' || e == tmp || v != v || v > 1e300 ||
+		    v < -1e300)
+			return -1;
+		*out = v;
+	}
+	return 1;
+}
+
+/* ---------------------------------------------------------------- kinds */
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int
+in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+enum sp_kind
+sp_column_kind(const char *name)
+{
+	static const char *const fractions[] = { "rate", "ci_low", "ci_high",
+		"comparison", "share", "cum_share", "gpu_util", NULL };
+	static const char *const numbers[] = { "attempt", "uid", "exit_code",
+		"signal", "derived_exit_code", "open", "req_cpus",
+		"alloc_cpus", "ntasks", "alloc_gpus", "nnodes", "max_pages",
+		"rss_imbalance", "names", "runs", "completed", "failed",
+		"cancelled", "noop", "problems", "compute", "trials", "bad",
+		"p", "count", NULL };
+
+	if (ends_with(name, "_s"))
+		return SP_KIND_SECONDS;
+	if (ends_with(name, "_b"))
+		return SP_KIND_BYTES;
+	if (ends_with(name, "_h"))
+		return SP_KIND_HOURS;
+	if (ends_with(name, "_hz") || ends_with(name, "_j"))
+		return SP_KIND_NUMBER;
+	if (in_list(name, fractions))
+		return SP_KIND_FRACTION;
+	if (in_list(name, numbers))
+		return SP_KIND_NUMBER;
+	return SP_KIND_TEXT;
+}
+
+/* ---------------------------------------------------------------- writer */
+
+void
+sp_writer_init(struct sp_writer *w, FILE *out, enum sp_format fmt)
+{
+	memset(w, 0, sizeof *w);
+	w->out = out;
+	w->fmt = fmt;
+}
+
+void
+sp_writer_column(struct sp_writer *w, const char *name)
+{
+	size_t cap = w->ncols;
+
+	w->cols = sp_xrealloc(w->cols, (cap + 1) * sizeof *w->cols);
+	w->kinds = sp_xrealloc(w->kinds, (cap + 1) * sizeof *w->kinds);
+	w->cols[w->ncols] = sp_xstrdup(name);
+	w->kinds[w->ncols] = sp_column_kind(name);
+	w->ncols++;
+}
+
+void
+sp_writer_columns_from(struct sp_writer *w, const struct sp_reader *r)
+{
+	for (size_t i = 0; i < r->ncols; i++)
+		sp_writer_column(w, r->cols[i]);
+}
+
+static void
+put(struct sp_writer *w, const char *p, size_t n)
+{
+	if (n)
+		fwrite(p, 1, n, w->out);
+}
+
+static void plain_cell(struct sp_writer *w, const char *p, size_t n);
+
+static void
+csv_put(struct sp_writer *w, const char *p, size_t n)
+{
+	if (n)
+		csv_fwrite(w->out, p, n);
+}
+
+void
+sp_writer_header(struct sp_writer *w)
+{
+	if (w->header_done)
+		return;
+	w->header_done = 1;
+	switch (w->fmt) {
+	case SP_FMT_TSV:
+		for (size_t i = 0; i < w->ncols; i++) {
+			if (i)
+				putc('\t', w->out);
+			fputs(w->cols[i], w->out);
+		}
+		putc('\n', w->out);
+		break;
+	case SP_FMT_CSV:
+		for (size_t i = 0; i < w->ncols; i++) {
+			if (i)
+				putc(',', w->out);
+			csv_put(w, w->cols[i], strlen(w->cols[i]));
+		}
+		putc('\n', w->out);
+		break;
+	case SP_FMT_PLAIN:
+		for (size_t i = 0; i < w->ncols; i++)
+			plain_cell(w, w->cols[i], strlen(w->cols[i]));
+		return;
+	case SP_FMT_JSON:
+		break;
+	}
+	/* Downstream sees the columns before any data, and a broken pipe
+	 * is found now rather than after the whole input was read. */
+	fflush(w->out);
+}
+
+/* Length of a valid UTF-8 sequence at p, or 0 when it is not one. */
+static size_t
+utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned c = p[0];
+	size_t len;
+	unsigned min;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	unsigned cp = c & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void
+sp_display_sanitize(struct sp_buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t len = utf8_len(p + i, n - i);
+
+		if (len == 0) {
+			sp_buf_printf(b, "\\x%02x", p[i]);
+			i++;
+		} else if (len == 1 && (p[i] < 0x20 || p[i] == 0x7f)) {
+			/* An escape sequence shown, never obeyed. */
+			sp_buf_printf(b, "\\x%02x", p[i]);
+			i++;
+		} else if (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
+			/* C1 controls (U+0080-U+009F): CSI among them. */
+			sp_buf_printf(b, "\\u%04x", p[i + 1]);
+			i += 2;
+		} else {
+			sp_buf_add(b, s + i, len);
+			i += len;
+		}
+	}
+}
+
+size_t
+sp_display_width(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+static void
+json_string(struct sp_buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	sp_buf_addc(b, '"');
+	while (i < n) {
+		size_t len = utf8_len(p + i, n - i);
+
+		if (len == 0) {
+			sp_buf_adds(b, "\\ufffd");	/* invalid UTF-8 */
+			i++;
+			continue;
+		}
+		if (len > 1) {
+			sp_buf_add(b, s + i, len);
+			i += len;
+			continue;
+		}
+		switch (p[i]) {
+		case '"': sp_buf_adds(b, "\\\""); break;
+		case '\\': sp_buf_adds(b, "\\\\"); break;
+		case '\n': sp_buf_adds(b, "\\n"); break;
+		case '\r': sp_buf_adds(b, "\\r"); break;
+		case '\t': sp_buf_adds(b, "\\t"); break;
+		default:
+			if (p[i] < 0x20 || p[i] == 0x7f)
+				sp_buf_printf(b, "\\u%04x", p[i]);
+			else
+				sp_buf_addc(b, (char)p[i]);
+		}
+		i++;
+	}
+	sp_buf_addc(b, '"');
+}
+
+/* The JSON number grammar, so a numeric column stays valid JSON. */
+static int
+is_json_number(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && p[i] == '-')
+		i++;
+	if (i >= n)
+		return 0;
+	if (p[i] == '0') {
+		i++;
+	} else if (p[i] >= '1' && p[i] <= '9') {
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+	} else {
+		return 0;
+	}
+	if (i < n && p[i] == '.') {
+		size_t start = ++i;
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+		if (i == start)
+			return 0;
+	}
+	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+		size_t start;
+		i++;
+		if (i < n && (p[i] == '+' || p[i] == '-'))
+			i++;
+		start = i;
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+		if (i == start)
+			return 0;
+	}
+	return i == n;
+}
+
+static void
+plain_cell(struct sp_writer *w, const char *p, size_t n)
+{
+	w->plain_off = sp_xgrow(w->plain_off, &w->plaincap, w->nplain + 2,
+				sizeof *w->plain_off);
+	w->plain_off[w->nplain++] = w->plain.len;
+	sp_buf_add(&w->plain, p, n);
+	sp_buf_addc(&w->plain, '\0');
+}
+
+/* The human form of a field for --plain: units, n/a, visible escapes. */
+static void
+plain_field(struct sp_writer *w, enum sp_kind kind, const char *p, size_t n)
+{
+	struct sp_buf *s = &w->scratch;
+	double v;
+
+	sp_buf_clear(s);
+	if (n == 0) {
+		sp_buf_adds(s, "n/a");
+	} else if (kind != SP_KIND_TEXT &&
+		   sp_field_num((struct sp_slice){ p, n }, &v) == 1) {
+		switch (kind) {
+		case SP_KIND_SECONDS: sp_fmt_duration(s, v); break;
+		case SP_KIND_BYTES: sp_fmt_bytes(s, v); break;
+		case SP_KIND_HOURS: sp_buf_printf(s, "%.1f", v); break;
+		case SP_KIND_FRACTION: sp_fmt_percent(s, v); break;
+		default: sp_display_sanitize(s, p, n); break;
+		}
+	} else {
+		/* Escapes stay in their visible form (\t, \n). */
+		sp_display_sanitize(s, p, n);
+	}
+	plain_cell(w, s->p, s->len);
+}
+
+void
+sp_writer_field(struct sp_writer *w, const char *p, size_t n)
+{
+	size_t i = w->fieldi++;
+	enum sp_kind kind;
+
+	if (i >= w->ncols)
+		sp_die(SP_EXIT_USAGE, "internal error: record has more "
+		       "fields than the header's %zu", w->ncols);
+	kind = w->kinds[i];
+	switch (w->fmt) {
+	case SP_FMT_TSV:
+		if (i)
+			putc('\t', w->out);
+		put(w, p, n);
+		break;
+	case SP_FMT_CSV:
+		if (i)
+			putc(',', w->out);
+		sp_buf_clear(&w->scratch);
+		sp_field_decode(&w->scratch, p, n);
+		csv_put(w, w->scratch.p, w->scratch.len);
+		break;
+	case SP_FMT_JSON:
+		sp_buf_clear(&w->scratch);
+		sp_buf_adds(&w->scratch, i ? "," : "{");
+		json_string(&w->scratch, w->cols[i], strlen(w->cols[i]));
+		sp_buf_addc(&w->scratch, ':');
+		if (n == 0) {
+			sp_buf_adds(&w->scratch, "null");
+		} else if (kind != SP_KIND_TEXT && is_json_number(p, n)) {
+			sp_buf_add(&w->scratch, p, n);
+		} else {
+			struct sp_buf dec = { 0 };
+			sp_field_decode(&dec, p, n);
+			json_string(&w->scratch, sp_buf_str(&dec), dec.len);
+			sp_buf_free(&dec);
+		}
+		put(w, w->scratch.p, w->scratch.len);
+		break;
+	case SP_FMT_PLAIN:
+		plain_field(w, kind, p, n);
+		break;
+	}
+}
+
+void
+sp_writer_slice(struct sp_writer *w, struct sp_slice s)
+{
+	sp_writer_field(w, s.p, s.n);
+}
+
+void
+sp_writer_str(struct sp_writer *w, const char *s)
+{
+	sp_writer_field(w, s, strlen(s));
+}
+
+void
+sp_writer_raw(struct sp_writer *w, const char *p, size_t n)
+{
+	struct sp_buf *enc = &w->rawbuf;
+
+	sp_buf_clear(enc);
+	sp_field_encode(enc, p, n);
+	sp_writer_field(w, sp_buf_str(enc), enc->len);
+}
+
+void
+sp_writer_printf(struct sp_writer *w, const char *fmt, ...)
+{
+	struct sp_buf b = { 0 };
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n > 0) {
+		sp_buf_reserve(&b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b.p, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		b.len = (size_t)n;
+	}
+	sp_writer_raw(w, sp_buf_str(&b), b.len);
+	sp_buf_free(&b);
+}
+
+void
+sp_writer_num(struct sp_writer *w, double v)
+{
+	struct sp_buf *s = &w->rawbuf;
+
+	sp_buf_clear(s);
+	sp_fmt_num(s, v);
+	sp_writer_field(w, sp_buf_str(s), s->len);
+}
+
+void
+sp_writer_int(struct sp_writer *w, long long v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof tmp, "%lld", v);
+
+	sp_writer_field(w, tmp, (size_t)n);
+}
+
+void
+sp_writer_empty(struct sp_writer *w)
+{
+	sp_writer_field(w, "", 0);
+}
+
+void
+sp_writer_fields_from(struct sp_writer *w, const struct sp_reader *r)
+{
+	for (size_t i = 0; i < r->ncols; i++)
+		sp_writer_field(w, r->f[i].p, r->f[i].n);
+}
+
+void
+sp_writer_end(struct sp_writer *w)
+{
+	if (w->fieldi != w->ncols)
+		sp_die(SP_EXIT_USAGE, "internal error: record of %zu fields, "
+		       "the header has %zu", w->fieldi, w->ncols);
+	w->fieldi = 0;
+	switch (w->fmt) {
+	case SP_FMT_TSV:
+	case SP_FMT_CSV:
+		putc('\n', w->out);
+		break;
+	case SP_FMT_JSON:
+		fputs(w->ncols ? "}\n" : "{}\n", w->out);
+		break;
+	case SP_FMT_PLAIN:
+		break;
+	}
+}
+
+static void
+plain_flush(struct sp_writer *w)
+{
+	size_t rows, *width;
+
+	if (w->ncols == 0 || w->nplain == 0)
+		return;
+	rows = w->nplain / w->ncols;
+	width = sp_xcalloc(w->ncols, sizeof *width);
+	for (size_t i = 0; i < rows * w->ncols; i++) {
+		const char *c = w->plain.p + w->plain_off[i];
+		size_t dw = sp_display_width(c, strlen(c));
+		if (dw > width[i % w->ncols])
+			width[i % w->ncols] = dw;
+	}
+	for (size_t r = 0; r < rows; r++) {
+		for (size_t c = 0; c < w->ncols; c++) {
+			const char *cell = w->plain.p +
+				w->plain_off[r * w->ncols + c];
+			size_t dw = sp_display_width(cell, strlen(cell));
+			size_t pad = width[c] - dw;
+			int right = r > 0 && w->kinds[c] != SP_KIND_TEXT;
+			int last = c + 1 == w->ncols;
+
+			if (c)
+				fputs("  ", w->out);
+			if (right)
+				for (; pad; pad--)
+					putc(' ', w->out);
+			fputs(cell, w->out);
+			if (!last)
+				for (; pad; pad--)
+					putc(' ', w->out);
+		}
+		putc('\n', w->out);
+	}
+	free(width);
+}
+
+void
+sp_writer_finish(struct sp_writer *w)
+{
+	if (!w->header_done)
+		sp_writer_header(w);
+	if (w->fmt == SP_FMT_PLAIN)
+		plain_flush(w);
+	fflush(w->out);
+	for (size_t i = 0; i < w->ncols; i++)
+		free(w->cols[i]);
+	free(w->cols);
+	free(w->kinds);
+	free(w->plain_off);
+	sp_buf_free(&w->plain);
+	sp_buf_free(&w->scratch);
+	sp_buf_free(&w->rawbuf);
+	memset(w, 0, sizeof *w);
+}
+
+int
+sp_format_option(int opt, enum sp_format *fmt)
+{
+	switch (opt) {
+	case SP_OPT_PLAIN: *fmt = SP_FMT_PLAIN; return 1;
+	case SP_OPT_JSON: *fmt = SP_FMT_JSON; return 1;
+	case SP_OPT_CSV: *fmt = SP_FMT_CSV; return 1;
+	case SP_OPT_TSV: *fmt = SP_FMT_TSV; return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,269 @@
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp.h"
+
+static const char *progname = "slurmpast";
+
+void
+sp_setprog(const char *argv0)
+{
+	const char *slash;
+
+	if (argv0 == NULL || *argv0 == '\0')
+		return;
+	slash = strrchr(argv0, '/');
+	progname = slash ? slash + 1 : argv0;
+}
+
+const char *
+sp_prog(void)
+{
+	return progname;
+}
+
+static void
+vmessage(const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t len = strlen(fmt);
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", progname);
+	vfprintf(stderr, fmt, ap);
+	if (len > 0 && fmt[len - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void
+sp_vdie(int status, const char *fmt, va_list ap)
+{
+	vmessage(fmt, ap);
+	exit(status);
+}
+
+void
+sp_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sp_vdie(status, fmt, ap);
+}
+
+void
+sp_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
+}
+
+static void
+out_of_memory(void)
+{
+	/* No allocation here: the message must get out when nothing else can. */
+	fputs(progname, stderr);
+	fputs(": out of memory\n", stderr);
+	exit(SP_EXIT_USAGE);
+}
+
+void *
+sp_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		out_of_memory();
+	return p;
+}
+
+void *
+sp_xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (p == NULL)
+		out_of_memory();
+	return p;
+}
+
+void *
+sp_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		out_of_memory();
+	return q;
+}
+
+void *
+sp_xgrow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return p;
+	while (n < need) {
+		if (n > ((size_t)-1) / 2 / elem)
+			out_of_memory();
+		n *= 2;
+	}
+	if (n > ((size_t)-1) / elem)
+		out_of_memory();
+	p = sp_xrealloc(p, n * elem);
+	*cap = n;
+	return p;
+}
+
+char *
+sp_xstrdup(const char *s)
+{
+	return sp_xstrndup(s, strlen(s));
+}
+
+char *
+sp_xstrndup(const char *s, size_t n)
+{
+	char *p = sp_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void
+sp_buf_reserve(struct sp_buf *b, size_t extra)
+{
+	if (extra > ((size_t)-1) - b->len - 1)
+		out_of_memory();
+	b->p = sp_xgrow(b->p, &b->cap, b->len + extra + 1, 1);
+}
+
+void
+sp_buf_add(struct sp_buf *b, const char *s, size_t n)
+{
+	sp_buf_reserve(b, n);
+	if (n)
+		memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void
+sp_buf_adds(struct sp_buf *b, const char *s)
+{
+	sp_buf_add(b, s, strlen(s));
+}
+
+void
+sp_buf_addc(struct sp_buf *b, char c)
+{
+	sp_buf_reserve(b, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+}
+
+void
+sp_buf_printf(struct sp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	sp_buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void
+sp_buf_clear(struct sp_buf *b)
+{
+	b->len = 0;
+	if (b->p)
+		b->p[0] = '\0';
+}
+
+void
+sp_buf_free(struct sp_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+const char *
+sp_buf_str(const struct sp_buf *b)
+{
+	return b->p ? b->p : "";
+}
+
+void
+sp_stdout_init(void)
+{
+	/* A reader that went away (| head) ends us quietly, as cat would. */
+	signal(SIGPIPE, SIG_DFL);
+}
+
+void
+sp_stdout_close(void)
+{
+	int failed = fflush(stdout) != 0 || ferror(stdout);
+
+	if (fclose(stdout) != 0)
+		failed = 1;
+	if (failed)
+		sp_die(SP_EXIT_FAIL, "<stdout>:");
+}
+
+int
+sp_strtol_full(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+sp_strtod_full(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || v != v)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+void
+sp_print_version(void)
+{
+	printf("%s %s\n", progname, SP_VERSION);
+}
