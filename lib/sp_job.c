@@ -1,0 +1,251 @@
+/*
+ * sp_job.c - one job record, parsed, and the predicates every analysis
+ * stage must agree on (what counts as failed, open, or computing nothing).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "sp.h"
+
+const char *const sp_job_column_names[] = {
+#define SP_X(name, kind) #name,
+	SP_JOB_COLUMNS(SP_X)
+#undef SP_X
+	NULL
+};
+
+void
+sp_jobcols_resolve(struct sp_jobcols *c, const struct sp_reader *r)
+{
+#define SP_X(name, kind) c->name = sp_reader_col(r, #name);
+	SP_JOB_COLUMNS(SP_X)
+#undef SP_X
+	c->workload = sp_reader_col(r, "workload");
+	c->workload_key = sp_reader_col(r, "workload_key");
+}
+
+void
+sp_jobcols_need(const struct sp_reader *r, const char *added_by, ...)
+{
+	va_list ap;
+	const char *name;
+
+	va_start(ap, added_by);
+	while ((name = va_arg(ap, const char *)) != NULL)
+		sp_reader_need(r, name, added_by);
+	va_end(ap);
+}
+
+static struct sp_slice
+field(const struct sp_reader *r, int col)
+{
+	static const char empty[] = "";
+
+	if (col < 0)
+		return (struct sp_slice){ empty, 0 };
+	return r->f[col];
+}
+
+/* 0, or -1 with r->err set naming the field. */
+static int
+number(struct sp_reader *r, int col, const char *name, double *out)
+{
+	struct sp_slice s = field(r, col);
+	int rc = sp_field_num(s, out);
+
+	if (rc == 1)
+		return 0;
+	*out = NAN;
+	if (rc == 0)
+		return 0;
+	sp_buf_clear(&r->err);
+	sp_buf_printf(&r->err, "%s:%lu: field '%s' is not a number: \"",
+		      r->name ? r->name : "<stdin>", r->line, name);
+	sp_display_sanitize(&r->err, s.p, s.n > 40 ? 40 : s.n);
+	sp_buf_adds(&r->err, s.n > 40 ? "...\"" : "\"");
+	return -1;
+}
+
+static int
+timestamp(struct sp_reader *r, int col, const char *name,
+	  struct sp_slice *s, int64_t *t, int *known)
+{
+	*s = field(r, col);
+	*t = 0;
+	*known = 0;
+	if (s->n == 0)
+		return 0;
+	switch (sp_parse_time(s->p, s->n, t)) {
+	case SP_VAL_OK:
+		*known = 1;
+		return 0;
+	case SP_VAL_UNKNOWN:
+		return 0;
+	default:
+		sp_buf_clear(&r->err);
+		sp_buf_printf(&r->err, "%s:%lu: field '%s' is not a "
+			      "timestamp: \"", r->name ? r->name : "<stdin>",
+			      r->line, name);
+		sp_display_sanitize(&r->err, s->p, s->n > 40 ? 40 : s->n);
+		sp_buf_adds(&r->err, "\"");
+		return -1;
+	}
+}
+
+int
+sp_job_parse_checked(struct sp_job *j, const struct sp_jobcols *c,
+		     struct sp_reader *r)
+{
+#define SP_XP_S(name) j->name = field(r, c->name);
+#define SP_XP_N(name) if (number(r, c->name, #name, &j->name) < 0) return -1;
+#define SP_XP_T(name) \
+	if (timestamp(r, c->name, #name, &j->name, &j->name##_t, \
+		      &j->name##_known) < 0) return -1;
+#define SP_X(name, kind) SP_XP_##kind(name)
+	SP_JOB_COLUMNS(SP_X)
+#undef SP_X
+#undef SP_XP_S
+#undef SP_XP_N
+#undef SP_XP_T
+	j->workload = field(r, c->workload);
+	j->workload_key = field(r, c->workload_key);
+	return 0;
+}
+
+void
+sp_job_parse(struct sp_job *j, const struct sp_jobcols *c,
+	     const struct sp_reader *r)
+{
+	/* The reader is only written to for its error message. */
+	struct sp_reader *rw = (struct sp_reader *)r;
+
+	if (sp_job_parse_checked(j, c, rw) < 0)
+		sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&rw->err));
+}
+
+int
+sp_job_is_step(const struct sp_job *j)
+{
+	return j->step.n > 0;
+}
+
+int
+sp_job_state_is(const struct sp_job *j, const char *state)
+{
+	return sp_slice_eq(j->state, state);
+}
+
+static int
+state_in(const struct sp_job *j, const char *const *states)
+{
+	for (; *states; states++)
+		if (sp_slice_eq(j->state, *states))
+			return 1;
+	return 0;
+}
+
+int
+sp_job_is_open(const struct sp_job *j)
+{
+	static const char *const running[] = { "RUNNING", "PENDING",
+		"SUSPENDED", "CONFIGURING", "COMPLETING", "RESIZING",
+		"REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "SIGNALING",
+		"STAGE_OUT", "STOPPED", NULL };
+
+	if (!isnan(j->open))
+		return j->open != 0;
+	/* A record without the column: judge from the state and the end. */
+	return j->end.n == 0 && state_in(j, running);
+}
+
+int
+sp_job_usable(const struct sp_job *j)
+{
+	return !sp_job_is_step(j) && !sp_job_is_open(j) &&
+	       !isnan(j->elapsed_s);
+}
+
+int
+sp_job_failed(const struct sp_job *j)
+{
+	static const char *const failed[] = { "FAILED", "TIMEOUT",
+		"OUT_OF_MEMORY", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", NULL };
+
+	return state_in(j, failed);
+}
+
+int
+sp_job_noop(const struct sp_job *j)
+{
+	if (sp_job_is_step(j) || sp_job_is_open(j))
+		return 0;
+	if (isnan(j->elapsed_s) || isnan(j->total_cpu_s))
+		return 0;
+	return j->elapsed_s > SP_NOOP_MIN_ELAPSED_S &&
+	       j->total_cpu_s < SP_NOOP_MAX_CPU_S;
+}
+
+int
+sp_job_hang(const struct sp_job *j)
+{
+	/* These states already say why nothing was computed. */
+	static const char *const explained[] = { "OUT_OF_MEMORY", "NODE_FAIL",
+		"PREEMPTED", "BOOT_FAIL", "DEADLINE", NULL };
+
+	return sp_job_noop(j) && !state_in(j, explained);
+}
+
+int
+sp_job_io_explains(const struct sp_job *j)
+{
+	double moved = 0;
+
+	if (isnan(j->read_b) && isnan(j->write_b))
+		return 0;
+	if (!isnan(j->read_b))
+		moved += j->read_b;
+	if (!isnan(j->write_b))
+		moved += j->write_b;
+	if (isnan(j->elapsed_s) || j->elapsed_s <= 0)
+		return 0;
+	return moved >= SP_IO_MIN_BYTES &&
+	       moved / j->elapsed_s >= SP_IO_MIN_RATE;
+}
+
+double
+sp_job_cores(const struct sp_job *j)
+{
+	if (!isnan(j->alloc_cpus) && j->alloc_cpus > 0)
+		return j->alloc_cpus;
+	if (!isnan(j->req_cpus) && j->req_cpus > 0)
+		return j->req_cpus;
+	return NAN;
+}
+
+double
+sp_job_gpus(const struct sp_job *j)
+{
+	return j->alloc_gpus;
+}
+
+double
+sp_job_core_hours(const struct sp_job *j)
+{
+	return j->elapsed_s * sp_job_cores(j) / 3600.0;
+}
+
+double
+sp_job_gpu_hours(const struct sp_job *j)
+{
+	return j->elapsed_s * sp_job_gpus(j) / 3600.0;
+}
+
+double
+sp_job_compute(const struct sp_job *j)
+{
+	double gpu = sp_job_gpu_hours(j), core = sp_job_core_hours(j);
+
+	return (isnan(gpu) ? 0 : gpu) * SP_GPU_CORE_RATIO +
+	       (isnan(core) ? 0 : core);
+}
