@@ -1,3 +1,4 @@
+bats_require_minimum_version 1.5.0
 # Shared set-up for the bats files: the programs under test come first on
 # PATH (make check sets SP_BIN; by hand it defaults to ./bin).
 SP_TOP=${SP_TOP:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bats
+# What every program of the family promises: --help and --version answer
+# with 0, an unknown option is one line and exit 2, a failed write to
+# standard output is exit 1, and a reader that goes away is no error.
+
+load lib/common
+
+PROGRAMS="sp-fetch sp-group sp-size sp-hang sp-nodes sp-show slurmpast"
+
+@test "every program is built" {
+	for p in $PROGRAMS; do
+		[ -x "$SP_BIN/$p" ] || { echo "missing: $SP_BIN/$p"; return 1; }
+	done
+}
+
+@test "--help prints the usage on stdout and exits 0" {
+	for p in $PROGRAMS; do
+		run "$p" --help
+		[ "$status" -eq 0 ] || { echo "$p: status $status"; return 1; }
+		[[ "${lines[0]}" == "usage: $p"* ]] ||
+			{ echo "$p: ${lines[0]}"; return 1; }
+	done
+}
+
+@test "--version prints the name and version and exits 0" {
+	for p in $PROGRAMS; do
+		run "$p" --version
+		[ "$status" -eq 0 ] || { echo "$p: status $status"; return 1; }
+		[[ "$output" =~ ^$p\ [0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+			{ echo "$p: $output"; return 1; }
+	done
+}
+
+@test "an unknown option is one line on stderr and exit 2" {
+	for p in $PROGRAMS; do
+		run --separate-stderr "$p" --no-such-option
+		[ "$status" -eq 2 ] || { echo "$p: status $status"; return 1; }
+		[ -z "$output" ] || { echo "$p: stdout: $output"; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ] ||
+			{ echo "$p: $stderr"; return 1; }
+		[[ "${stderr_lines[0]}" == "$p: "* ]] ||
+			{ echo "$p: $stderr"; return 1; }
+	done
+}
+
+@test "the usage line of --help is the man page's SYNOPSIS" {
+	for p in $PROGRAMS; do
+		page="$SP_TOP/man1/$p.1"
+		[ -f "$page" ] || { echo "no man page $page"; return 1; }
+		run "$p" --help
+		[[ "${lines[0]}" == "usage: $p"* ]]
+	done
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# Output discipline shared by the filters: writing to a full disk is a
+# failed run, a closed pipe is quiet, bad input names file and line.
+
+load lib/common
+
+setup() {
+	records="$BATS_TEST_TMPDIR/jobs.tsv"
+	printf 'jobid\tname\tuser\tpartition\tstate\telapsed_s\n' >"$records"
+	for i in $(seq 1 20000); do
+		printf '%s\tjob%s\talice\tcpu\tCOMPLETED\t%s\n' "$i" "$i" "$i"
+	done >>"$records"
+}
+
+@test "sp-group: writing to /dev/full fails with exit 1" {
+	[ -w /dev/full ] || skip "no /dev/full on this system"
+	run --separate-stderr sh -c 'sp-group "$1" >/dev/full' sh "$records"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "sp-group: <stdout>: No space left on device" ]
+}
+
+@test "sp-group | head -1 prints no error" {
+	run --separate-stderr sh -c 'sp-group "$1" | head -1' sh "$records"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == jobid* ]]
+}
+
+@test "a record with the wrong field count names file and line" {
+	printf 'jobid\tname\n1\tx\n2\n' >"$BATS_TEST_TMPDIR/bad.tsv"
+	run --separate-stderr sp-group "$BATS_TEST_TMPDIR/bad.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-group: $BATS_TEST_TMPDIR/bad.tsv:3: 1 fields, the header has 2" ]
+}
+
+@test "a CR before the LF is refused with a hint" {
+	printf 'jobid\tname\r\n' >"$BATS_TEST_TMPDIR/dos.tsv"
+	run --separate-stderr sp-group <"$BATS_TEST_TMPDIR/dos.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-group: <stdin>:1: carriage return before the line end (DOS line endings? try: tr -d '\\r')" ]
+}
+
+@test "empty input is one line and exit 2" {
+	run --separate-stderr sp-group </dev/null
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-group: <stdin>: no header line (empty input)" ]
+}
