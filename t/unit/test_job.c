@@ -1,0 +1,152 @@
+/*
+ * The job record view: columns by name, unknown as NaN, the predicates
+ * every stage shares, and the workload fold and key.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sp.h"
+#include "sp_workload.h"
+#include "tap.h"
+
+static const char header[] =
+	"jobid\tstate\topen\telapsed_s\ttotal_cpu_s\talloc_cpus\t"
+	"alloc_gpus\tread_b\twrite_b\tstep\textra\n";
+
+/* Parses the first record after the header. */
+static int
+parse(const char *record, struct sp_job *j, struct sp_reader *r, FILE **fp,
+      struct sp_buf *text)
+{
+	struct sp_jobcols c;
+
+	sp_buf_clear(text);
+	sp_buf_adds(text, header);
+	sp_buf_adds(text, record);
+	*fp = fmemopen(text->p, text->len, "r");
+	if (sp_reader_open_stream(r, *fp, "jobs") < 0 ||
+	    sp_reader_next(r) != 1)
+		return -2;
+	sp_jobcols_resolve(&c, r);
+	return sp_job_parse_checked(j, &c, r);
+}
+
+static void
+check(const char *record, const char *what, int noop, int hang, int failed,
+      int usable, int io)
+{
+	struct sp_reader r;
+	struct sp_job j;
+	struct sp_buf text = { 0 };
+	FILE *fp;
+
+	if (!ok(parse(record, &j, &r, &fp, &text) == 0, "%s: parses", what)) {
+		diag("%s", sp_buf_str(&r.err));
+	} else {
+		is_int(noop, sp_job_noop(&j), "%s: computed nothing", what);
+		is_int(hang, sp_job_hang(&j), "%s: counted as a hang", what);
+		is_int(failed, sp_job_failed(&j), "%s: failed", what);
+		is_int(usable, sp_job_usable(&j), "%s: usable", what);
+		is_int(io, sp_job_io_explains(&j), "%s: I/O explains", what);
+	}
+	sp_reader_close(&r);
+	fclose(fp);
+	sp_buf_free(&text);
+}
+
+static void
+test_predicates(void)
+{
+	check("1\tTIMEOUT\t0\t1826\t0.5\t6\t1\t\t\t\tx\n", "blocked timeout",
+	      1, 1, 1, 1, 0);
+	check("2\tTIMEOUT\t0\t1826\t1780\t6\t1\t\t\t\tx\n", "computing timeout",
+	      0, 0, 1, 1, 0);
+	check("3\tCANCELLED\t0\t151200\t0.54\t8\t2\t\t\t\tx\n",
+	      "cancelled hang counts", 1, 1, 0, 1, 0);
+	check("4\tOUT_OF_MEMORY\t0\t900\t1\t8\t0\t\t\t\tx\n",
+	      "OOM explains itself", 1, 0, 1, 1, 0);
+	check("5\tCOMPLETED\t0\t300\t0\t1\t0\t\t\t\tx\n",
+	      "exactly 300 s is not over 300", 0, 0, 0, 1, 0);
+	check("6\tCOMPLETED\t0\t301\t\t1\t0\t\t\t\tx\n",
+	      "unknown CPU is never a hang", 0, 0, 0, 1, 0);
+	check("7\tRUNNING\t1\t9999\t0\t1\t0\t\t\t\tx\n",
+	      "open records are out", 0, 0, 0, 0, 0);
+	check("8\tCOMPLETED\t0\t600\t2\t1\t0\t21474836480\t0\t\tx\n",
+	      "moving 20 GiB in 10 minutes", 1, 1, 0, 1, 1);
+	check("9\tCOMPLETED\t0\t6000\t2\t1\t0\t10737418240\t\t\tx\n",
+	      "10 GiB over 100 minutes is too slow to explain", 1, 1, 0, 1,
+	      0);
+	check("10\tCOMPLETED\t0\t600\t2\t1\t0\t\t\tbatch\tx\n",
+	      "a step record is not an allocation", 0, 0, 0, 0, 0);
+}
+
+static void
+test_hours(void)
+{
+	struct sp_reader r;
+	struct sp_job j;
+	struct sp_buf text = { 0 };
+	FILE *fp;
+
+	parse("1\tCOMPLETED\t0\t7200\t100\t4\t2\t\t\t\tx\n", &j, &r, &fp,
+	      &text);
+	is_double(8, sp_job_core_hours(&j), 1e-9, "core-hours");
+	is_double(4, sp_job_gpu_hours(&j), 1e-9, "GPU-hours");
+	is_double(4 * SP_GPU_CORE_RATIO + 8, sp_job_compute(&j), 1e-9,
+		  "compute weighs a GPU-hour as 16 core-hours");
+	ok(isnan(j.max_rss_b), "an absent column is unknown, not zero");
+	ok(isnan(j.timelimit_s), "so is the limit");
+	sp_reader_close(&r);
+	fclose(fp);
+	is_int(-1, parse("1\tCOMPLETED\t0\t1:00\t100\t4\t2\t\t\t\tx\n", &j,
+			 &r, &fp, &text), "a duration where a number belongs");
+	is_string("jobs:2: field 'elapsed_s' is not a number: \"1:00\"",
+		  sp_buf_str(&r.err), "names the field and the line");
+	sp_reader_close(&r);
+	fclose(fp);
+	sp_buf_free(&text);
+}
+
+static void
+fold(const char *name, const char *want)
+{
+	struct sp_buf b = { 0 };
+
+	sp_workload_fold(&b, name, strlen(name));
+	is_string(want, sp_buf_str(&b), "fold %s", name);
+	sp_buf_free(&b);
+}
+
+static void
+test_workload(void)
+{
+	struct sp_buf b = { 0 };
+
+	fold("s1e20", "s#e#");
+	fold("s2e47", "s#e#");
+	fold("mid85_059", "mid#_#");
+	fold("tool-bench-2026-03-15", "tool-bench-#-#-#");
+	fold("c9ea44e", "c#ea#e");
+	fold("train_lr0.001", "train_lr#.#");
+	fold("", "?");
+	fold("\xc3\xa9t\xc3\xa9" "12", "\xc3\xa9t\xc3\xa9#");
+	is_int(0, sp_workload_has_letter("#-#", 3), "no letters in #-#");
+	is_int(1, sp_workload_has_letter("s#e#", 4), "letters in s#e#");
+	sp_workload_key(&b, "alice", 5, "gpu", 3, 1, "s#e#", 4);
+	is_string("alice/gpu/gpu/s#e#", sp_buf_str(&b), "the key");
+	sp_buf_clear(&b);
+	sp_workload_key(&b, "", 0, "", 0, 0, "a/b", 3);
+	is_string("?/?/cpu/a/b", sp_buf_str(&b), "unknown user and partition");
+	sp_buf_free(&b);
+}
+
+int
+main(void)
+{
+	plan_lazy();
+	test_predicates();
+	test_hours();
+	test_workload();
+	return done_testing();
+}
