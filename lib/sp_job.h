@@ -37,7 +37,8 @@
 	X(gpu_util, N) X(gpu_mem_b, N) X(energy_j, N) \
 	X(req_tres, S) X(alloc_tres, S) X(constraints, S) \
 	X(workdir, S) X(stdout, S) X(stderr, S) X(submit_line, S) \
-	X(comment, S) X(flags, S)
+	X(comment, S) X(flags, S) \
+	X(wait_s, N)
 
 /* Column indices in the reader; -1 when the input lacks the column. */
 struct sp_jobcols {
