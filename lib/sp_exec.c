@@ -1,0 +1,437 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "sp_exec.h"
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void
+sp_exec_fmt_seconds(struct sp_buf *b, double s)
+{
+	sp_buf_printf(b, "%gs", s);
+}
+
+int
+sp_exec_timeout(double *seconds, struct sp_buf *msg)
+{
+	const char *v = getenv("SLURMPAST_TIMEOUT");
+	const char *p;
+	double d;
+
+	*seconds = SP_EXEC_TIMEOUT_S;
+	if (v == NULL)
+		return 0;
+	for (p = v; *p == ' ' || *p == '\t'; p++)
+		;
+	if (*p == '\0')
+		return 0;
+	if (sp_strtod_full(p, &d) != 0 || isnan(d)) {
+		sp_buf_printf(msg, "SLURMPAST_TIMEOUT is not a number of "
+		    "seconds: '%s'", v);
+		return -1;
+	}
+	if (!(d > 0) || isinf(d)) {
+		sp_buf_printf(msg, "SLURMPAST_TIMEOUT must be a positive, "
+		    "finite number of seconds: '%s'", v);
+		return -1;
+	}
+	*seconds = d;
+	return 0;
+}
+
+/* In the child, before exec: the environment that makes Slurm's output stable. */
+static void
+child_environment(void)
+{
+	setenv("SLURM_TIME_FORMAT", "standard", 1);
+	setenv("LC_ALL", "C", 1);
+	unsetenv("SACCT_FORMAT");
+	unsetenv("SQUEUE_FORMAT");
+	unsetenv("SQUEUE_FORMAT2");
+}
+
+static void
+init(struct sp_exec *x, const char *name, double timeout_s)
+{
+	memset(x, 0, sizeof *x);
+	x->pid = -1;
+	x->out = -1;
+	x->errfd = -1;
+	x->name = name;
+	x->timeout_s = timeout_s;
+	x->deadline = now_s() + timeout_s;
+}
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/*
+ * Forks with stdout and stderr on pipes.  In the child it returns 0 with
+ * the descriptors in place; in the parent the child's pid.  -1 when the
+ * pipes or the fork failed (errno set).
+ */
+static pid_t
+fork_piped(struct sp_exec *x)
+{
+	int outp[2], errp[2];
+	pid_t pid;
+
+	if (pipe(outp) != 0)
+		return -1;
+	if (pipe(errp) != 0) {
+		close(outp[0]);
+		close(outp[1]);
+		return -1;
+	}
+	/* Nothing buffered may be written twice, once by each process. */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(outp[0]);
+		close(outp[1]);
+		close(errp[0]);
+		close(errp[1]);
+		errno = e;
+		return -1;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			if (devnull != 0)
+				close(devnull);
+		}
+		dup2(outp[1], 1);
+		dup2(errp[1], 2);
+		close(outp[0]);
+		close(outp[1]);
+		close(errp[0]);
+		close(errp[1]);
+		/* A parent that stops reading must end the child, quietly. */
+		signal(SIGPIPE, SIG_DFL);
+		return 0;
+	}
+	close(outp[1]);
+	close(errp[1]);
+	x->out = outp[0];
+	x->errfd = errp[0];
+	x->pid = pid;
+	return pid;
+}
+
+int
+sp_exec_start(struct sp_exec *x, char *const argv[], double timeout_s)
+{
+	int report[2];
+	pid_t pid;
+	ssize_t n;
+	int e;
+
+	init(x, argv[0], timeout_s);
+	/* The child tells why execvp failed through a pipe closed on exec. */
+	if (pipe(report) != 0) {
+		x->exec_errno = errno;
+		return -1;
+	}
+	fcntl(report[1], F_SETFD, FD_CLOEXEC);
+	pid = fork_piped(x);
+	if (pid < 0) {
+		x->exec_errno = errno;
+		close(report[0]);
+		close(report[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(report[0]);
+		child_environment();
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(report[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(report[1]);
+	do
+		n = read(report[0], &e, sizeof e);
+	while (n < 0 && errno == EINTR);
+	close(report[0]);
+	if (n == (ssize_t)sizeof e) {
+		x->exec_errno = e;
+		sp_exec_kill(x);
+		return -1;
+	}
+	return 0;
+}
+
+int
+sp_exec_start_fn(struct sp_exec *x, const char *name,
+		 int (*fn)(FILE *out, void *arg), void *arg, double timeout_s)
+{
+	pid_t pid;
+	FILE *out;
+	int rc;
+
+	init(x, name, timeout_s);
+	pid = fork_piped(x);
+	if (pid < 0) {
+		x->exec_errno = errno;
+		return -1;
+	}
+	if (pid == 0) {
+		out = fdopen(1, "w");
+		if (out == NULL)
+			_exit(1);
+		rc = fn(out, arg);
+		if (fclose(out) != 0)
+			rc = -1;
+		/* _exit: the parent's stdio buffers are not ours to flush. */
+		_exit(rc == 0 ? 0 : 1);
+	}
+	return 0;
+}
+
+/* Appends what stderr has for us; closes it at its end. */
+static void
+drain_err(struct sp_exec *x)
+{
+	char buf[4096];
+	ssize_t n;
+
+	n = read(x->errfd, buf, sizeof buf);
+	if (n < 0 && errno == EINTR)
+		return;
+	if (n <= 0) {
+		close_fd(&x->errfd);
+		return;
+	}
+	if (x->err.len < SP_EXEC_ERR_KEEP) {
+		size_t room = SP_EXEC_ERR_KEEP - x->err.len;
+
+		sp_buf_add(&x->err, buf, (size_t)n < room ? (size_t)n : room);
+	}
+}
+
+static void
+expire(struct sp_exec *x)
+{
+	x->timed_out = 1;
+	if (x->pid > 0 && !x->reaped)
+		kill(x->pid, SIGKILL);
+	close_fd(&x->out);
+	close_fd(&x->errfd);
+}
+
+/*
+ * Waits until stdout (want_out) or stderr has something, or the
+ * deadline.  Returns 1 when stdout is readable, 0 when only stderr was
+ * served, -1 at the deadline.
+ */
+static int
+wait_io(struct sp_exec *x, int want_out)
+{
+	struct pollfd pfd[2];
+	nfds_t nfd = 0;
+	int iout = -1, ierr = -1;
+	double left;
+	int ms, rc;
+
+	if (want_out && x->out >= 0) {
+		pfd[nfd].fd = x->out;
+		pfd[nfd].events = POLLIN;
+		iout = (int)nfd++;
+	}
+	if (x->errfd >= 0) {
+		pfd[nfd].fd = x->errfd;
+		pfd[nfd].events = POLLIN;
+		ierr = (int)nfd++;
+	}
+	if (nfd == 0)
+		return 1;
+	left = x->deadline - now_s();
+	if (left <= 0) {
+		expire(x);
+		return -1;
+	}
+	ms = left > 1e6 ? 1000000000 : (int)ceil(left * 1000.0);
+	rc = poll(pfd, nfd, ms);
+	if (rc < 0)
+		return errno == EINTR ? 0 : -1;
+	if (rc == 0) {
+		expire(x);
+		return -1;
+	}
+	if (ierr >= 0 && pfd[ierr].revents)
+		drain_err(x);
+	if (iout >= 0 && pfd[iout].revents)
+		return 1;
+	return 0;
+}
+
+ssize_t
+sp_exec_read(struct sp_exec *x, char *buf, size_t n)
+{
+	ssize_t got;
+	int rc;
+
+	for (;;) {
+		if (x->out < 0)
+			return x->timed_out ? -1 : 0;
+		rc = wait_io(x, 1);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			continue;
+		got = read(x->out, buf, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			close_fd(&x->out);
+			return got < 0 ? -1 : 0;
+		}
+		return got;
+	}
+}
+
+static void
+reap(struct sp_exec *x, int flags)
+{
+	int st;
+	pid_t r;
+
+	if (x->pid <= 0 || x->reaped)
+		return;
+	do
+		r = waitpid(x->pid, &st, flags);
+	while (r < 0 && errno == EINTR);
+	if (r != x->pid)
+		return;
+	x->reaped = 1;
+	if (WIFEXITED(st))
+		x->exit_code = WEXITSTATUS(st);
+	else if (WIFSIGNALED(st))
+		x->term_signal = WTERMSIG(st);
+}
+
+int
+sp_exec_finish(struct sp_exec *x)
+{
+	struct timespec tick = { 0, 10000000 };
+	char buf[65536];
+
+	while (x->out >= 0)
+		if (sp_exec_read(x, buf, sizeof buf) < 0)
+			break;
+	while (x->errfd >= 0)
+		if (wait_io(x, 0) < 0)
+			break;
+	/* The pipes are closed; a child that lingers past the deadline dies. */
+	while (!x->reaped && x->pid > 0) {
+		reap(x, WNOHANG);
+		if (x->reaped)
+			break;
+		if (now_s() >= x->deadline) {
+			expire(x);
+			reap(x, 0);
+			break;
+		}
+		nanosleep(&tick, NULL);
+	}
+	return !x->timed_out && x->exec_errno == 0 && x->term_signal == 0 &&
+	    x->exit_code == 0 ? 0 : -1;
+}
+
+void
+sp_exec_kill(struct sp_exec *x)
+{
+	close_fd(&x->out);
+	close_fd(&x->errfd);
+	if (x->pid > 0 && !x->reaped) {
+		reap(x, WNOHANG);
+		if (!x->reaped) {
+			kill(x->pid, SIGKILL);
+			reap(x, 0);
+		}
+	}
+}
+
+void
+sp_exec_free(struct sp_exec *x)
+{
+	sp_exec_kill(x);
+	sp_buf_free(&x->err);
+}
+
+void
+sp_exec_describe(const struct sp_exec *x, struct sp_buf *b)
+{
+	if (x->timed_out) {
+		sp_buf_adds(b, "no answer within ");
+		sp_exec_fmt_seconds(b, x->timeout_s);
+	} else if (x->exec_errno)
+		sp_buf_adds(b, strerror(x->exec_errno));
+	else if (x->term_signal)
+		sp_buf_printf(b, "killed by signal %d", x->term_signal);
+	else
+		sp_buf_printf(b, "exit status %d", x->exit_code);
+}
+
+void
+sp_exec_err_line(const struct sp_exec *x, struct sp_buf *b)
+{
+	const char *p = sp_buf_str(&x->err);
+	const char *end = p + x->err.len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		const char *s = p;
+
+		while (s < e && (*s == ' ' || *s == '\t' || *s == '\r'))
+			s++;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t' ||
+		    e[-1] == '\r'))
+			e--;
+		if (e > s) {
+			sp_buf_add(b, s, (size_t)(e - s));
+			return;
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+int
+sp_exec_capture(struct sp_exec *x, char *const argv[], double timeout_s,
+		struct sp_buf *out)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (sp_exec_start(x, argv, timeout_s) != 0)
+		return -1;
+	while ((n = sp_exec_read(x, buf, sizeof buf)) > 0)
+		sp_buf_add(out, buf, (size_t)n);
+	return sp_exec_finish(x);
+}
