@@ -15,6 +15,13 @@
 
 enum sp_val { SP_VAL_BAD = -1, SP_VAL_UNKNOWN = 0, SP_VAL_OK = 1 };
 
+/*
+ * No byte count or duration sacct prints comes near this (it is 888 PiB,
+ * or 31 billion years); a value past it, or negative, is SP_VAL_BAD, so
+ * no caller converts an absurd double to an integer.
+ */
+#define SP_UNITS_MAX 1e18
+
 /* 1 when the text is one of sacct's "no value" sentinels (case-insensitive). */
 int sp_is_sentinel(const char *s, size_t n);
 
@@ -42,10 +49,12 @@ enum sp_val sp_parse_time(const char *s, size_t n, int64_t *epoch);
 /* The same civil time back, "2026-11-29T14:03:11". */
 void sp_fmt_time(struct sp_buf *b, int64_t epoch);
 
-/* Human forms, appended to b. */
+/* Human forms, appended to b.  A non-finite value (and, except for a
+ * percentage, a negative one or one past SP_UNITS_MAX) appends "n/a". */
 /* "0.54s" below 1 s, "12.3s" below 60 s, else "01:52:49" or "1-02:00:00". */
 void sp_fmt_duration(struct sp_buf *b, double seconds);
-/* Always HH:MM:SS, or D-HH:MM:SS from 24 hours (sbatch --time syntax). */
+/* Always HH:MM:SS, or D-HH:MM:SS from 24 hours (sbatch --time syntax);
+ * a fraction of a second rounds up, as a limit must. */
 void sp_fmt_hms(struct sp_buf *b, double seconds);
 /* "512 B", "1.0 KiB" ... "42.0 GiB", promoted at 1023.95 of a unit. */
 void sp_fmt_bytes(struct sp_buf *b, double bytes);

@@ -1,0 +1,539 @@
+/*
+ * sp_units.c - sacct's memory, durations and timestamps, and the human
+ * forms back.
+ *
+ * Every parser reads a slice (pointer and length, not NUL-terminated),
+ * never looks past it, and never calls strtod(): its grammar (signs,
+ * exponents, hex, "nan", the locale's decimal point) is wider than
+ * sacct's, and a misaligned column must come back SP_VAL_BAD rather
+ * than parse by accident.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sp_units.h"
+
+/* What sacct prints when there is no value, compared case-insensitively. */
+static const char *const sentinels[] = {
+	"Unknown", "None", "UNLIMITED", "Partition_Limit", "INVALID", "N/A",
+	"(null)", "NaN", "-nan", "inf", "+inf", "-inf", "infinity",
+};
+
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+same_word(const char *s, size_t n, const char *word)
+{
+	size_t i;
+
+	if (strlen(word) != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (lower((unsigned char)s[i]) != lower((unsigned char)word[i]))
+			return 0;
+	return 1;
+}
+
+int
+sp_is_sentinel(const char *s, size_t n)
+{
+	size_t i;
+
+	if (s == NULL || n == 0)
+		return 1;
+	for (i = 0; i < sizeof sentinels / sizeof sentinels[0]; i++)
+		if (same_word(s, n, sentinels[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * An unsigned decimal "123" or "123.456" at the start of s[0..n).
+ * Integer digits beyond 18 significant ones would pass SP_UNITS_MAX, so
+ * they make the number absurd (-1).  Fraction digits past the 18th are
+ * below any precision a double keeps and are read but ignored.  *whole
+ * holds the exact integer part; *has_frac says whether a point was seen.
+ */
+struct decimal {
+	double value;
+	uint64_t whole;
+	int has_frac;
+	size_t len;		/* bytes consumed */
+};
+
+#define DEC_MAX_DIGITS 18
+
+static const uint64_t pow10_table[DEC_MAX_DIGITS + 1] = {
+	UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000),
+	UINT64_C(10000), UINT64_C(100000), UINT64_C(1000000),
+	UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+	UINT64_C(10000000000), UINT64_C(100000000000),
+	UINT64_C(1000000000000), UINT64_C(10000000000000),
+	UINT64_C(100000000000000), UINT64_C(1000000000000000),
+	UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+	UINT64_C(1000000000000000000),
+};
+
+/* Integers below this are exact in a double. */
+#define EXACT_LIMIT (UINT64_C(1) << 53)
+
+static int
+scan_decimal(const char *s, size_t n, int allow_frac, struct decimal *d)
+{
+	uint64_t whole = 0, frac = 0;
+	size_t i = 0, sig = 0, fdigits = 0;
+
+	memset(d, 0, sizeof *d);
+	if (n == 0 || !is_digit(s[0]))
+		return 0;
+	for (; i < n && is_digit(s[i]); i++) {
+		if (whole == 0 && s[i] == '0')
+			continue;
+		if (++sig > DEC_MAX_DIGITS)
+			return -1;
+		whole = whole * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (allow_frac && i < n && s[i] == '.') {
+		if (i + 1 >= n || !is_digit(s[i + 1]))
+			return 0;
+		d->has_frac = 1;
+		for (i++; i < n && is_digit(s[i]); i++) {
+			if (fdigits == DEC_MAX_DIGITS)
+				continue;
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+			fdigits++;
+		}
+	}
+	d->whole = whole;
+	d->len = i;
+	/*
+	 * One rounding when the scaled integer is exact in a double, so
+	 * "0.539" is the double nearest 0.539; two roundings otherwise.
+	 */
+	if (fdigits > 0 && whole < EXACT_LIMIT / pow10_table[fdigits]) {
+		uint64_t scaled = whole * pow10_table[fdigits] + frac;
+
+		if (scaled < EXACT_LIMIT) {
+			d->value = (double)scaled / (double)pow10_table[fdigits];
+			return 1;
+		}
+	}
+	d->value = (double)whole + (double)frac / (double)pow10_table[fdigits];
+	return 1;
+}
+
+static int
+in_range(double v)
+{
+	return isfinite(v) && v >= 0 && v <= SP_UNITS_MAX;
+}
+
+enum sp_val
+sp_parse_mem(const char *s, size_t n, double bare_unit, int zero_unknown,
+	     double *bytes, char *scope)
+{
+	static const char units[] = "KMGTP";
+	struct decimal d;
+	const char *u;
+	double unit, v;
+	char sc = 0;
+	size_t i;
+	int mib;
+
+	if (bytes)
+		*bytes = NAN;
+	if (scope)
+		*scope = 0;
+	if (s == NULL)
+		n = 0;
+	if (sp_is_sentinel(s, n))
+		return SP_VAL_UNKNOWN;
+	if (!(isfinite(bare_unit) && bare_unit > 0))
+		return SP_VAL_BAD;
+	if (scan_decimal(s, n, 1, &d) != 1)
+		return SP_VAL_BAD;
+	i = d.len;
+	unit = bare_unit;
+	mib = bare_unit == 1048576.0;
+	if (i < n && s[i] != '\0' && (u = strchr(units, s[i])) != NULL) {
+		unit = ldexp(1.0, 10 * (int)(u - units + 1));
+		mib = *u == 'M';
+		i++;
+	}
+	if (i < n && (s[i] == 'n' || s[i] == 'c'))
+		sc = s[i++];
+	if (i != n)
+		return SP_VAL_BAD;
+	v = d.value;
+	/*
+	 * Slurm before 17.02 kept "per CPU" as bit 31 of a 32-bit MiB count
+	 * and sacct printed the raw word: 2147486648Mn is 3000 MiB per CPU.
+	 * No node has 2 PiB, so a MiB count in [2^31, 2^32) is always that.
+	 */
+	if (mib && !d.has_frac && d.whole >= (UINT64_C(1) << 31) &&
+	    d.whole < (UINT64_C(1) << 32)) {
+		v = (double)(d.whole - (UINT64_C(1) << 31));
+		sc = 'c';
+	}
+	v *= unit;
+	if (!in_range(v))
+		return SP_VAL_BAD;
+	if (v == 0 && zero_unknown) {
+		if (scope)
+			*scope = sc;
+		return SP_VAL_UNKNOWN;
+	}
+	if (bytes)
+		*bytes = v;
+	if (scope)
+		*scope = sc;
+	return SP_VAL_OK;
+}
+
+/*
+ * One ':'-separated part of a duration: an integer, or (the seconds
+ * only) a decimal; below limit when limit > 0.
+ */
+static int
+duration_part(const char *s, size_t n, int allow_frac, double limit,
+	      double *out)
+{
+	struct decimal d;
+
+	if (scan_decimal(s, n, allow_frac, &d) != 1 || d.len != n)
+		return -1;
+	if (limit > 0 && d.value >= limit)
+		return -1;
+	*out = d.value;
+	return 0;
+}
+
+enum sp_val
+sp_parse_duration(const char *s, size_t n, double *seconds)
+{
+	const char *colon[3];
+	const char *p, *end, *dash;
+	double days = 0, part[3] = { 0, 0, 0 }, total;
+	size_t nparts = 0, i, k;
+	int has_days;
+
+	if (seconds)
+		*seconds = NAN;
+	if (s == NULL)
+		n = 0;
+	if (sp_is_sentinel(s, n))
+		return SP_VAL_UNKNOWN;
+	end = s + n;
+	dash = memchr(s, '-', n);
+	has_days = dash != NULL;
+	p = s;
+	if (has_days) {
+		if (duration_part(s, (size_t)(dash - s), 0, 0, &days) < 0)
+			return SP_VAL_BAD;
+		p = dash + 1;
+	}
+	/* Split the rest on ':' into at most three parts. */
+	colon[0] = p;
+	nparts = 1;
+	for (; p < end; p++) {
+		if (*p != ':')
+			continue;
+		if (nparts == 3)
+			return SP_VAL_BAD;
+		colon[nparts++] = p + 1;
+	}
+	for (i = 0; i < nparts; i++) {
+		const char *b = colon[i];
+		const char *e = i + 1 < nparts ? colon[i + 1] - 1 : end;
+		/*
+		 * Which unit this part is: with days the parts are H, H:M,
+		 * H:M:S; without them S, M:S, H:M:S.  Only a leading part
+		 * without days may pass its unit's natural bound.
+		 */
+		size_t unit = has_days ? i : i + (3 - nparts);
+		double limit = unit == 0 ? 24 : 60;
+
+		if (!has_days && i == 0)
+			limit = 0;
+		k = (size_t)(e - b);
+		if (duration_part(b, k, unit == 2, limit, &part[unit]) < 0)
+			return SP_VAL_BAD;
+	}
+	total = days * 86400 + part[0] * 3600 + part[1] * 60 + part[2];
+	if (!in_range(total))
+		return SP_VAL_BAD;
+	if (seconds)
+		*seconds = total;
+	return SP_VAL_OK;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (any year). */
+static int64_t
+days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static void
+civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+{
+	int64_t era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+static int
+leap(int64_t y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+fixed_digits(const char *s, size_t n, int *out)
+{
+	size_t i;
+	int v = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!is_digit(s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+enum sp_val
+sp_parse_time(const char *s, size_t n, int64_t *epoch)
+{
+	static const int mdays[12] = {
+		31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31
+	};
+	int y, mo, d, h, mi, se, dim;
+
+	if (epoch)
+		*epoch = 0;
+	if (s == NULL)
+		n = 0;
+	if (sp_is_sentinel(s, n))
+		return SP_VAL_UNKNOWN;
+	/* Exactly "YYYY-MM-DDTHH:MM:SS": sacct's %FT%T, nothing else. */
+	if (n != 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
+	    s[13] != ':' || s[16] != ':')
+		return SP_VAL_BAD;
+	if (fixed_digits(s, 4, &y) < 0 || fixed_digits(s + 5, 2, &mo) < 0 ||
+	    fixed_digits(s + 8, 2, &d) < 0 || fixed_digits(s + 11, 2, &h) < 0 ||
+	    fixed_digits(s + 14, 2, &mi) < 0 ||
+	    fixed_digits(s + 17, 2, &se) < 0)
+		return SP_VAL_BAD;
+	if (mo < 1 || mo > 12 || h > 23 || mi > 59 || se > 59)
+		return SP_VAL_BAD;
+	dim = mdays[mo - 1] + (mo == 2 && leap(y));
+	if (d < 1 || d > dim)
+		return SP_VAL_BAD;
+	if (epoch)
+		*epoch = days_from_civil(y, mo, d) * 86400 + h * 3600 +
+		    mi * 60 + se;
+	return SP_VAL_OK;
+}
+
+void
+sp_fmt_time(struct sp_buf *b, int64_t epoch)
+{
+	int64_t days = epoch / 86400, rem = epoch % 86400, y;
+	int m, d;
+
+	if (rem < 0) {
+		rem += 86400;
+		days--;
+	}
+	civil_from_days(days, &y, &m, &d);
+	sp_buf_printf(b, "%04lld-%02d-%02dT%02d:%02d:%02d", (long long)y, m,
+		      d, (int)(rem / 3600), (int)(rem / 60 % 60),
+		      (int)(rem % 60));
+}
+
+/* Human forms show an unknown or absurd value as the screen's "n/a". */
+static int
+shown_unknown(struct sp_buf *b, double v)
+{
+	if (in_range(v))
+		return 0;
+	sp_buf_adds(b, "n/a");
+	return 1;
+}
+
+/* v printed with the given decimals, as a double again: the value the
+ * reader will see, which is what picks a tier. */
+static double
+printed(double v, int decimals)
+{
+	char tmp[64];
+	double r = 0, scale = 1;
+	const char *p;
+
+	snprintf(tmp, sizeof tmp, "%.*f", decimals, v);
+	for (p = tmp; is_digit(*p); p++)
+		r = r * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; is_digit(*p); p++)
+			r += (*p - '0') / (scale *= 10);
+	return r;
+}
+
+static void
+clock_form(struct sp_buf *b, long long secs)
+{
+	long long days = secs / 86400;
+
+	secs %= 86400;
+	if (days > 0)
+		sp_buf_printf(b, "%lld-", days);
+	sp_buf_printf(b, "%02lld:%02lld:%02lld", secs / 3600, secs / 60 % 60,
+		      secs % 60);
+}
+
+void
+sp_fmt_duration(struct sp_buf *b, double seconds)
+{
+	if (shown_unknown(b, seconds))
+		return;
+	if (printed(seconds, 2) < 1)
+		sp_buf_printf(b, "%.2fs", seconds);
+	else if (printed(seconds, 1) < 60)
+		sp_buf_printf(b, "%.1fs", seconds);
+	else
+		clock_form(b, llround(seconds));
+}
+
+void
+sp_fmt_hms(struct sp_buf *b, double seconds)
+{
+	if (shown_unknown(b, seconds))
+		return;
+	/* A limit must never come out shorter than asked: round up. */
+	clock_form(b, (long long)ceil(seconds));
+}
+
+void
+sp_fmt_bytes(struct sp_buf *b, double bytes)
+{
+	static const char *const units[] = {
+		"KiB", "MiB", "GiB", "TiB", "PiB"
+	};
+	double v;
+	size_t i;
+
+	if (shown_unknown(b, bytes))
+		return;
+	if (printed(bytes, 0) < 1024) {
+		sp_buf_printf(b, "%.0f B", bytes);
+		return;
+	}
+	v = bytes / 1024;
+	for (i = 0; i + 1 < sizeof units / sizeof units[0]; i++) {
+		if (printed(v, 1) < 1024)
+			break;
+		v /= 1024;
+	}
+	sp_buf_printf(b, "%.1f %s", v, units[i]);
+}
+
+void
+sp_fmt_percent(struct sp_buf *b, double fraction)
+{
+	if (!isfinite(fraction)) {
+		sp_buf_adds(b, "n/a");
+		return;
+	}
+	if (fraction > 0 && fraction < 0.0005)
+		sp_buf_adds(b, "<0.1%");
+	else if (fraction >= 0.9995 && fraction < 1)
+		sp_buf_adds(b, ">99.9%");
+	else
+		sp_buf_printf(b, "%.1f%%", fraction * 100 + 0.0);
+}
+
+void
+sp_fmt_mem_flag(struct sp_buf *b, double bytes)
+{
+	double gib;
+
+	if (shown_unknown(b, bytes))
+		return;
+	/* Division by a power of two is exact, so ceil() sees the truth. */
+	gib = ceil(bytes / 1073741824.0);
+	if (gib < 1)
+		gib = 1;
+	sp_buf_printf(b, "%.0fG", gib);
+}
+
+/* Drops trailing zeros of a "%f" form, and the point if nothing follows. */
+static void
+trim_fraction(struct sp_buf *b, size_t start)
+{
+	char *p = b->p + start;
+	char *dot = strchr(p, '.');
+
+	if (dot == NULL)
+		return;
+	while (b->len > start && b->p[b->len - 1] == '0')
+		b->p[--b->len] = '\0';
+	if (b->p[b->len - 1] == '.')
+		b->p[--b->len] = '\0';
+	if (strcmp(p, "-0") == 0) {
+		b->len = start;
+		sp_buf_addc(b, '0');
+	}
+}
+
+void
+sp_fmt_num(struct sp_buf *b, double v)
+{
+	double mag = fabs(v);
+	size_t start = b->len;
+	int decimals = 6;
+
+	if (!isfinite(v))
+		return;
+	if (v == 0) {
+		sp_buf_addc(b, '0');
+		return;
+	}
+	if (v == trunc(v)) {
+		sp_buf_printf(b, "%.0f", v);
+		return;
+	}
+	/* Six significant digits below 1, so 0.000012 keeps its figures. */
+	for (mag *= 10; mag < 1 && decimals < 18; mag *= 10)
+		decimals++;
+	sp_buf_printf(b, "%.*f", decimals, v);
+	trim_fraction(b, start);
+}
