@@ -10,6 +10,9 @@
 
 /* The most names one list may expand to; past it expansion stops. */
 #define SP_HOSTLIST_MAX 65536
+/* ... and the most text they may take (256 bytes a name, NULs included),
+ * so a long name in a wide range cannot exhaust memory either. */
+#define SP_HOSTLIST_MAX_BYTES ((size_t)SP_HOSTLIST_MAX * 256)
 
 /* A list of names: one arena of NUL-separated strings plus offsets. */
 struct sp_names {
@@ -27,8 +30,10 @@ void sp_names_free(struct sp_names *v);
 /*
  * Appends the names of a hostlist ("node[1-3,7],gpu[01-02]-ib").  Empty
  * and "None assigned" give none.  Returns 0, or -1 when the list would
- * exceed SP_HOSTLIST_MAX names (the first SP_HOSTLIST_MAX are kept).
- * Malformed brackets are kept verbatim, as scontrol does.
+ * exceed SP_HOSTLIST_MAX names or SP_HOSTLIST_MAX_BYTES (the names that
+ * fit are kept).  Where scontrol would refuse the whole list, what can be
+ * read is kept: a non-numeric or reversed item stays text (node[a-b] is
+ * "nodea-b"), an unclosed '[' stays literal (sp_hostlist.c has the rules).
  */
 int sp_hostlist_expand(const char *s, size_t n, struct sp_names *out);
 
