@@ -1,0 +1,31 @@
+/*
+ * sp_intern.h - strings numbered in the order they were first seen, for
+ * the stages that count per workload or per node: a record's key is
+ * looked up once and the count lives in an array under its number.
+ */
+#ifndef SP_INTERN_H
+#define SP_INTERN_H
+
+#include <stddef.h>
+
+struct sp_interned {
+	char *s;		/* NUL-terminated */
+	size_t n;
+};
+
+struct sp_intern {
+	struct sp_interned *e;	/* e[i]: the i-th string */
+	size_t n;
+	size_t cap;
+	size_t *slot;		/* open addressing: number + 1, 0 empty */
+	size_t slotcap;
+};
+
+/* The number of the n bytes at p, adding them when new. */
+size_t sp_intern(struct sp_intern *t, const char *p, size_t n);
+/* The number, or -1 when never seen. */
+long sp_intern_find(const struct sp_intern *t, const char *p, size_t n);
+const char *sp_intern_str(const struct sp_intern *t, size_t i);
+void sp_intern_free(struct sp_intern *t);
+
+#endif
