@@ -19,4 +19,176 @@
 /* Compute = GPU-hours x this + core-hours. */
 #define SP_GPU_CORE_RATIO	16.0
 
+/*
+ * sp-hang: the worst allocations --summary lists one by one.
+ */
+#define SP_HANG_WORST		10
+
+/*
+ * sp-nodes: which machines fail one workload.  A node is tested once it
+ * holds this many placements of the workload; fewer are listed untested.
+ */
+#define SP_NODES_MIN_TRIALS	10
+/* Benjamini-Hochberg false discovery rate across every tested row. */
+#define SP_NODES_FDR		0.05
+/* Wilson intervals at 95% (SP_Z95 is in sp_stats.h). */
+#define SP_NODES_Z		SP_Z95
+/* --exclude names at most this many worse nodes; the rest are counted. */
+#define SP_NODES_EXCLUDE_MAX	8
+/* The per-job node note needs more usable records than this. */
+#define SP_NODES_NOTE_MIN_HISTORY 20
+
+/*
+ * One job (sp_findings, sp-show; reference-rules.md section 2.2).  A
+ * single run is judged against its own request; none of these looks at
+ * other runs.
+ */
+/* walltime-slack: a completed run used less than this share of --time. */
+#define SP_FIND_WALLTIME_SLACK		0.5
+/* The --time a single completed run suggests: elapsed x margin, rounded
+ * up to the short step under an hour, else to the long step. */
+#define SP_FIND_TIME_MARGIN		1.25
+#define SP_FIND_TIME_SHORT_S		3600.0
+#define SP_FIND_TIME_STEP_SHORT_S	300.0
+#define SP_FIND_TIME_STEP_LONG_S	900.0
+/* memory-slack: peak under this share of the limit, and at least this
+ * much never used (small jobs are not worth a finding). */
+#define SP_FIND_MEM_SLACK		0.35
+#define SP_FIND_MEM_SLACK_MIN_B		(32.0 * 1024 * 1024 * 1024)
+/* --mem suggested from a peak (or from a killed limit): x this margin. */
+#define SP_FIND_MEM_MARGIN		1.30
+/* A peak from this few samples or fewer may be a floor. */
+#define SP_FIND_THIN_SAMPLES		5
+/* cpu-overrequest: over this long, more than one core, under this use. */
+#define SP_FIND_CPU_MIN_ELAPSED_S	120.0
+#define SP_FIND_CPU_OVERREQUEST		0.15
+/* system-cpu-heavy: the kernel's share of CPU, over this much CPU. */
+#define SP_FIND_SYS_FRACTION		0.30
+#define SP_FIND_SYS_MIN_CPU_S		60.0
+/* straggler: (AveCPU - MinCPU) / AveCPU across tasks. */
+#define SP_FIND_STRAGGLER_SPREAD	0.25
+/* task-memory-imbalance: one task's peak over the tasks' mean. */
+#define SP_FIND_TASK_MEM_IMBALANCE	2.0
+/* paging: major page faults. */
+#define SP_FIND_PAGING_MIN_PAGES	1000.0
+/* GPU utilisation (0..1): idle, underused; with no GPU figure, a CPU
+ * this idle suggests the cards idled too. */
+#define SP_FIND_GPU_IDLE		0.05
+#define SP_FIND_GPU_UNDERUSED		0.40
+#define SP_FIND_GPU_SUSPECT_CPU		0.02
+/* A traceback longer than this is shown as its header, an ellipsis
+ * and its last SP_FIND_TRACEBACK_TAIL lines; log-tail shows this many. */
+#define SP_FIND_TRACEBACK_MAX_LINES	6
+#define SP_FIND_TRACEBACK_TAIL		4
+#define SP_FIND_LOG_TAIL_LINES		6
+
+/* The log ladder (sp_logs; reference-rules.md section 2.7). */
+/* Only the end of a log is read. */
+#define SP_LOG_TAIL_BYTES		(256 * 1024)
+/* Zero-pad widths in %j-style patterns are capped here. */
+#define SP_LOG_PAD_MAX			64
+/* Matching by time: a log's mtime within [start - before, end + after]. */
+#define SP_LOG_MTIME_BEFORE_S		60
+#define SP_LOG_MTIME_AFTER_S		600
+/* A job name shorter than this is too common to match a file by. */
+#define SP_LOG_NAME_MIN			3
+
+/* The sp-show view. */
+#define SP_SHOW_LOG_LINES		20
+#define SP_SHOW_DEFAULT_WIDTH		80
+#define SP_SHOW_MIN_WIDTH		40
+
+/*
+ * Workloads (sp-group --rollup; reference-rules.md 2.1).  A workload is
+ * critical when at least SP_SEV_MIN_RUNS runs show a failure rate (failed
+ * over completed + failed) or a computed-nothing rate (noop over runs) at
+ * the critical line, a warning at the lower lines.
+ */
+#define SP_SEV_MIN_RUNS			3
+#define SP_SEV_CRIT_FAIL_RATE		0.5
+#define SP_SEV_CRIT_NOOP_RATE		0.25
+#define SP_SEV_WARN_FAIL_RATE		0.2
+#define SP_SEV_WARN_NOOP_RATE		0.1
+
+/*
+ * Sizing (sp-size; reference-rules.md 2.6).  A verdict needs this many
+ * runs the flag's rule can read, and a target beyond the newest request
+ * x (1 +- SP_SIZE_CHANGE); inside that band the request is kept.
+ */
+#define SP_SIZE_MIN_RUNS		3
+#define SP_SIZE_CHANGE			0.20
+/* --time: longest completed run x margin, rounded up to the short step
+ * under SP_TIME_STEP_SWITCH_S, else to the long step. */
+#define SP_TIME_MARGIN			1.25
+#define SP_TIME_STEP_SWITCH_S		3600.0
+#define SP_TIME_STEP_SHORT_S		300.0
+#define SP_TIME_STEP_LONG_S		900.0
+/* The hang veto: this many timeouts that computed nothing, and at least
+ * these shares of the timeouts and of all runs, make --time a hold. */
+#define SP_TIME_VETO_MIN_HUNG		3
+#define SP_TIME_VETO_TIMEOUT_SHARE	0.5
+#define SP_TIME_VETO_RUN_SHARE		0.2
+/* The p95 (nearest rank) is shown when it differs from the longest run by
+ * more than the larger of these. */
+#define SP_TIME_P95			0.95
+#define SP_TIME_P95_SHOW_S		1.0
+#define SP_TIME_P95_SHOW_SHARE		0.01
+/* near-limit: a completed run that left less than this share of its
+ * --time unused. */
+#define SP_NEAR_LIMIT_SHARE		0.10
+/* --mem: largest trustworthy peak x margin, whole GiB up; the largest
+ * limit killed for memory x margin is a floor. */
+#define SP_MEM_MARGIN			1.30
+/* MaxRSS above the limit dominates (refuse) from this share of the runs
+ * with a reading. */
+#define SP_MEM_UNTRUSTED_DOMINATE	0.5
+/* A peak read from this few samples or fewer may be low. */
+#define SP_MEM_THIN_SAMPLES		5
+/* --cpus-per-task: busiest run's busy cores per task x margin, at least
+ * one.  Below SP_CPU_RAISE_MIN_BUSY busy cores no margin is added (one
+ * core x 1.2 rounds up to two: the article's inversion) and no raise is
+ * advised; SP_CPU_NOISE of a core is not counted when rounding up there. */
+#define SP_CPU_MARGIN			1.20
+#define SP_CPU_RAISE_MIN_BUSY		2.0
+#define SP_CPU_NOISE			0.1
+/* --gpus: the same shape as --cpus-per-task, over busy GPUs (gpu_util x
+ * GPUs held); it is never raised. */
+#define SP_GPU_MARGIN			1.20
+#define SP_GPU_NOISE			0.1
+
+/*
+ * Findings across runs (sp-size --findings; reference-rules.md 2.4).
+ */
+/* A finding lists at most this many job ids (its evidence counts all). */
+#define SP_FINDING_MAX_IDS		10
+/* repeat-failure: runs, failures and their share; critical above. */
+#define SP_REPEAT_MIN_RUNS		5
+#define SP_REPEAT_MIN_FAILURES		5
+#define SP_REPEAT_MIN_SHARE		0.5
+#define SP_REPEAT_CRIT_SHARE		0.8
+/* memory-search / memory-unchanged: submissions killed for memory (an
+ * array's tasks are one submission).  A walk longer than the maximum shows
+ * its first SP_MEMWALK_HEAD and last SP_MEMWALK_TAIL steps. */
+#define SP_MEMSEARCH_MIN_KILLS		3
+#define SP_MEMWALK_MAX			8
+#define SP_MEMWALK_HEAD			4
+#define SP_MEMWALK_TAIL			3
+/* requeue-repeat: requeued jobs, and their share of the jobs. */
+#define SP_REQUEUE_MIN_JOBS		3
+#define SP_REQUEUE_MIN_SHARE		0.10
+/*
+ * array-probes (the article's figure 5): an array with at least
+ * SP_PROBE_MIN_KILLS tasks killed for memory, sized after single runs
+ * (probes) whose highest peak is at or above no more than
+ * SP_PROBE_LOW_SHARE of the workload's array-task population (at least
+ * SP_PROBE_MIN_POPULATION tasks).  The probes are the SP_PROBE_MAX
+ * newest single runs before the array among the SP_PROBE_KEEP newest
+ * single runs of the workload.
+ */
+#define SP_PROBE_MIN_KILLS		1
+#define SP_PROBE_LOW_SHARE		0.25
+#define SP_PROBE_MIN_POPULATION		10
+#define SP_PROBE_MAX			5
+#define SP_PROBE_KEEP			64
+
 #endif
