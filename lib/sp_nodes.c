@@ -494,18 +494,6 @@ sp_node_history_add(struct sp_node_history *h, const struct sp_job *j)
 	sp_nodes_add(h->t, j);
 }
 
-/* "0%", "100%", else one decimal: exact ends read as exact. */
-static void
-fmt_pct(struct sp_buf *b, double v)
-{
-	if (isnan(v))
-		sp_buf_adds(b, "n/a");
-	else if (v == 0.0 || v == 1.0)
-		sp_buf_printf(b, "%.0f%%", v * 100.0);
-	else
-		sp_buf_printf(b, "%.1f%%", v * 100.0);
-}
-
 static const struct sp_node_table *
 history_table(struct sp_node_history *h, long wi)
 {
@@ -558,13 +546,13 @@ sp_node_history_note(struct sp_node_history *h, const struct sp_job *j,
 			sp_buf_printf(out, "%s failed %ld of %ld placements "
 				      "there (", name, row->s.bad,
 				      row->s.trials);
-			fmt_pct(out, row->s.rate);
+			sp_fmt_percent(out, row->s.rate);
 			sp_buf_adds(out, ", 95% CI ");
-			fmt_pct(out, row->s.ci_low);
+			sp_fmt_percent(out, row->s.ci_low);
 			sp_buf_adds(out, " to ");
-			fmt_pct(out, row->s.ci_high);
+			sp_fmt_percent(out, row->s.ci_high);
 			sp_buf_adds(out, ") against ");
-			fmt_pct(out, row->s.comparison);
+			sp_fmt_percent(out, row->s.comparison);
 			sp_buf_printf(out, " over %ld placements on every "
 				      "other node for %s", tab->trials -
 				      row->s.trials, w->workload);

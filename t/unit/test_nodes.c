@@ -449,8 +449,8 @@ test_note(void)
 	feed(note_header, "9\tal\tgpu\tft\tft\tal/gpu/gpu/ft\tFAILED\t600\t"
 	     "500\t1\tn[0-1]\n", note_for, &p);
 	is_int(1, p.rc, "note: 21 records, n1 is worse");
-	is_string("n1 failed 10 of 10 placements there (100%, 95% CI 72.2% "
-		  "to 100%) against 0% over 11 placements on every other "
+	is_string("n1 failed 10 of 10 placements there (100.0%, 95% CI "
+		  "72.2% to 100.0%) against 0.0% over 11 placements on every other "
 		  "node for ft", sp_buf_str(&p.note), "note: the sentence");
 
 	feed(note_header, "9\tal\tgpu\tft\tft\tal/gpu/gpu/ft\tCOMPLETED\t"
