@@ -117,23 +117,22 @@ close_of(const char *p, const char *end)
 	return NULL;
 }
 
-/* Digits only, at most 19 significant (no overflow of a uint64). */
+/* Digits only, and the value must fit a uint64. */
 static int
 parse_number(const char *s, size_t n, uint64_t *out)
 {
-	uint64_t v = 0;
-	size_t i, sig = 0;
+	uint64_t v = 0, d;
+	size_t i;
 
 	if (n == 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (!is_digit(s[i]))
 			return -1;
-		if (v == 0 && s[i] == '0')
-			continue;
-		if (++sig > 19)
+		d = (uint64_t)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
 			return -1;
-		v = v * 10 + (uint64_t)(s[i] - '0');
+		v = v * 10 + d;
 	}
 	*out = v;
 	return 0;
