@@ -1,0 +1,561 @@
+/*
+ * The units layer: sacct memory, durations and timestamps (normal, edge
+ * and malformed text), the human forms back, and random bytes through
+ * every parser with exact-length buffers so ASan sees any overread.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sp.h"
+#include "tap.h"
+
+#define MiB 1048576.0
+#define GiB 1073741824.0
+
+static const char *const rc_name[] = { "bad", "unknown", "ok" };
+
+static const char *
+rcs(int rc)
+{
+	return rc >= -1 && rc <= 1 ? rc_name[rc + 1] : "?";
+}
+
+static void
+mem_is(const char *s, double bare, int zero_unknown, int want_rc,
+       double want, char want_scope)
+{
+	double bytes = -1;
+	char scope = 'x';
+	int rc = sp_parse_mem(s, strlen(s), bare, zero_unknown, &bytes,
+			      &scope);
+
+	is_string(rcs(want_rc), rcs(rc), "mem \"%s\" (bare %.0f%s) is %s", s,
+		  bare, zero_unknown ? ", zero unknown" : "", rcs(want_rc));
+	is_double(want_rc == SP_VAL_OK ? want : NAN, bytes, 1e-6,
+		  "mem \"%s\" bytes", s);
+	is_int(want_scope, scope, "mem \"%s\" scope '%c'", s,
+	       want_scope ? want_scope : '0');
+}
+
+static void
+dur_is(const char *s, int want_rc, double want)
+{
+	double v = -1;
+	int rc = sp_parse_duration(s, strlen(s), &v);
+
+	is_string(rcs(want_rc), rcs(rc), "duration \"%s\" is %s", s,
+		  rcs(want_rc));
+	is_double(want_rc == SP_VAL_OK ? want : NAN, v, 1e-9,
+		  "duration \"%s\" seconds", s);
+}
+
+static void
+time_is(const char *s, int want_rc, int64_t want)
+{
+	int64_t t = 12345;
+	int rc = sp_parse_time(s, strlen(s), &t);
+
+	is_string(rcs(want_rc), rcs(rc), "time \"%s\" is %s", s,
+		  rcs(want_rc));
+	is_int(want_rc == SP_VAL_OK ? want : 0, t, "time \"%s\" epoch", s);
+}
+
+typedef void (*fmt_fn)(struct sp_buf *, double);
+
+static void
+fmt_is(fmt_fn fn, const char *fname, double v, const char *want)
+{
+	struct sp_buf b = { 0 };
+
+	/* Human forms append: a prefix already there must survive. */
+	sp_buf_adds(&b, "<");
+	fn(&b, v);
+	is_string(want, sp_buf_str(&b) + 1, "%s(%.17g) is \"%s\"", fname, v,
+		  want);
+	ok(b.p[0] == '<', "%s(%.17g) appends", fname, v);
+	sp_buf_free(&b);
+}
+
+static void
+test_sentinels(void)
+{
+	static const char *const yes[] = {
+		"", "Unknown", "unknown", "UNKNOWN", "None", "NONE", "UNLIMITED",
+		"unlimited", "Partition_Limit", "partition_limit", "INVALID",
+		"invalid", "N/A", "n/a", "(null)", "(NULL)", "NaN", "nan",
+		"inf", "INF", "-inf", "+inf", "infinity",
+	};
+	static const char *const no[] = {
+		"0", "Nonee", "Non", "UNLIMITE", "None assigned", " None",
+		"None ", "null", "-", "Partition", "nan0", "0n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		ok(sp_is_sentinel(yes[i], strlen(yes[i])),
+		   "\"%s\" is a sentinel", yes[i]);
+	for (i = 0; i < sizeof no / sizeof no[0]; i++)
+		ok(!sp_is_sentinel(no[i], strlen(no[i])),
+		   "\"%s\" is not a sentinel", no[i]);
+	ok(sp_is_sentinel(NULL, 0), "NULL is empty, a sentinel");
+	ok(sp_is_sentinel("Unknownxyz", 7), "only the slice is compared");
+	ok(!sp_is_sentinel("None\0", 5), "an embedded NUL is not a sentinel");
+}
+
+static void
+test_mem(void)
+{
+	/* The per-CPU bit old Slurm leaks: 2^31 + MiB, scope per CPU. */
+	mem_is("2147486648Mn", MiB, 1, SP_VAL_OK, 3000 * MiB, 'c');
+	mem_is("2147486448Mn", MiB, 1, SP_VAL_OK, 2800 * MiB, 'c');
+	mem_is("2147490048Mn", MiB, 1, SP_VAL_OK, 6400 * MiB, 'c');
+	mem_is("2147486648", MiB, 1, SP_VAL_OK, 3000 * MiB, 'c');
+	mem_is("2147483648Mn", MiB, 1, SP_VAL_UNKNOWN, 0, 'c');
+	mem_is("4294967295M", MiB, 0, SP_VAL_OK, 2147483647 * MiB, 'c');
+	/* Not the bit: another unit, bytes, a fraction, or past 2^32. */
+	mem_is("4294967296M", MiB, 0, SP_VAL_OK, 4294967296.0 * MiB, 0);
+	mem_is("2147486648K", 1, 0, SP_VAL_OK, 2147486648.0 * 1024, 0);
+	mem_is("2147486648", 1, 0, SP_VAL_OK, 2147486648.0, 0);
+	mem_is("2147486648.5Mn", MiB, 1, SP_VAL_OK, 2147486648.5 * MiB, 'n');
+
+	/* Units are powers of 1024; n/c are scopes. */
+	mem_is("100M", MiB, 1, SP_VAL_OK, 100 * MiB, 0);
+	mem_is("48000Mn", MiB, 1, SP_VAL_OK, 48000 * MiB, 'n');
+	mem_is("3000Mc", MiB, 1, SP_VAL_OK, 3000 * MiB, 'c');
+	mem_is("62.50Gn", MiB, 1, SP_VAL_OK, 62.5 * GiB, 'n');
+	mem_is("125Gn", MiB, 1, SP_VAL_OK, 125 * GiB, 'n');
+	mem_is("4G", MiB, 1, SP_VAL_OK, 4 * GiB, 0);
+	mem_is("2T", MiB, 1, SP_VAL_OK, 2199023255552.0, 0);
+	mem_is("1P", MiB, 1, SP_VAL_OK, 1125899906842624.0, 0);
+	mem_is("1K", 1, 0, SP_VAL_OK, 1024, 0);
+	mem_is("2252800K", MiB, 1, SP_VAL_OK, 2252800.0 * 1024, 0);
+	mem_is("16", MiB, 1, SP_VAL_OK, 16 * MiB, 0);
+	mem_is("16n", MiB, 1, SP_VAL_OK, 16 * MiB, 'n');
+	/* MaxRSS and friends: a bare number is bytes. */
+	mem_is("114944K", 1, 0, SP_VAL_OK, 117702656, 0);
+	mem_is("0.07M", 1, 0, SP_VAL_OK, 73400.32, 0);
+	mem_is("85399.46K", 1, 0, SP_VAL_OK, 87449047.04, 0);
+	mem_is("512", 1, 0, SP_VAL_OK, 512, 0);
+	mem_is("0", 1, 0, SP_VAL_OK, 0, 0);
+	mem_is("0.00K", 1, 0, SP_VAL_OK, 0, 0);
+	mem_is("007M", 1, 0, SP_VAL_OK, 7 * MiB, 0);
+
+	/* Zero in ReqMem is "not recorded". */
+	mem_is("0n", MiB, 1, SP_VAL_UNKNOWN, 0, 'n');
+	mem_is("0c", MiB, 1, SP_VAL_UNKNOWN, 0, 'c');
+	mem_is("0", MiB, 1, SP_VAL_UNKNOWN, 0, 0);
+	mem_is("0n", MiB, 0, SP_VAL_OK, 0, 'n');
+
+	/* Sentinels. */
+	mem_is("", MiB, 1, SP_VAL_UNKNOWN, 0, 0);
+	mem_is("Unknown", 1, 0, SP_VAL_UNKNOWN, 0, 0);
+	mem_is("INVALID", 1, 0, SP_VAL_UNKNOWN, 0, 0);
+	mem_is("NaN", 1, 0, SP_VAL_UNKNOWN, 0, 0);
+	mem_is("inf", 1, 0, SP_VAL_UNKNOWN, 0, 0);
+
+	/* The edge of absurd: 1e18 bytes is the most. */
+	mem_is("976562500000000K", 1, 0, SP_VAL_OK, 1e18, 0);
+	mem_is("976562500000001K", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("999999999999999999P", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("1000000000000000000000", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("1e999", 1, 0, SP_VAL_BAD, 0, 0);
+
+	/* Malformed. */
+	mem_is("abc", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("1e5", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("-5M", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("+5M", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5MB", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5 M", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is(" 5M", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5M ", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5.M", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is(".5M", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5Mnc", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5nM", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5E", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5k", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("M", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("n", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("1,5M", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("0x10", 1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5M", 0, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5M", -1, 0, SP_VAL_BAD, 0, 0);
+	mem_is("5M", NAN, 0, SP_VAL_BAD, 0, 0);
+
+	{
+		double bytes;
+		char scope;
+
+		is_int(SP_VAL_OK, sp_parse_mem("100Mnjunk", 5, 1, 0, &bytes,
+					       &scope), "mem reads only its slice");
+		is_double(100 * MiB, bytes, 0, "mem slice value");
+		is_int(SP_VAL_BAD, sp_parse_mem("1\0M", 3, 1, 0, &bytes,
+						&scope), "mem: an embedded NUL is bad");
+		is_int(SP_VAL_OK, sp_parse_mem("5M", 2, 1, 0, NULL, NULL),
+		       "mem with no outputs asked");
+		is_int(SP_VAL_UNKNOWN, sp_parse_mem(NULL, 0, 1, 0, &bytes,
+						    &scope), "mem of NULL is unknown");
+	}
+}
+
+static void
+test_duration(void)
+{
+	/* Two parts are always minutes:seconds. */
+	dur_is("00:00.539", SP_VAL_OK, 0.539);
+	dur_is("30:30.919", SP_VAL_OK, 1830.919);
+	dur_is("01:07.402", SP_VAL_OK, 67.402);
+	dur_is("02:10.584", SP_VAL_OK, 130.584);
+	dur_is("00:15", SP_VAL_OK, 15);
+	dur_is("90:00", SP_VAL_OK, 5400);
+	/* Three parts are H:M:S, the hours free. */
+	dur_is("00:05:16", SP_VAL_OK, 316);
+	dur_is("22:32:22", SP_VAL_OK, 81142);
+	dur_is("25:00:00", SP_VAL_OK, 90000);
+	dur_is("00:00:00", SP_VAL_OK, 0);
+	dur_is("00:00:00.5", SP_VAL_OK, 0.5);
+	/* Days. */
+	dur_is("1-02:00:00", SP_VAL_OK, 93600);
+	dur_is("7-20:39:39", SP_VAL_OK, 679179);
+	dur_is("125-00:00:00", SP_VAL_OK, 10800000);
+	dur_is("1-2", SP_VAL_OK, 93600);
+	dur_is("1-2:30", SP_VAL_OK, 95400);
+	dur_is("0-00:00:01", SP_VAL_OK, 1);
+	dur_is("9999999999-00:00:00", SP_VAL_OK, 863999999913600.0);
+	/* One part is seconds. */
+	dur_is("5", SP_VAL_OK, 5);
+	dur_is("5.25", SP_VAL_OK, 5.25);
+	dur_is("0", SP_VAL_OK, 0);
+	dur_is("3600", SP_VAL_OK, 3600);
+
+	/* Sentinels, any case. */
+	dur_is("UNLIMITED", SP_VAL_UNKNOWN, 0);
+	dur_is("unlimited", SP_VAL_UNKNOWN, 0);
+	dur_is("Partition_Limit", SP_VAL_UNKNOWN, 0);
+	dur_is("INVALID", SP_VAL_UNKNOWN, 0);
+	dur_is("Unknown", SP_VAL_UNKNOWN, 0);
+	dur_is("None", SP_VAL_UNKNOWN, 0);
+	dur_is("NaN", SP_VAL_UNKNOWN, 0);
+	dur_is("inf", SP_VAL_UNKNOWN, 0);
+	dur_is("(null)", SP_VAL_UNKNOWN, 0);
+	dur_is("N/A", SP_VAL_UNKNOWN, 0);
+	dur_is("", SP_VAL_UNKNOWN, 0);
+
+	/* Malformed, misaligned (an ExitCode is not a duration), absurd. */
+	dur_is("1:2:3:4", SP_VAL_BAD, 0);
+	dur_is("1-1:2:3:4", SP_VAL_BAD, 0);
+	dur_is("0:125", SP_VAL_BAD, 0);
+	dur_is("00:60", SP_VAL_BAD, 0);
+	dur_is("00:60:00", SP_VAL_BAD, 0);
+	dur_is("1-24:00:00", SP_VAL_BAD, 0);
+	dur_is("1-00:60:00", SP_VAL_BAD, 0);
+	dur_is("1-00:00:60", SP_VAL_BAD, 0);
+	dur_is("-5", SP_VAL_BAD, 0);
+	dur_is("5-", SP_VAL_BAD, 0);
+	dur_is("1--2", SP_VAL_BAD, 0);
+	dur_is("1-2-3", SP_VAL_BAD, 0);
+	dur_is(":", SP_VAL_BAD, 0);
+	dur_is("1:", SP_VAL_BAD, 0);
+	dur_is(":1", SP_VAL_BAD, 0);
+	dur_is("1::2", SP_VAL_BAD, 0);
+	dur_is("a", SP_VAL_BAD, 0);
+	dur_is("1:2a", SP_VAL_BAD, 0);
+	dur_is("1.5:00", SP_VAL_BAD, 0);
+	dur_is("1-2.5", SP_VAL_BAD, 0);
+	dur_is("1.5-00:00:00", SP_VAL_BAD, 0);
+	dur_is("1e3", SP_VAL_BAD, 0);
+	dur_is(" 5", SP_VAL_BAD, 0);
+	dur_is("5 ", SP_VAL_BAD, 0);
+	dur_is("+5", SP_VAL_BAD, 0);
+	dur_is("5.", SP_VAL_BAD, 0);
+	dur_is("1-02:00:00x", SP_VAL_BAD, 0);
+	dur_is("2022-02-18T17:32:41", SP_VAL_BAD, 0);
+	dur_is("99999999999999999999", SP_VAL_BAD, 0);
+	dur_is("11574074074075-00:00:00", SP_VAL_BAD, 0);
+
+	{
+		double v;
+
+		is_int(SP_VAL_OK, sp_parse_duration("00:05:16junk", 8, &v),
+		       "duration reads only its slice");
+		is_double(316, v, 0, "duration slice value");
+		is_int(SP_VAL_BAD, sp_parse_duration("1:\0" "2", 4, &v),
+		       "duration: an embedded NUL is bad");
+		is_int(SP_VAL_OK, sp_parse_duration("5", 1, NULL),
+		       "duration with no output asked");
+		is_int(SP_VAL_UNKNOWN, sp_parse_duration(NULL, 0, &v),
+		       "duration of NULL is unknown");
+	}
+}
+
+static void
+test_time(void)
+{
+	struct sp_buf b = { 0 };
+	static const int64_t round[] = {
+		0, 1, -1, 86399, 86400, 951825600, 1456704000, 1795960991,
+		-62135596800LL, 253402300799LL, 4102444800LL,
+	};
+	int64_t t;
+	size_t i;
+
+	time_is("2026-11-29T14:03:11", SP_VAL_OK, 1795960991);
+	time_is("2022-02-18T17:32:41", SP_VAL_OK, 1645205561);
+	time_is("1970-01-01T00:00:00", SP_VAL_OK, 0);
+	time_is("1970-01-01T03:00:00", SP_VAL_OK, 10800);
+	time_is("1969-12-31T23:59:59", SP_VAL_OK, -1);
+	time_is("2016-02-29T00:00:00", SP_VAL_OK, 1456704000);
+	time_is("2000-02-29T12:00:00", SP_VAL_OK, 951825600);
+	time_is("0001-01-01T00:00:00", SP_VAL_OK, -62135596800LL);
+	time_is("9999-12-31T23:59:59", SP_VAL_OK, 253402300799LL);
+
+	time_is("Unknown", SP_VAL_UNKNOWN, 0);
+	time_is("unknown", SP_VAL_UNKNOWN, 0);
+	time_is("None", SP_VAL_UNKNOWN, 0);
+	time_is("", SP_VAL_UNKNOWN, 0);
+
+	/* sacct's standard format has a 'T'; nothing else is read. */
+	time_is("2026-11-29 14:03:11", SP_VAL_BAD, 0);
+	time_is("2026-11-29T14:03", SP_VAL_BAD, 0);
+	time_is("2026-11-29T14:03:11Z", SP_VAL_BAD, 0);
+	time_is("2026-11-29", SP_VAL_BAD, 0);
+	time_is("2026-13-01T00:00:00", SP_VAL_BAD, 0);
+	time_is("2026-00-10T00:00:00", SP_VAL_BAD, 0);
+	time_is("2026-11-31T00:00:00", SP_VAL_BAD, 0);
+	time_is("2026-11-00T00:00:00", SP_VAL_BAD, 0);
+	time_is("2015-02-29T00:00:00", SP_VAL_BAD, 0);
+	time_is("1900-02-29T00:00:00", SP_VAL_BAD, 0);
+	time_is("2026-11-29T24:00:00", SP_VAL_BAD, 0);
+	time_is("2026-11-29T14:60:00", SP_VAL_BAD, 0);
+	time_is("2026-11-29T14:03:60", SP_VAL_BAD, 0);
+	time_is("+026-11-29T14:03:11", SP_VAL_BAD, 0);
+	time_is("2026-1a-29T14:03:11", SP_VAL_BAD, 0);
+	time_is("2026/11/29T14:03:11", SP_VAL_BAD, 0);
+	time_is("00:05:16", SP_VAL_BAD, 0);
+
+	is_int(SP_VAL_OK, sp_parse_time("2026-11-29T14:03:11junk", 19, &t),
+	       "time reads only its slice");
+	is_int(1795960991, t, "time slice value");
+	/* No dependence on the local time zone. */
+	setenv("TZ", "America/New_York", 1);
+	tzset();
+	is_int(SP_VAL_OK, sp_parse_time("2026-11-29T14:03:11", 19, &t),
+	       "time under TZ=America/New_York");
+	is_int(1795960991, t, "the same epoch in any TZ");
+	sp_fmt_time(&b, 1795960991);
+	is_string("2026-11-29T14:03:11", sp_buf_str(&b),
+		  "and the same text back in any TZ");
+	unsetenv("TZ");
+	tzset();
+
+	for (i = 0; i < sizeof round / sizeof round[0]; i++) {
+		sp_buf_clear(&b);
+		sp_fmt_time(&b, round[i]);
+		t = 7;
+		sp_parse_time(b.p, b.len, &t);
+		is_int(round[i], t, "epoch %lld -> %s -> back",
+		       (long long)round[i], b.p);
+	}
+	sp_buf_clear(&b);
+	sp_fmt_time(&b, -1);
+	is_string("1969-12-31T23:59:59", sp_buf_str(&b), "fmt_time(-1)");
+	sp_buf_clear(&b);
+	sp_fmt_time(&b, 253402300800LL);
+	is_string("10000-01-01T00:00:00", sp_buf_str(&b),
+		  "fmt_time past year 9999 widens the year");
+	sp_buf_clear(&b);
+	sp_fmt_time(&b, INT64_MAX);
+	ok(b.len > 19, "fmt_time(INT64_MAX) does not crash: %s", b.p);
+	sp_buf_clear(&b);
+	sp_fmt_time(&b, INT64_MIN);
+	ok(b.len > 19, "fmt_time(INT64_MIN) does not crash: %s", b.p);
+	sp_buf_free(&b);
+}
+
+static void
+test_fmt_duration(void)
+{
+	fmt_is(sp_fmt_duration, "fmt_duration", 0.539, "0.54s");
+	fmt_is(sp_fmt_duration, "fmt_duration", 0, "0.00s");
+	fmt_is(sp_fmt_duration, "fmt_duration", 0.004, "0.00s");
+	fmt_is(sp_fmt_duration, "fmt_duration", 0.99, "0.99s");
+	/* The tier is chosen by the rounded value. */
+	fmt_is(sp_fmt_duration, "fmt_duration", 0.996, "1.0s");
+	fmt_is(sp_fmt_duration, "fmt_duration", 12.345, "12.3s");
+	fmt_is(sp_fmt_duration, "fmt_duration", 59.94, "59.9s");
+	fmt_is(sp_fmt_duration, "fmt_duration", 59.96, "00:01:00");
+	fmt_is(sp_fmt_duration, "fmt_duration", 60, "00:01:00");
+	fmt_is(sp_fmt_duration, "fmt_duration", 6769, "01:52:49");
+	fmt_is(sp_fmt_duration, "fmt_duration", 6769.4, "01:52:49");
+	fmt_is(sp_fmt_duration, "fmt_duration", 86399.4, "23:59:59");
+	fmt_is(sp_fmt_duration, "fmt_duration", 86399.6, "1-00:00:00");
+	fmt_is(sp_fmt_duration, "fmt_duration", 93600, "1-02:00:00");
+	fmt_is(sp_fmt_duration, "fmt_duration", 10800000, "125-00:00:00");
+	fmt_is(sp_fmt_duration, "fmt_duration", 1e18,
+	       "11574074074074-01:46:40");
+	fmt_is(sp_fmt_duration, "fmt_duration", 1.1e18, "n/a");
+	fmt_is(sp_fmt_duration, "fmt_duration", -1, "n/a");
+	fmt_is(sp_fmt_duration, "fmt_duration", NAN, "n/a");
+	fmt_is(sp_fmt_duration, "fmt_duration", INFINITY, "n/a");
+
+	fmt_is(sp_fmt_hms, "fmt_hms", 0, "00:00:00");
+	fmt_is(sp_fmt_hms, "fmt_hms", 0.5, "00:00:01");
+	fmt_is(sp_fmt_hms, "fmt_hms", 59.2, "00:01:00");
+	fmt_is(sp_fmt_hms, "fmt_hms", 3600, "01:00:00");
+	fmt_is(sp_fmt_hms, "fmt_hms", 4500, "01:15:00");
+	fmt_is(sp_fmt_hms, "fmt_hms", 86399, "23:59:59");
+	fmt_is(sp_fmt_hms, "fmt_hms", 86400, "1-00:00:00");
+	fmt_is(sp_fmt_hms, "fmt_hms", 90000, "1-01:00:00");
+	fmt_is(sp_fmt_hms, "fmt_hms", -5, "n/a");
+	fmt_is(sp_fmt_hms, "fmt_hms", NAN, "n/a");
+}
+
+static void
+test_fmt_bytes(void)
+{
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 0, "0 B");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 512, "512 B");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1023, "1023 B");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1023.4, "1023 B");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1023.6, "1.0 KiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1024, "1.0 KiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1536, "1.5 KiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1023.9 * 1024, "1023.9 KiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1023.96 * 1024, "1.0 MiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 115180.0 * 1024, "112.5 MiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 42 * GiB, "42.0 GiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 62.5 * GiB, "62.5 GiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1023.96 * GiB, "1.0 TiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1125899906842624.0, "1.0 PiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 1e18, "888.2 PiB");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", 2e18, "n/a");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", -1, "n/a");
+	fmt_is(sp_fmt_bytes, "fmt_bytes", NAN, "n/a");
+
+	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 0, "1G");
+	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 1, "1G");
+	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", GiB, "1G");
+	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", GiB + 1, "2G");
+	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 41.5 * GiB, "42G");
+	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 42 * GiB, "42G");
+	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 42 * GiB + 1, "43G");
+	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", -1, "n/a");
+	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", NAN, "n/a");
+}
+
+static void
+test_fmt_percent(void)
+{
+	fmt_is(sp_fmt_percent, "fmt_percent", 0, "0.0%");
+	fmt_is(sp_fmt_percent, "fmt_percent", -0.0, "0.0%");
+	fmt_is(sp_fmt_percent, "fmt_percent", 1e-300, "<0.1%");
+	fmt_is(sp_fmt_percent, "fmt_percent", 0.0004, "<0.1%");
+	fmt_is(sp_fmt_percent, "fmt_percent", 0.0005, "0.1%");
+	fmt_is(sp_fmt_percent, "fmt_percent", 0.487, "48.7%");
+	fmt_is(sp_fmt_percent, "fmt_percent", 0.9994, "99.9%");
+	fmt_is(sp_fmt_percent, "fmt_percent", 0.9995, ">99.9%");
+	fmt_is(sp_fmt_percent, "fmt_percent", 0.99999, ">99.9%");
+	fmt_is(sp_fmt_percent, "fmt_percent", 1, "100.0%");
+	fmt_is(sp_fmt_percent, "fmt_percent", 1.5, "150.0%");
+	fmt_is(sp_fmt_percent, "fmt_percent", NAN, "n/a");
+	fmt_is(sp_fmt_percent, "fmt_percent", INFINITY, "n/a");
+}
+
+static void
+test_fmt_num(void)
+{
+	struct sp_buf b = { 0 };
+	int e, exponent_seen = 0;
+
+	fmt_is(sp_fmt_num, "fmt_num", 0, "0");
+	fmt_is(sp_fmt_num, "fmt_num", -0.0, "0");
+	fmt_is(sp_fmt_num, "fmt_num", 3, "3");
+	fmt_is(sp_fmt_num, "fmt_num", -3, "-3");
+	fmt_is(sp_fmt_num, "fmt_num", 3600, "3600");
+	fmt_is(sp_fmt_num, "fmt_num", 1830.919, "1830.919");
+	fmt_is(sp_fmt_num, "fmt_num", 0.539, "0.539");
+	fmt_is(sp_fmt_num, "fmt_num", -2.5, "-2.5");
+	fmt_is(sp_fmt_num, "fmt_num", 0.1 + 0.2, "0.3");
+	fmt_is(sp_fmt_num, "fmt_num", 1 / 3.0, "0.333333");
+	fmt_is(sp_fmt_num, "fmt_num", 2 / 3.0, "0.666667");
+	fmt_is(sp_fmt_num, "fmt_num", 12345.678912, "12345.678912");
+	fmt_is(sp_fmt_num, "fmt_num", 123456789.25, "123456789.25");
+	fmt_is(sp_fmt_num, "fmt_num", 1e-9, "0.000000001");
+	fmt_is(sp_fmt_num, "fmt_num", 1.5e-7, "0.00000015");
+	fmt_is(sp_fmt_num, "fmt_num", 1e-20, "0");
+	fmt_is(sp_fmt_num, "fmt_num", -1e-20, "0");
+	fmt_is(sp_fmt_num, "fmt_num", 1e15, "1000000000000000");
+	fmt_is(sp_fmt_num, "fmt_num", 1e21, "1000000000000000000000");
+	fmt_is(sp_fmt_num, "fmt_num", 45097156608.0, "45097156608");
+	fmt_is(sp_fmt_num, "fmt_num", NAN, "");
+	fmt_is(sp_fmt_num, "fmt_num", INFINITY, "");
+	fmt_is(sp_fmt_num, "fmt_num", -INFINITY, "");
+	for (e = -30; e <= 30; e++) {
+		sp_buf_clear(&b);
+		sp_fmt_num(&b, 1.2345678 * pow(10, e));
+		if (strchr(sp_buf_str(&b), 'e') != NULL)
+			exponent_seen++;
+	}
+	is_int(0, exponent_seen, "fmt_num never writes an exponent");
+	sp_buf_free(&b);
+}
+
+/* Random bytes, biased to the grammars' own characters. */
+static void
+test_random_bytes(void)
+{
+	static const char alpha[] = "0123456789:.-KMGTPncT Nn/()aAfIiU\0\xff";
+	uint32_t seed = 12345;
+	int i, bad_rc = 0, bad_value = 0;
+
+	for (i = 0; i < 40000; i++) {
+		size_t n, k;
+		char *s;
+		double v;
+		int64_t t;
+		char scope;
+		int rc[3];
+
+		seed = seed * 1103515245u + 12345u;
+		n = (seed >> 16) % 24;
+		/* Exactly n bytes: ASan catches any read past the slice. */
+		s = malloc(n ? n : 1);
+		for (k = 0; k < n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			s[k] = alpha[(seed >> 16) % (sizeof alpha - 1)];
+		}
+		rc[0] = sp_parse_mem(s, n, MiB, i & 1, &v, &scope);
+		if (rc[0] == SP_VAL_OK && !(v >= 0 && v <= SP_UNITS_MAX))
+			bad_value++;
+		rc[1] = sp_parse_duration(s, n, &v);
+		if (rc[1] == SP_VAL_OK && !(v >= 0 && v <= SP_UNITS_MAX))
+			bad_value++;
+		rc[2] = sp_parse_time(s, n, &t);
+		for (k = 0; k < 3; k++)
+			if (rc[k] < -1 || rc[k] > 1)
+				bad_rc++;
+		free(s);
+	}
+	is_int(0, bad_rc, "random bytes: every parser answers bad/unknown/ok");
+	is_int(0, bad_value, "random bytes: every OK value is finite, in range");
+}
+
+int
+main(void)
+{
+	plan_lazy();
+	test_sentinels();
+	test_mem();
+	test_duration();
+	test_time();
+	test_fmt_duration();
+	test_fmt_bytes();
+	test_fmt_percent();
+	test_fmt_num();
+	test_random_bytes();
+	return done_testing();
+}
