@@ -191,4 +191,14 @@
 #define SP_PROBE_MAX			5
 #define SP_PROBE_KEEP			64
 
+/*
+ * sp-fetch: an AveCPUFreq reading is a CPU clock only inside this range;
+ * outside it the value x1000 is tried (sacct prints kHz as if Hz on some
+ * versions), and a value that fits neither way is unknown.
+ */
+#define SP_CPU_FREQ_MIN_HZ		400e6
+#define SP_CPU_FREQ_MAX_HZ		6e9
+/* Site facts (scontrol, sinfo) are small answers: never wait longer. */
+#define SP_SITE_TIMEOUT_S		15.0
+
 #endif
