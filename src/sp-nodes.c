@@ -1,0 +1,466 @@
+/*
+ * sp-nodes - which machines fail one workload.
+ *
+ * Reads job records that carry workload_key (sp-group), gives every node
+ * of each record's expanded NodeList one placement, and writes one node
+ * record per node of one workload: its rate, Wilson interval, the rate of
+ * every other placement of that workload, the doubled one-sided Fisher p,
+ * and a verdict that survives Benjamini-Hochberg across the tested rows.
+ * With --exclude it prints the "#SBATCH --exclude=" line instead.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp.h"
+#include "sp_nodes.h"
+
+static const char usage_text[] =
+	"usage: sp-nodes [--metric hang|failure] "
+	"[--workload KEY | --all-workloads] [--exclude]\n"
+	"                [--tsv | --plain | --json | --csv] [file ...]\n";
+
+struct options {
+	enum sp_node_metric metric;
+	const char *workload;
+	int all;
+	int exclude;
+	enum sp_format fmt;
+	char **files;
+	size_t nfiles;
+};
+
+/* What the table is about, for the label columns and the notes. */
+struct scope {
+	long wi;		/* -1: every workload pooled */
+	const char *user;
+	const char *workload;
+	const char *key;
+	size_t others;		/* workloads not shown */
+	size_t nworkloads;
+};
+
+enum { OPT_METRIC = 0x2000, OPT_WORKLOAD, OPT_ALL, OPT_EXCLUDE,
+       OPT_VERSION };
+
+static void
+parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "workload", required_argument, NULL, OPT_WORKLOAD },
+		{ "all-workloads", no_argument, NULL, OPT_ALL },
+		{ "exclude", no_argument, NULL, OPT_EXCLUDE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		SP_FORMAT_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *metric = "hang";
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->fmt = SP_FMT_TSV;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_METRIC:
+			metric = optarg;
+			break;
+		case OPT_WORKLOAD:
+			o->workload = optarg;
+			break;
+		case OPT_ALL:
+			o->all = 1;
+			break;
+		case OPT_EXCLUDE:
+			o->exclude = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			sp_stdout_close();
+			exit(SP_EXIT_OK);
+		case OPT_VERSION:
+			sp_print_version();
+			sp_stdout_close();
+			exit(SP_EXIT_OK);
+		case ':':
+			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
+			       argv[optind - 1]);
+		case '?':
+			sp_die(SP_EXIT_USAGE, "unknown option '%s' (see "
+			       "sp-nodes --help)", argv[optind - 1]);
+		default:
+			if (!sp_format_option(c, &o->fmt))
+				sp_die(SP_EXIT_USAGE, "unknown option '%s'",
+				       argv[optind - 1]);
+		}
+	}
+	if (strcmp(metric, "hang") == 0)
+		o->metric = SP_METRIC_HANG;
+	else if (strcmp(metric, "failure") == 0)
+		o->metric = SP_METRIC_FAILURE;
+	else
+		sp_die(SP_EXIT_USAGE, "--metric is hang or failure, not '%s'",
+		       metric);
+	if (o->workload && o->all)
+		sp_die(SP_EXIT_USAGE, "--workload and --all-workloads "
+		       "exclude each other");
+	o->files = argv + optind;
+	o->nfiles = (size_t)(argc - optind);
+}
+
+static void
+read_placements(struct sp_nodes *t, const struct options *o)
+{
+	struct sp_reader r;
+	struct sp_jobcols c;
+	struct sp_job j;
+
+	sp_open_or_die(&r, o->files, o->nfiles);
+	sp_jobcols_need(&r, "sp-fetch", "state", "elapsed_s", "total_cpu_s",
+			"nodelist", NULL);
+	sp_jobcols_need(&r, "sp-group", "workload_key", NULL);
+	sp_jobcols_resolve(&c, &r);
+	while (sp_next_or_die(&r)) {
+		sp_job_parse(&j, &c, &r);
+		sp_nodes_add(t, &j);
+	}
+	sp_reader_close(&r);
+}
+
+static void
+choose_scope(const struct sp_nodes *t, const struct options *o,
+	     struct scope *s)
+{
+	size_t i, n = sp_nodes_nworkloads(t);
+	const struct sp_nodes_workload *w;
+
+	memset(s, 0, sizeof *s);
+	s->nworkloads = n;
+	if (o->workload) {
+		s->wi = sp_nodes_find(t, o->workload, strlen(o->workload));
+		if (s->wi < 0)
+			sp_die(SP_EXIT_USAGE, "no placements of workload "
+			       "'%s' in the input (under --metric %s)",
+			       o->workload, sp_node_metric_name(o->metric));
+	} else if (o->all) {
+		s->wi = -1;
+	} else {
+		s->wi = sp_nodes_dominant(t);
+	}
+	if (s->wi >= 0) {
+		w = sp_nodes_workload(t, (size_t)s->wi);
+		s->user = w->user;
+		s->workload = w->workload;
+		s->key = w->key;
+		s->others = n - 1;
+		return;
+	}
+	/* Pooled: one user if there is one, "*" standing for all. */
+	s->workload = s->key = "*";
+	s->user = n ? sp_nodes_workload(t, 0)->user : "*";
+	for (i = 1; i < n; i++)
+		if (strcmp(sp_nodes_workload(t, i)->user, s->user) != 0)
+			s->user = "*";
+}
+
+static const char *
+bad_words(enum sp_node_metric m)
+{
+	return m == SP_METRIC_FAILURE ? "failed" : "computed nothing";
+}
+
+/* Why a row stands as it does, in words. */
+static void
+row_note(struct sp_buf *b, const struct sp_node_row *row,
+	 const struct sp_node_table *tab)
+{
+	const char *rows = tab->tested == 1 ? "row" : "rows";
+
+	sp_buf_clear(b);
+	switch (row->s.hold) {
+	case SP_HOLD_THIN:
+		sp_buf_printf(b, "%ld placement%s; %d needed for a test",
+			      row->s.trials, row->s.trials == 1 ? "" : "s",
+			      SP_NODES_MIN_TRIALS);
+		return;
+	case SP_HOLD_ALONE:
+		sp_buf_adds(b, "no other node ran this workload");
+		return;
+	case SP_HOLD_CORRECTION:
+		sp_buf_printf(b, "held back: the interval clears the "
+			      "comparison, but p does not survive the "
+			      "correction for %zu tested %s", tab->tested, rows);
+		return;
+	case SP_HOLD_INTERVAL:
+		sp_buf_printf(b, "held back: p survives the correction for "
+			      "%zu tested %s, but the interval reaches the "
+			      "comparison", tab->tested, rows);
+		return;
+	case SP_HOLD_NONE:
+		break;
+	}
+	if (row->s.verdict == SP_VERDICT_INCONCLUSIVE)
+		sp_buf_adds(b, "within chance of the comparison");
+	else
+		sp_buf_printf(b, "p survives the correction for %zu tested "
+			      "%s and the interval clears the comparison",
+			      tab->tested, rows);
+}
+
+static const char *const columns[] = { "user", "workload", "workload_key",
+	"node", "trials", "bad", "rate", "ci_low", "ci_high", "comparison",
+	"p", "verdict", "note", NULL };
+
+/*
+ * The header goes out before the input is read, so a pipeline fails
+ * fast.  On screen the workload is named once, above the table, rather
+ * than in three columns of every row.
+ */
+static void
+start_rows(struct sp_writer *w, const struct options *o)
+{
+	sp_writer_init(w, stdout, o->fmt);
+	for (size_t i = o->fmt == SP_FMT_PLAIN ? 3 : 0; columns[i]; i++)
+		sp_writer_column(w, columns[i]);
+	sp_writer_header(w);
+}
+
+static void
+write_rows(struct sp_writer *w, const struct sp_node_table *tab,
+	   const struct scope *s, const struct options *o)
+{
+	struct sp_buf note = { 0 };
+
+	for (size_t i = 0; i < tab->nrows; i++) {
+		const struct sp_node_row *row = &tab->rows[i];
+
+		if (o->fmt != SP_FMT_PLAIN) {
+			sp_writer_str(w, s->user);
+			sp_writer_str(w, s->workload);
+			sp_writer_str(w, s->key);
+		}
+		sp_writer_str(w, row->node);
+		sp_writer_int(w, row->s.trials);
+		sp_writer_int(w, row->s.bad);
+		sp_writer_num(w, row->s.rate);
+		sp_writer_num(w, row->s.ci_low);
+		sp_writer_num(w, row->s.ci_high);
+		sp_writer_num(w, row->s.comparison);
+		sp_writer_num(w, row->s.p);
+		sp_writer_str(w, sp_node_verdict_name(row->s.verdict));
+		row_note(&note, row, tab);
+		sp_writer_str(w, sp_buf_str(&note));
+		sp_writer_end(w);
+	}
+	sp_buf_free(&note);
+}
+
+/* Appends why there is no node to exclude; 0 when there is one. */
+static int
+why_none(struct sp_buf *b, const struct sp_node_table *tab,
+	 const struct options *o)
+{
+	long most = 0;
+
+	if (tab->nrows == 0) {
+		sp_buf_adds(b, "no usable job record with a node list");
+		return 1;
+	}
+	if (tab->bad == 0) {
+		sp_buf_printf(b, "nothing to attribute to a node: no "
+			      "placement %s", bad_words(o->metric));
+		return 1;
+	}
+	if (tab->tested == 0) {
+		for (size_t i = 0; i < tab->nrows; i++)
+			if (tab->rows[i].s.trials > most)
+				most = tab->rows[i].s.trials;
+		sp_buf_printf(b, "no node has the %d placements a comparison "
+			      "needs (the most is %ld)", SP_NODES_MIN_TRIALS,
+			      most);
+		return 1;
+	}
+	if (tab->worse == 0) {
+		sp_buf_printf(b, "no node is worse than the rest after "
+			      "correcting for %zu tested row%s", tab->tested,
+			      tab->tested == 1 ? "" : "s");
+		return 1;
+	}
+	return 0;
+}
+
+static void
+print_exclude(const struct sp_node_table *tab, const struct options *o)
+{
+	struct sp_names worse = { 0 };
+	struct sp_buf line = { 0 };
+	size_t more = 0;
+
+	if (why_none(&line, tab, o)) {
+		printf("# no --exclude: %s\n", sp_buf_str(&line));
+		sp_buf_free(&line);
+		return;
+	}
+	/* The rows are worst first, so the cap keeps the worst. */
+	for (size_t i = 0; i < tab->nrows; i++) {
+		const char *node = tab->rows[i].node;
+
+		if (tab->rows[i].s.verdict != SP_VERDICT_WORSE)
+			continue;
+		if (worse.n < SP_NODES_EXCLUDE_MAX)
+			sp_names_add(&worse, node, strlen(node));
+		else
+			more++;
+	}
+	sp_hostlist_compress(&worse, &line);
+	printf("#SBATCH --exclude=%s\n", sp_buf_str(&line));
+	if (more)
+		printf("# %zu more worse node%s not listed (sp-nodes shows "
+		       "them all)\n", more, more == 1 ? "" : "s");
+	sp_names_free(&worse);
+	sp_buf_free(&line);
+}
+
+/* "a, b and c" of the rows with this verdict or hold. */
+static void
+list_nodes(struct sp_buf *b, const struct sp_node_table *tab,
+	   enum sp_node_verdict v, int held)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < tab->nrows; i++)
+		n += held ? (tab->rows[i].s.hold == SP_HOLD_CORRECTION ||
+			     tab->rows[i].s.hold == SP_HOLD_INTERVAL) :
+			    tab->rows[i].s.verdict == v;
+	for (size_t i = 0; i < tab->nrows; i++) {
+		const struct sp_node_row *r = &tab->rows[i];
+		int hit = held ? (r->s.hold == SP_HOLD_CORRECTION ||
+				  r->s.hold == SP_HOLD_INTERVAL) :
+				 r->s.verdict == v;
+
+		if (!hit)
+			continue;
+		if (k)
+			sp_buf_adds(b, k + 1 == n ? " and " : ", ");
+		sp_display_sanitize(b, r->node, strlen(r->node));
+		k++;
+	}
+}
+
+static void
+plain_scope(const struct sp_node_table *tab, const struct scope *s,
+	    const struct options *o)
+{
+	struct sp_buf b = { 0 };
+
+	if (s->wi >= 0) {
+		sp_buf_adds(&b, "workload ");
+		sp_display_sanitize(&b, s->key, strlen(s->key));
+	} else {
+		sp_buf_printf(&b, "every workload pooled (%zu)",
+			      s->nworkloads);
+	}
+	sp_buf_printf(&b, ", metric %s: %ld run%s, %ld placement%s on %zu "
+		      "node%s; %ld run%s %s", sp_node_metric_name(o->metric),
+		      tab->runs, tab->runs == 1 ? "" : "s", tab->trials,
+		      tab->trials == 1 ? "" : "s", tab->nrows,
+		      tab->nrows == 1 ? "" : "s", tab->bad_runs,
+		      tab->bad_runs == 1 ? "" : "s", bad_words(o->metric));
+	printf("%s\n\n", sp_buf_str(&b));
+	sp_buf_free(&b);
+}
+
+static void
+plain_notes(const struct sp_node_table *tab, const struct scope *s,
+	    const struct options *o)
+{
+	struct sp_buf b = { 0 };
+
+	putchar('\n');
+	printf("%zu of %zu node%s tested, Benjamini-Hochberg at %.0f%%; "
+	       "%zu untested (under %d placements, or nothing to compare "
+	       "with)\n", tab->tested, tab->nrows, tab->nrows == 1 ? "" : "s",
+	       SP_NODES_FDR * 100, tab->untested, SP_NODES_MIN_TRIALS);
+	if (tab->worse) {
+		list_nodes(&b, tab, SP_VERDICT_WORSE, 0);
+		printf("worse than every other node: %s\n", sp_buf_str(&b));
+		sp_buf_clear(&b);
+	} else if (why_none(&b, tab, o)) {
+		printf("%s\n", sp_buf_str(&b));
+		sp_buf_clear(&b);
+	}
+	if (tab->better) {
+		list_nodes(&b, tab, SP_VERDICT_BETTER, 0);
+		printf("better than every other node: %s\n", sp_buf_str(&b));
+		sp_buf_clear(&b);
+	}
+	if (tab->held_back) {
+		list_nodes(&b, tab, SP_VERDICT_UNTESTED, 1);
+		printf("held back: %s (%zu interval%s stand%s out on %s own, "
+		       "not after the correction: with many rows, about one "
+		       "in twenty does by chance)\n", sp_buf_str(&b),
+		       tab->held_back, tab->held_back == 1 ? "" : "s",
+		       tab->held_back == 1 ? "s" : "", tab->held_back == 1 ?
+		       "its" : "their");
+		sp_buf_clear(&b);
+	}
+	if (s->wi < 0 && s->nworkloads > 1)
+		printf("confounded: the rows pool %zu workloads, so a node "
+		       "that ran more of a failing one looks worse; drop "
+		       "--all-workloads to compare like with like\n",
+		       s->nworkloads);
+	else if (s->others)
+		printf("%zu other workload%s not shown: --workload KEY picks "
+		       "one, --all-workloads pools them (confounded)\n",
+		       s->others, s->others == 1 ? "" : "s");
+	sp_buf_free(&b);
+}
+
+/*
+ * Options, then the placements of every record, then one workload's
+ * table (or the pooled one) as node records, a screen, or the line.
+ */
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct sp_nodes *t;
+	struct sp_node_table tab;
+	struct sp_writer w;
+	struct scope s;
+
+	sp_setprog(argv[0]);
+	sp_stdout_init();
+	parse_options(argc, argv, &o);
+
+	t = sp_nodes_new(o.metric);
+	if (!o.exclude)
+		start_rows(&w, &o);
+	read_placements(t, &o);
+	choose_scope(t, &o, &s);
+	sp_nodes_table(t, s.wi, &tab);
+
+	if (s.wi < 0 && s.nworkloads > 1 &&
+	    (o.exclude || o.fmt != SP_FMT_PLAIN))
+		sp_warn("--all-workloads pools %zu workloads: the result is "
+			"confounded by the work each node happened to run",
+			s.nworkloads);
+	if (o.exclude) {
+		print_exclude(&tab, &o);
+	} else {
+		/* --plain holds its table until finish: the scope goes first. */
+		if (o.fmt == SP_FMT_PLAIN)
+			plain_scope(&tab, &s, &o);
+		write_rows(&w, &tab, &s, &o);
+		sp_writer_finish(&w);
+		if (o.fmt == SP_FMT_PLAIN)
+			plain_notes(&tab, &s, &o);
+	}
+	sp_node_table_free(&tab);
+	sp_nodes_free(t);
+	sp_stdout_close();
+	return SP_EXIT_OK;
+}
