@@ -1,0 +1,822 @@
+/*
+ * sp-hang - allocations that computed nothing.
+ *
+ * Passes through the job records of allocations that ran over five
+ * minutes while their work steps used under ten CPU-seconds, unless their
+ * state already says why (OUT_OF_MEMORY, NODE_FAIL, PREEMPTED, BOOT_FAIL,
+ * DEADLINE), adding what kind of idleness it was, why in words, and the
+ * GPU- and core-hours held.  A run whose idle CPU is explained by the
+ * data it moved passes through as kind moving-data and is not counted as
+ * a hang.  --summary writes counts instead of records.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp.h"
+#include "sp_intern.h"
+#include "sp_workload.h"
+
+static const char usage_text[] =
+	"usage: sp-hang [--summary] [--tsv | --plain | --json | --csv] "
+	"[file ...]\n";
+
+struct options {
+	int summary;
+	enum sp_format fmt;
+	char **files;
+	size_t nfiles;
+};
+
+enum kind { KIND_NONE, KIND_HUNG, KIND_BLOCKED, KIND_MOVING,
+	    KIND_EXPLAINED };
+
+static const char *
+kind_name(enum kind k)
+{
+	switch (k) {
+	case KIND_HUNG: return "hung";
+	case KIND_BLOCKED: return "blocked";
+	case KIND_MOVING: return "moving-data";
+	default: return "";
+	}
+}
+
+/* Hours, minutes, seconds with the hours unbounded: "42:00:00". */
+static void
+fmt_clock(struct sp_buf *b, double seconds)
+{
+	long long s;
+
+	if (!isfinite(seconds) || seconds < 0) {
+		sp_buf_adds(b, "n/a");
+		return;
+	}
+	s = llround(seconds);
+	sp_buf_printf(b, "%02lld:%02lld:%02lld", s / 3600, s / 60 % 60,
+		      s % 60);
+}
+
+/* "2 GPUs", else "8 cores", else "its allocation". */
+static void
+held_what(struct sp_buf *b, const struct sp_job *j)
+{
+	double gpus = sp_job_gpus(j), cores = sp_job_cores(j);
+
+	if (gpus > 0)
+		sp_buf_printf(b, "%g GPU%s", gpus, gpus == 1 ? "" : "s");
+	else if (cores > 0)
+		sp_buf_printf(b, "%g core%s", cores, cores == 1 ? "" : "s");
+	else
+		sp_buf_adds(b, "its allocation");
+}
+
+static enum kind
+classify(const struct sp_job *j)
+{
+	if (!sp_job_noop(j))
+		return KIND_NONE;
+	if (!sp_job_hang(j))
+		return KIND_EXPLAINED;
+	if (sp_job_io_explains(j))
+		return KIND_MOVING;
+	if (sp_job_state_is(j, "TIMEOUT"))
+		return KIND_BLOCKED;
+	return KIND_HUNG;
+}
+
+/* How the run ended, after "then". */
+static void
+how_it_ended(struct sp_buf *b, const struct sp_job *j)
+{
+	if (sp_job_state_is(j, "CANCELLED")) {
+		sp_buf_adds(b, "was cancelled");
+		if (j->cancelled_by.n > 0) {
+			sp_buf_adds(b, " by ");
+			sp_display_sanitize(b, j->cancelled_by.p,
+					    j->cancelled_by.n);
+		}
+	} else if (sp_job_state_is(j, "FAILED")) {
+		sp_buf_adds(b, "failed");
+		if (!isnan(j->exit_code))
+			sp_buf_printf(b, " with exit code %g", j->exit_code);
+	} else if (sp_job_state_is(j, "COMPLETED")) {
+		sp_buf_adds(b, "completed");
+	} else if (j->state.n > 0) {
+		sp_buf_adds(b, "ended ");
+		sp_display_sanitize(b, j->state.p, j->state.n);
+	} else {
+		sp_buf_adds(b, "ended");
+	}
+}
+
+static void
+why(struct sp_buf *b, const struct sp_job *j, enum kind k)
+{
+	sp_buf_clear(b);
+	if (k == KIND_MOVING) {
+		double moved = (isnan(j->read_b) ? 0 : j->read_b) +
+			       (isnan(j->write_b) ? 0 : j->write_b);
+
+		sp_buf_adds(b, "moving data, not hung: ");
+		if (!isnan(j->read_b)) {
+			sp_buf_adds(b, "read ");
+			sp_fmt_bytes(b, j->read_b);
+		}
+		if (!isnan(j->write_b)) {
+			sp_buf_adds(b, isnan(j->read_b) ? "wrote " :
+				    " and wrote ");
+			sp_fmt_bytes(b, j->write_b);
+		}
+		sp_buf_adds(b, " in ");
+		fmt_clock(b, j->elapsed_s);
+		sp_buf_adds(b, " (");
+		sp_fmt_bytes(b, moved / j->elapsed_s);
+		sp_buf_adds(b, "/s) with ");
+		sp_fmt_duration(b, j->total_cpu_s);
+		sp_buf_adds(b, " of CPU");
+		return;
+	}
+	if (k == KIND_BLOCKED)
+		sp_buf_adds(b, "blocked, not slow: ");
+	sp_buf_adds(b, "held ");
+	held_what(b, j);
+	sp_buf_adds(b, " for ");
+	fmt_clock(b, j->elapsed_s);
+	sp_buf_adds(b, " with ");
+	sp_fmt_duration(b, j->total_cpu_s);
+	sp_buf_adds(b, " of CPU");
+	if (k == KIND_BLOCKED) {
+		if (isnan(j->timelimit_s)) {
+			sp_buf_adds(b, " until its time limit");
+		} else {
+			sp_buf_adds(b, " until its ");
+			fmt_clock(b, j->timelimit_s);
+			sp_buf_adds(b, " limit");
+		}
+		return;
+	}
+	sp_buf_adds(b, ", then ");
+	how_it_ended(b, j);
+}
+
+/* ------------------------------------------------------------ summary */
+
+/* A run of one kind: counted, with the hours it held. */
+struct tally {
+	long count;
+	double gpu_h;		/* NaN until a known value is added */
+	double core_h;
+};
+
+static void
+tally_add(struct tally *t, double gpu_h, double core_h)
+{
+	t->count++;
+	if (!isnan(gpu_h))
+		t->gpu_h = isnan(t->gpu_h) ? gpu_h : t->gpu_h + gpu_h;
+	if (!isnan(core_h))
+		t->core_h = isnan(t->core_h) ? core_h : t->core_h + core_h;
+}
+
+static void
+tally_init(struct tally *t)
+{
+	t->count = 0;
+	t->gpu_h = t->core_h = NAN;
+}
+
+struct worst {
+	char *jobid;
+	char *key;
+	char *workload;
+	char *state;
+	char *why;
+	double elapsed_s;
+	double gpu_h;
+	double core_h;
+};
+
+struct workload {
+	char *workload;
+	long runs;
+	struct tally hangs;
+};
+
+struct summary {
+	struct tally record;	/* every usable allocation */
+	struct tally hangs;
+	struct tally noticed;	/* killed within SP_NOOP_NOTICED_S */
+	struct tally longer;
+	struct tally blocked;
+	struct tally moving;
+	struct tally explained;
+	long open;
+	double moved_b;
+	/* the worst SP_HANG_WORST, most GPU-hours first */
+	struct worst worst[SP_HANG_WORST];
+	size_t nworst;
+	struct sp_intern keys;
+	struct workload *wl;
+	size_t wlcap;
+	struct sp_buf key, fold;
+};
+
+static void
+summary_init(struct summary *s)
+{
+	memset(s, 0, sizeof *s);
+	tally_init(&s->record);
+	tally_init(&s->hangs);
+	tally_init(&s->noticed);
+	tally_init(&s->longer);
+	tally_init(&s->blocked);
+	tally_init(&s->moving);
+	tally_init(&s->explained);
+}
+
+static void
+worst_free(struct worst *w)
+{
+	free(w->jobid);
+	free(w->key);
+	free(w->workload);
+	free(w->state);
+	free(w->why);
+}
+
+static void
+summary_free(struct summary *s)
+{
+	for (size_t i = 0; i < s->nworst; i++)
+		worst_free(&s->worst[i]);
+	for (size_t i = 0; i < s->keys.n; i++)
+		free(s->wl[i].workload);
+	free(s->wl);
+	sp_intern_free(&s->keys);
+	sp_buf_free(&s->key);
+	sp_buf_free(&s->fold);
+}
+
+/* GPU-hours first (unknown as none), then wall clock. */
+static int
+worse_than(double gpu_a, double el_a, double gpu_b, double el_b)
+{
+	double ga = isnan(gpu_a) ? 0 : gpu_a, gb = isnan(gpu_b) ? 0 : gpu_b;
+
+	if (ga != gb)
+		return ga > gb;
+	return el_a > el_b;
+}
+
+static char *
+slice_dup(struct sp_slice s)
+{
+	return sp_xstrndup(s.p, s.n);
+}
+
+/* Keeps the list sorted and bounded: memory never grows with jobs. */
+static void
+keep_worst(struct summary *s, const struct sp_job *j, const char *key,
+	   const char *text, double gpu_h, double core_h)
+{
+	size_t at = s->nworst;
+	struct worst *w;
+
+	while (at > 0 && worse_than(gpu_h, j->elapsed_s,
+				    s->worst[at - 1].gpu_h,
+				    s->worst[at - 1].elapsed_s))
+		at--;
+	if (at >= SP_HANG_WORST)
+		return;
+	if (s->nworst == SP_HANG_WORST)
+		worst_free(&s->worst[--s->nworst]);
+	memmove(&s->worst[at + 1], &s->worst[at],
+		(s->nworst - at) * sizeof s->worst[0]);
+	s->nworst++;
+	w = &s->worst[at];
+	w->jobid = slice_dup(j->jobid);
+	w->key = sp_xstrdup(key);
+	w->workload = sp_xstrdup(sp_buf_str(&s->fold));
+	w->state = slice_dup(j->state);
+	w->why = sp_xstrdup(text);
+	w->elapsed_s = j->elapsed_s;
+	w->gpu_h = gpu_h;
+	w->core_h = core_h;
+}
+
+/* workload_key, or the key sp-group would give; the name to s->fold. */
+static const char *
+job_key(struct summary *s, const struct sp_job *j)
+{
+	sp_buf_clear(&s->fold);
+	if (j->workload.n > 0)
+		sp_buf_add(&s->fold, j->workload.p, j->workload.n);
+	else
+		sp_workload_fold(&s->fold, j->name.p, j->name.n);
+	sp_buf_clear(&s->key);
+	if (j->workload_key.n > 0)
+		sp_buf_add(&s->key, j->workload_key.p, j->workload_key.n);
+	else
+		sp_workload_key(&s->key, j->user.p, j->user.n,
+				j->partition.p, j->partition.n,
+				sp_job_gpus(j) > 0, s->fold.p, s->fold.len);
+	return sp_buf_str(&s->key);
+}
+
+static struct workload *
+workload_of(struct summary *s, const char *key)
+{
+	size_t before = s->keys.n, i = sp_intern(&s->keys, key, strlen(key));
+
+	if (s->keys.n != before) {
+		s->wl = sp_xgrow(s->wl, &s->wlcap, s->keys.n, sizeof *s->wl);
+		s->wl[i].workload = sp_xstrdup(sp_buf_str(&s->fold));
+		s->wl[i].runs = 0;
+		tally_init(&s->wl[i].hangs);
+	}
+	return &s->wl[i];
+}
+
+static void
+summary_add(struct summary *s, const struct sp_job *j, enum kind k,
+	    const char *text)
+{
+	double gpu_h = sp_job_gpu_hours(j), core_h = sp_job_core_hours(j);
+	const char *key = job_key(s, j);
+	struct workload *w = workload_of(s, key);
+
+	tally_add(&s->record, gpu_h, core_h);
+	w->runs++;
+	switch (k) {
+	case KIND_NONE:
+		return;
+	case KIND_EXPLAINED:
+		tally_add(&s->explained, gpu_h, core_h);
+		return;
+	case KIND_MOVING:
+		tally_add(&s->moving, gpu_h, core_h);
+		s->moved_b += (isnan(j->read_b) ? 0 : j->read_b) +
+			      (isnan(j->write_b) ? 0 : j->write_b);
+		return;
+	case KIND_BLOCKED:
+		tally_add(&s->blocked, gpu_h, core_h);
+		break;
+	case KIND_HUNG:
+		break;
+	}
+	tally_add(&s->hangs, gpu_h, core_h);
+	tally_add(&w->hangs, gpu_h, core_h);
+	if (j->elapsed_s <= SP_NOOP_NOTICED_S)
+		tally_add(&s->noticed, gpu_h, core_h);
+	else
+		tally_add(&s->longer, gpu_h, core_h);
+	keep_worst(s, j, key, text, gpu_h, core_h);
+}
+
+static const char *const summary_columns[] = { "section", "workload_key",
+	"workload", "jobid", "state", "runs", "count", "elapsed_s",
+	"held_gpu_h", "held_core_h", "share", "why", NULL };
+
+static double
+share_of(double gpu_h, const struct summary *s)
+{
+	if (isnan(s->record.gpu_h) || s->record.gpu_h <= 0)
+		return NAN;
+	return (isnan(gpu_h) ? 0 : gpu_h) / s->record.gpu_h;
+}
+
+/* One count row: section, its runs (or none), the tally and a why. */
+static void
+count_row(struct sp_writer *w, const struct summary *s, const char *section,
+	  const struct tally *t, const char *text)
+{
+	sp_writer_str(w, section);
+	sp_writer_empty(w);
+	sp_writer_empty(w);
+	sp_writer_empty(w);
+	sp_writer_empty(w);
+	sp_writer_int(w, s->record.count);
+	sp_writer_int(w, t->count);
+	sp_writer_empty(w);
+	/* No run of the kind held nothing: zero, not unknown. */
+	sp_writer_num(w, t->count ? t->gpu_h : 0);
+	sp_writer_num(w, t->count ? t->core_h : 0);
+	sp_writer_num(w, share_of(t->count ? t->gpu_h : 0, s));
+	sp_writer_raw(w, text, strlen(text));
+	sp_writer_end(w);
+}
+
+static int
+by_gpu_hours(const void *va, const void *vb, const struct summary *s)
+{
+	const struct workload *a = &s->wl[*(const size_t *)va];
+	const struct workload *b = &s->wl[*(const size_t *)vb];
+	double ga = isnan(a->hangs.gpu_h) ? 0 : a->hangs.gpu_h;
+	double gb = isnan(b->hangs.gpu_h) ? 0 : b->hangs.gpu_h;
+	double ca = isnan(a->hangs.core_h) ? 0 : a->hangs.core_h;
+	double cb = isnan(b->hangs.core_h) ? 0 : b->hangs.core_h;
+
+	if (ga != gb)
+		return ga < gb ? 1 : -1;
+	if (ca != cb)
+		return ca < cb ? 1 : -1;
+	if (a->hangs.count != b->hangs.count)
+		return a->hangs.count < b->hangs.count ? 1 : -1;
+	return strcmp(s->keys.e[*(const size_t *)va].s,
+		      s->keys.e[*(const size_t *)vb].s);
+}
+
+/* qsort has no context argument; insertion sort keeps it simple. */
+static size_t *
+workloads_with_hangs(const struct summary *s, size_t *n)
+{
+	size_t *order = sp_xcalloc(s->keys.n, sizeof *order), k = 0;
+
+	for (size_t i = 0; i < s->keys.n; i++) {
+		size_t at = k;
+
+		if (s->wl[i].hangs.count == 0)
+			continue;
+		while (at > 0 && by_gpu_hours(&i, &order[at - 1], s) < 0) {
+			order[at] = order[at - 1];
+			at--;
+		}
+		order[at] = i;
+		k++;
+	}
+	*n = k;
+	return order;
+}
+
+static void
+headline(struct sp_buf *b, const struct summary *s)
+{
+	sp_buf_printf(b, "%ld allocation%s ran over ", s->hangs.count,
+		      s->hangs.count == 1 ? "" : "s");
+	fmt_clock(b, SP_NOOP_MIN_ELAPSED_S);
+	sp_buf_printf(b, " with under %g CPU-seconds of work",
+		      SP_NOOP_MAX_CPU_S);
+}
+
+static void
+write_summary_records(const struct summary *s, enum sp_format fmt)
+{
+	struct sp_writer w;
+	struct sp_buf b = { 0 };
+	size_t *order, n;
+
+	sp_writer_init(&w, stdout, fmt);
+	for (size_t i = 0; summary_columns[i]; i++)
+		sp_writer_column(&w, summary_columns[i]);
+	sp_writer_header(&w);
+
+	count_row(&w, s, "record", &s->record,
+		  "every closed allocation in the input");
+	headline(&b, s);
+	count_row(&w, s, "hangs", &s->hangs, sp_buf_str(&b));
+	sp_buf_clear(&b);
+	sp_buf_adds(&b, "ended within ");
+	fmt_clock(&b, SP_NOOP_NOTICED_S);
+	sp_buf_adds(&b, ": already noticed");
+	count_row(&w, s, "noticed", &s->noticed, sp_buf_str(&b));
+	sp_buf_clear(&b);
+	sp_buf_adds(&b, "ran longer than ");
+	fmt_clock(&b, SP_NOOP_NOTICED_S);
+	sp_buf_adds(&b, ": the cost is in these");
+	count_row(&w, s, "long", &s->longer, sp_buf_str(&b));
+	count_row(&w, s, "blocked", &s->blocked, "timed out having computed "
+		  "nothing: blocked, not slow; a longer --time buys a "
+		  "longer hang");
+	sp_buf_clear(&b);
+	sp_buf_adds(&b, "not counted: idle CPU explained by the data moved (");
+	sp_fmt_bytes(&b, s->moved_b);
+	sp_buf_adds(&b, ")");
+	count_row(&w, s, "moving", &s->moving, sp_buf_str(&b));
+	count_row(&w, s, "explained", &s->explained, "not counted: the "
+		  "state says why (OUT_OF_MEMORY, NODE_FAIL, PREEMPTED, "
+		  "BOOT_FAIL, DEADLINE)");
+	{
+		struct tally open = { s->open, 0, 0 };
+
+		count_row(&w, s, "open", &open, "left out: never ended "
+			  "(running or pending)");
+	}
+	for (size_t i = 0; i < s->nworst; i++) {
+		const struct worst *x = &s->worst[i];
+
+		sp_writer_str(&w, "worst");
+		sp_writer_str(&w, x->key);
+		sp_writer_str(&w, x->workload);
+		sp_writer_str(&w, x->jobid);
+		sp_writer_str(&w, x->state);
+		sp_writer_empty(&w);
+		sp_writer_int(&w, 1);
+		sp_writer_num(&w, x->elapsed_s);
+		sp_writer_num(&w, x->gpu_h);
+		sp_writer_num(&w, x->core_h);
+		sp_writer_num(&w, share_of(x->gpu_h, s));
+		sp_writer_raw(&w, x->why, strlen(x->why));
+		sp_writer_end(&w);
+	}
+	order = workloads_with_hangs(s, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct workload *x = &s->wl[order[i]];
+
+		sp_writer_str(&w, "workload");
+		sp_writer_str(&w, s->keys.e[order[i]].s);
+		sp_writer_str(&w, x->workload);
+		sp_writer_empty(&w);
+		sp_writer_empty(&w);
+		sp_writer_int(&w, x->runs);
+		sp_writer_int(&w, x->hangs.count);
+		sp_writer_empty(&w);
+		sp_writer_num(&w, x->hangs.gpu_h);
+		sp_writer_num(&w, x->hangs.core_h);
+		sp_writer_num(&w, share_of(x->hangs.gpu_h, s));
+		sp_buf_clear(&b);
+		sp_buf_printf(&b, "%ld of %ld run%s computed nothing",
+			      x->hangs.count, x->runs,
+			      x->runs == 1 ? "" : "s");
+		sp_writer_raw(&w, sp_buf_str(&b), b.len);
+		sp_writer_end(&w);
+	}
+	free(order);
+	sp_writer_finish(&w);
+	sp_buf_free(&b);
+}
+
+/* Hours for prose: one decimal, unknown as n/a. */
+static void
+hours(struct sp_buf *b, double h)
+{
+	if (isnan(h))
+		sp_buf_adds(b, "n/a");
+	else
+		sp_buf_printf(b, "%.1f", h);
+}
+
+static void
+write_summary_plain(const struct summary *s)
+{
+	struct sp_buf b = { 0 };
+	struct sp_writer w;
+	size_t *order, n;
+
+	headline(&b, s);
+	printf("%s.\n", sp_buf_str(&b));
+	sp_buf_clear(&b);
+	if (s->hangs.count > 0) {
+		sp_buf_adds(&b, "They held ");
+		hours(&b, s->hangs.gpu_h);
+		sp_buf_adds(&b, " GPU-hours and ");
+		hours(&b, s->hangs.core_h);
+		sp_buf_adds(&b, " core-hours");
+		if (!isnan(share_of(s->hangs.gpu_h, s))) {
+			sp_buf_adds(&b, ": ");
+			sp_fmt_percent(&b, share_of(s->hangs.gpu_h, s));
+			sp_buf_adds(&b, " of the ");
+			hours(&b, s->record.gpu_h);
+			sp_buf_adds(&b, " GPU-hours in the record");
+		}
+		printf("%s.\n", sp_buf_str(&b));
+		sp_buf_clear(&b);
+		fmt_clock(&b, SP_NOOP_NOTICED_S);
+		printf("%ld ended within %s (already noticed); %ld ran "
+		       "longer, holding ", s->noticed.count, sp_buf_str(&b),
+		       s->longer.count);
+		sp_buf_clear(&b);
+		hours(&b, s->longer.count ? s->longer.gpu_h : 0);
+		printf("%s GPU-hours: the cost is in the long ones.\n",
+		       sp_buf_str(&b));
+		sp_buf_clear(&b);
+		if (s->blocked.count)
+			printf("%ld timed out having computed nothing: "
+			       "blocked, not slow; a longer --time buys a "
+			       "longer hang.\n", s->blocked.count);
+	}
+	sp_fmt_bytes(&b, s->moved_b);
+	printf("Not counted: %ld moving data (%s moved), %ld whose state "
+	       "says why; %ld open record%s left out.\n", s->moving.count,
+	       sp_buf_str(&b), s->explained.count, s->open,
+	       s->open == 1 ? "" : "s");
+	sp_buf_clear(&b);
+
+	if (s->nworst) {
+		printf("\nThe worst %zu, by GPU-hours held:\n\n", s->nworst);
+		sp_writer_init(&w, stdout, SP_FMT_PLAIN);
+		sp_writer_column(&w, "jobid");
+		sp_writer_column(&w, "workload");
+		sp_writer_column(&w, "elapsed_s");
+		sp_writer_column(&w, "held_gpu_h");
+		sp_writer_column(&w, "held_core_h");
+		sp_writer_column(&w, "why");
+		sp_writer_header(&w);
+		for (size_t i = 0; i < s->nworst; i++) {
+			const struct worst *x = &s->worst[i];
+
+			sp_writer_str(&w, x->jobid);
+			sp_writer_str(&w, x->workload);
+			sp_writer_num(&w, x->elapsed_s);
+			sp_writer_num(&w, x->gpu_h);
+			sp_writer_num(&w, x->core_h);
+			sp_writer_raw(&w, x->why, strlen(x->why));
+			sp_writer_end(&w);
+		}
+		sp_writer_finish(&w);
+	}
+	order = workloads_with_hangs(s, &n);
+	if (n) {
+		printf("\nBy workload:\n\n");
+		sp_writer_init(&w, stdout, SP_FMT_PLAIN);
+		sp_writer_column(&w, "workload_key");
+		sp_writer_column(&w, "runs");
+		sp_writer_column(&w, "count");
+		sp_writer_column(&w, "held_gpu_h");
+		sp_writer_column(&w, "held_core_h");
+		sp_writer_column(&w, "share");
+		sp_writer_header(&w);
+		for (size_t i = 0; i < n; i++) {
+			const struct workload *x = &s->wl[order[i]];
+
+			sp_writer_str(&w, s->keys.e[order[i]].s);
+			sp_writer_int(&w, x->runs);
+			sp_writer_int(&w, x->hangs.count);
+			sp_writer_num(&w, x->hangs.gpu_h);
+			sp_writer_num(&w, x->hangs.core_h);
+			sp_writer_num(&w, share_of(x->hangs.gpu_h, s));
+			sp_writer_end(&w);
+		}
+		sp_writer_finish(&w);
+	}
+	free(order);
+	sp_buf_free(&b);
+}
+
+/* ------------------------------------------------------------- main */
+
+enum { OPT_SUMMARY = 0x2000, OPT_VERSION };
+
+static void
+parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		SP_FORMAT_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->fmt = SP_FMT_TSV;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SUMMARY:
+			o->summary = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			sp_stdout_close();
+			exit(SP_EXIT_OK);
+		case OPT_VERSION:
+			sp_print_version();
+			sp_stdout_close();
+			exit(SP_EXIT_OK);
+		case ':':
+			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
+			       argv[optind - 1]);
+		case '?':
+			sp_die(SP_EXIT_USAGE, "unknown option '%s' (see "
+			       "sp-hang --help)", argv[optind - 1]);
+		default:
+			if (!sp_format_option(c, &o->fmt))
+				sp_die(SP_EXIT_USAGE, "unknown option '%s'",
+				       argv[optind - 1]);
+		}
+	}
+	o->files = argv + optind;
+	o->nfiles = (size_t)(argc - optind);
+}
+
+/* The screen shows the run, not its seventy columns. */
+static const char *const plain_columns[] = { "jobid", "user", "name",
+	"state", "elapsed_s", "kind", "held_gpu_h", "held_core_h", "why",
+	NULL };
+
+static void
+start_records(struct sp_writer *w, const struct sp_reader *r,
+	      const struct options *o)
+{
+	sp_writer_init(w, stdout, o->fmt);
+	if (o->fmt == SP_FMT_PLAIN) {
+		for (size_t i = 0; plain_columns[i]; i++)
+			sp_writer_column(w, plain_columns[i]);
+	} else {
+		sp_writer_columns_from(w, r);
+		sp_writer_column(w, "kind");
+		sp_writer_column(w, "why");
+		sp_writer_column(w, "held_gpu_h");
+		sp_writer_column(w, "held_core_h");
+	}
+	sp_writer_header(w);
+}
+
+static void
+write_record(struct sp_writer *w, const struct sp_reader *r,
+	     const struct sp_job *j, enum kind k, const char *text,
+	     const struct options *o)
+{
+	if (o->fmt == SP_FMT_PLAIN) {
+		sp_writer_slice(w, j->jobid);
+		sp_writer_slice(w, j->user);
+		sp_writer_slice(w, j->name);
+		sp_writer_slice(w, j->state);
+		sp_writer_num(w, j->elapsed_s);
+	} else {
+		sp_writer_fields_from(w, r);
+	}
+	if (o->fmt == SP_FMT_PLAIN) {
+		sp_writer_str(w, kind_name(k));
+		sp_writer_num(w, sp_job_gpu_hours(j));
+		sp_writer_num(w, sp_job_core_hours(j));
+		sp_writer_raw(w, text, strlen(text));
+	} else {
+		sp_writer_str(w, kind_name(k));
+		sp_writer_raw(w, text, strlen(text));
+		sp_writer_num(w, sp_job_gpu_hours(j));
+		sp_writer_num(w, sp_job_core_hours(j));
+	}
+	sp_writer_end(w);
+}
+
+/*
+ * Options; the header (passed through, plus four columns) before any
+ * input is read; then every allocation classified once: passed through,
+ * or tallied for --summary.
+ */
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct sp_reader r;
+	struct sp_jobcols c;
+	struct sp_job j;
+	struct sp_writer w;
+	struct summary s;
+	struct sp_buf text = { 0 };
+
+	sp_setprog(argv[0]);
+	sp_stdout_init();
+	parse_options(argc, argv, &o);
+
+	sp_open_or_die(&r, o.files, o.nfiles);
+	sp_jobcols_need(&r, "sp-fetch", "state", "elapsed_s", "total_cpu_s",
+			NULL);
+	sp_jobcols_resolve(&c, &r);
+	summary_init(&s);
+	if (!o.summary)
+		start_records(&w, &r, &o);
+
+	while (sp_next_or_die(&r)) {
+		enum kind k;
+
+		sp_job_parse(&j, &c, &r);
+		if (sp_job_is_step(&j))
+			continue;
+		if (sp_job_is_open(&j)) {
+			s.open++;
+			continue;
+		}
+		if (!sp_job_usable(&j))
+			continue;
+		k = classify(&j);
+		if (k != KIND_NONE && k != KIND_EXPLAINED)
+			why(&text, &j, k);
+		if (o.summary)
+			summary_add(&s, &j, k, sp_buf_str(&text));
+		else if (k != KIND_NONE && k != KIND_EXPLAINED)
+			write_record(&w, &r, &j, k, sp_buf_str(&text), &o);
+	}
+
+	if (o.summary) {
+		if (o.fmt == SP_FMT_PLAIN)
+			write_summary_plain(&s);
+		else
+			write_summary_records(&s, o.fmt);
+	} else {
+		sp_writer_finish(&w);
+		if (s.open)
+			sp_warn("left out %ld open record%s (never ended)",
+				s.open, s.open == 1 ? "" : "s");
+	}
+	summary_free(&s);
+	sp_buf_free(&text);
+	sp_reader_close(&r);
+	sp_stdout_close();
+	return SP_EXIT_OK;
+}
