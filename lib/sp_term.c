@@ -1,0 +1,303 @@
+#include <langinfo.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "sp_const.h"
+#include "sp_term.h"
+
+static const char *const glyph_utf8[SP_G_COUNT] = {
+	"\u2588", "\u2591", "\u00b7", "\u2192", "\u2026", "\u2502", "\u2014",
+	"\u2500"
+};
+static const char *const glyph_ascii[SP_G_COUNT] = {
+	"#", ".", ".", ">", "~", "|", "-", "-"
+};
+
+/* SGR parameters per paint; SP_P_NONE resets. */
+static const char *const paint_sgr[SP_P_COUNT] = {
+	"0", "1", "2", "1;31", "33", "36", "32"
+};
+
+int
+sp_term_locale_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs != NULL && (strcasecmp(cs, "UTF-8") == 0 ||
+			      strcasecmp(cs, "utf8") == 0);
+}
+
+static int
+width_from_env(void)
+{
+	const char *s = getenv("COLUMNS");
+	long v;
+
+	if (s == NULL || sp_strtol_full(s, &v) != 0 || v <= 0 || v > 10000)
+		return 0;
+	return (int)v;
+}
+
+static int
+width_from_tty(int fd)
+{
+	struct winsize ws;
+
+	if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0)
+		return 0;
+	return ws.ws_col;
+}
+
+void
+sp_term_setup(struct sp_term *t, int fd, int width_opt, int no_color,
+	      int ascii_opt)
+{
+	const char *nc = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+
+	t->width = width_opt;
+	if (t->width <= 0)
+		t->width = width_from_env();
+	if (t->width <= 0)
+		t->width = width_from_tty(fd);
+	if (t->width <= 0)
+		t->width = SP_SHOW_DEFAULT_WIDTH;
+	if (t->width < SP_SHOW_MIN_WIDTH)
+		t->width = SP_SHOW_MIN_WIDTH;
+
+	t->color = !no_color && isatty(fd) && !(nc != NULL && *nc != '\0') &&
+		   !(term != NULL && strcmp(term, "dumb") == 0);
+	t->ascii = ascii_opt || !sp_term_locale_utf8();
+}
+
+const char *
+sp_term_glyph(const struct sp_term *t, enum sp_glyph g)
+{
+	if ((unsigned)g >= SP_G_COUNT)
+		return "";
+	return t->ascii ? glyph_ascii[g] : glyph_utf8[g];
+}
+
+void
+sp_term_paint(const struct sp_term *t, struct sp_buf *b, enum sp_paint p)
+{
+	if (!t->color || (unsigned)p >= SP_P_COUNT)
+		return;
+	sp_buf_printf(b, "\033[%sm", paint_sgr[p]);
+}
+
+void
+sp_term_painted(const struct sp_term *t, struct sp_buf *b, enum sp_paint p,
+		const char *s)
+{
+	sp_term_paint(t, b, p);
+	sp_buf_adds(b, s);
+	if (p != SP_P_NONE)
+		sp_term_paint(t, b, SP_P_NONE);
+}
+
+/*
+ * Decodes one UTF-8 character: its length, with *cp set, or 0 for an
+ * invalid sequence (overlong, surrogate, beyond U+10FFFF, cut short).
+ */
+size_t
+sp_term_utf8(const char *str, size_t n, unsigned long *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned long c;
+	size_t len, i;
+
+	if (n == 0)
+		return 0;
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* Characters that change how the terminal lays out what follows. */
+static int
+is_invisible_control(unsigned long cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) ||	/* C1, CSI among them */
+	       (cp >= 0x202a && cp <= 0x202e) ||	/* bidi embeddings */
+	       (cp >= 0x2066 && cp <= 0x2069) ||	/* bidi isolates */
+	       cp == 0x200e || cp == 0x200f || cp == 0x061c ||
+	       cp == 0xfeff;
+}
+
+void
+sp_term_clean(const struct sp_term *t, struct sp_buf *b, const char *s,
+	      size_t n, int keep_newlines)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, len;
+	unsigned long cp;
+
+	while (i < n) {
+		if (u[i] == '\n' && keep_newlines) {
+			sp_buf_addc(b, '\n');
+			i++;
+		} else if (u[i] == '\t') {
+			sp_buf_addc(b, ' ');
+			i++;
+		} else if (u[i] < 0x20 || u[i] == 0x7f) {
+			sp_buf_printf(b, "\\x%02x", u[i]);
+			i++;
+		} else if (u[i] < 0x80) {
+			sp_buf_addc(b, (char)u[i]);
+			i++;
+		} else if ((len = sp_term_utf8(s + i, n - i, &cp)) == 0) {
+			sp_buf_printf(b, "\\x%02x", u[i]);
+			i++;
+		} else if (is_invisible_control(cp)) {
+			sp_buf_printf(b, "\\u%04lx", cp);
+			i += len;
+		} else if (t->ascii) {
+			sp_buf_addc(b, '?');
+			i += len;
+		} else {
+			sp_buf_add(b, s + i, len);
+			i += len;
+		}
+	}
+}
+
+size_t
+sp_term_cells(const char *s, size_t n)
+{
+	size_t cells = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			cells++;
+	return cells;
+}
+
+size_t
+sp_term_fit(const char *s, size_t n, size_t cells)
+{
+	size_t i = 0, used = 0;
+
+	while (i < n) {
+		size_t j = i + 1;
+
+		while (j < n && ((unsigned char)s[j] & 0xc0) == 0x80)
+			j++;
+		if (used + 1 > cells)
+			break;
+		used++;
+		i = j;
+	}
+	return i;
+}
+
+static void
+add_spaces(struct sp_buf *b, size_t n)
+{
+	while (n-- > 0)
+		sp_buf_addc(b, ' ');
+}
+
+/* Starts a continuation line. */
+static void
+new_line(struct sp_buf *b, size_t indent, size_t *col, int *fresh)
+{
+	sp_buf_addc(b, '\n');
+	add_spaces(b, indent);
+	*col = indent;
+	*fresh = 1;
+}
+
+/* Wraps one paragraph (no LF inside); *fresh: nothing yet on this line. */
+static void
+wrap_line(struct sp_buf *b, const char *s, size_t n, size_t width,
+	  size_t indent, size_t *col, int *fresh)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t start, end, cells;
+
+		while (i < n && s[i] == ' ')
+			i++;
+		if (i >= n)
+			break;
+		start = i;
+		while (i < n && s[i] != ' ')
+			i++;
+		end = i;
+		cells = sp_term_cells(s + start, end - start);
+		if (!*fresh && *col + 1 + cells > width)
+			new_line(b, indent, col, fresh);
+		if (!*fresh) {
+			sp_buf_addc(b, ' ');
+			(*col)++;
+		}
+		/* A word wider than a whole line is split where it must be. */
+		while (cells > 0 && *col + cells > width) {
+			size_t room = width > *col ? width - *col : 0;
+			size_t cut;
+
+			if (room == 0 && !*fresh) {
+				new_line(b, indent, col, fresh);
+				continue;
+			}
+			cut = sp_term_fit(s + start, end - start,
+					  room ? room : 1);
+			sp_buf_add(b, s + start, cut);
+			start += cut;
+			cells = sp_term_cells(s + start, end - start);
+			new_line(b, indent, col, fresh);
+		}
+		sp_buf_add(b, s + start, end - start);
+		*col += cells;
+		*fresh = 0;
+	}
+}
+
+void
+sp_term_wrap(const struct sp_term *t, struct sp_buf *b, const char *s,
+	     size_t first_indent, size_t indent)
+{
+	size_t width = (size_t)t->width, col = first_indent;
+	const char *nl;
+	int fresh = 1;
+
+	for (;;) {
+		nl = strchr(s, '\n');
+		wrap_line(b, s, nl ? (size_t)(nl - s) : strlen(s), width,
+			  indent, &col, &fresh);
+		if (nl == NULL)
+			break;
+		new_line(b, indent, &col, &fresh);
+		s = nl + 1;
+	}
+}

@@ -1,0 +1,97 @@
+/*
+ * sp_term.h - what a program needs to draw on a terminal safely.
+ *
+ * Text that came from a record or a log file is never trusted: it goes
+ * through sp_term_clean(), which shows control characters (an escape
+ * sequence in a job name, a bidi override in a log) as visible text
+ * instead of letting the terminal obey them.
+ */
+#ifndef SP_TERM_H
+#define SP_TERM_H
+
+#include <stddef.h>
+#include "sp_util.h"
+
+/* The glyphs a view draws with, and their one-cell ASCII folds. */
+enum sp_glyph {
+	SP_G_SOLID,	/* a used cell of a gauge */
+	SP_G_FAINT,	/* a requested, unused cell */
+	SP_G_DOT,	/* separator between items on one line */
+	SP_G_ARROW,	/* leads an action; "from -> to" */
+	SP_G_ELLIPSIS,	/* text cut short */
+	SP_G_BAR,	/* quotes a log line */
+	SP_G_DASH,	/* em dash in prose */
+	SP_G_RULE,	/* horizontal rule between jobs */
+	SP_G_COUNT
+};
+
+/* Colours a view uses, by meaning rather than by hue. */
+enum sp_paint {
+	SP_P_NONE,
+	SP_P_BOLD,
+	SP_P_FAINT,
+	SP_P_CRITICAL,
+	SP_P_WARNING,
+	SP_P_INFO,
+	SP_P_GOOD,
+	SP_P_COUNT
+};
+
+struct sp_term {
+	int width;	/* columns to lay out for */
+	int color;	/* 1: SGR escapes are written */
+	int ascii;	/* 1: glyphs fold to ASCII, other text too */
+};
+
+/*
+ * Decides the three settings for output on fd.  width_opt > 0 (--width)
+ * wins, else $COLUMNS, else the terminal's size, else the default.
+ * Colour needs a terminal, no NO_COLOR (non-empty), TERM not "dumb", and
+ * no_color 0.  ASCII when ascii_opt is set or the locale's character set
+ * is not UTF-8 (call setlocale(LC_CTYPE, "") first).
+ */
+void sp_term_setup(struct sp_term *t, int fd, int width_opt, int no_color,
+		   int ascii_opt);
+/* 1 when the locale's character set can draw the glyphs. */
+int sp_term_locale_utf8(void);
+
+const char *sp_term_glyph(const struct sp_term *t, enum sp_glyph g);
+/* Appends the escape that starts (or, for SP_P_NONE, ends) a paint. */
+void sp_term_paint(const struct sp_term *t, struct sp_buf *b,
+		   enum sp_paint p);
+/* Appends s in paint p and resets, or plainly without colour. */
+void sp_term_painted(const struct sp_term *t, struct sp_buf *b,
+		     enum sp_paint p, const char *s);
+
+/*
+ * Appends untrusted bytes made safe to print, in the notation of
+ * sp_display_sanitize: C0 controls and DEL as "\x1b", C1 controls and
+ * the bidi controls as "\u009b", invalid UTF-8 as "\xff".  TAB becomes
+ * one space; LF stays LF when keep_newlines, else "\x0a".  In ASCII mode
+ * every other non-ASCII character becomes '?', one cell for one.
+ */
+void sp_term_clean(const struct sp_term *t, struct sp_buf *b, const char *s,
+		   size_t n, int keep_newlines);
+
+/*
+ * Decodes one UTF-8 character at s: its length in bytes with *cp set, or
+ * 0 for an invalid sequence (overlong, surrogate, past U+10FFFF, cut).
+ */
+size_t sp_term_utf8(const char *s, size_t n, unsigned long *cp);
+
+/* Cells the (already clean) UTF-8 text takes: one per code point. */
+size_t sp_term_cells(const char *s, size_t n);
+/* Byte length of the longest prefix of s that fits in cells columns,
+ * ending on a character boundary. */
+size_t sp_term_fit(const char *s, size_t n, size_t cells);
+
+/*
+ * Appends clean text word-wrapped to the terminal width: the first line
+ * after first_indent cells already written, every further line indented
+ * by indent spaces.  Words longer than a line are split.  LF in the text
+ * starts a new line.  Ends without a newline.
+ */
+void sp_term_wrap(const struct sp_term *t, struct sp_buf *b, const char *s,
+		  size_t first_indent, size_t indent);
+
+#endif
