@@ -101,3 +101,66 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(PROG_SRC:src/%.c=$(O)/src/%.d) \
 	$(UNIT_SRC:t/unit/%.c=$(O)/t/%.d)
+
+# Fuzzing (t/fuzz/): every t/fuzz/fuzz_<name>.c is one libFuzzer target.
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="record units"]
+#       builds them with clang into build-fuzz/ and runs each in turn,
+#       seeded from ../shared/fixtures and the demo (t/fuzz/run).
+#   make fuzz-regress
+#       replays t/fuzz/regress/<name>/ through the same entry points
+#       without libFuzzer; make check does the same (t/fuzz.bats).
+#   make bench   times every stage on synthetic dumps (t/bench/run).
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := $(wildcard t/fuzz/fuzz_*.c)
+FUZZ_ALL := $(FUZZ_SRC:t/fuzz/fuzz_%.c=%)
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+REPLAYS := $(FUZZ_ALL:%=$(O)/t/replay_%)
+FUZZ_CFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-omit-frame-pointer -fno-sanitize-recover=all
+
+$(O)/t/replay.o: t/fuzz/replay.c t/fuzz/fuzz.h
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/t/fuzz_%.o: t/fuzz/fuzz_%.c t/fuzz/fuzz.h
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/t/replay_%: $(O)/t/fuzz_%.o $(O)/t/replay.o $(O)/libsp.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/t/replay.o \
+		$(O)/libsp.a $(LDLIBS)
+
+# The replays are unit tests too: make check builds them.
+units: $(REPLAYS)
+
+fuzz-regress: $(REPLAYS)
+	@for t in $(FUZZ_ALL); do \
+		[ -d t/fuzz/regress/$$t ] || continue; \
+		echo "replay $$t"; \
+		$(O)/t/replay_$$t t/fuzz/regress/$$t >/dev/null || exit 1; \
+	done
+
+# A separate build: every object carries the fuzzer's instrumentation.
+$(O)/fuzz/fuzz_%: $(O)/t/fuzz_%.o $(O)/libsp.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< \
+		$(O)/libsp.a $(LDLIBS)
+
+fuzz-targets: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
+
+# Keep the objects: both the replays and the fuzzers link them.
+.SECONDARY: $(FUZZ_ALL:%=$(O)/t/fuzz_%.o)
+
+fuzz-build:
+	$(MAKE) O=build-fuzz B=build-fuzz/bin CC=clang \
+		CFLAGS="$(FUZZ_CFLAGS)" fuzz-targets
+
+fuzz: fuzz-build all
+	SP_BIN=$(abspath $(B)) t/fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+bench: all
+	SP_BIN=$(abspath $(B)) t/bench/run
+
+.PHONY: fuzz fuzz-build fuzz-targets fuzz-regress bench
+
+-include $(FUZZ_ALL:%=$(O)/t/fuzz_%.d) $(O)/t/replay.d
