@@ -18,8 +18,9 @@
 
 static const char usage_text[] =
 	"usage: sp-nodes [--metric hang|failure] "
-	"[--workload KEY | --all-workloads] [--exclude]\n"
-	"                [--tsv | --plain | --json | --csv] [file ...]\n";
+	"[--workload KEY | --all-workloads]\n"
+	"                [--exclude] [--tsv | --plain | --json | --csv] "
+	"[file ...]\n";
 
 struct options {
 	enum sp_node_metric metric;
