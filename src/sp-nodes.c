@@ -216,9 +216,9 @@ static const char *const columns[] = { "user", "workload", "workload_key",
 	"p", "verdict", "note", NULL };
 
 /*
- * The header goes out before the input is read, so a pipeline fails
- * fast.  On screen the workload is named once, above the table, rather
- * than in three columns of every row.
+ * The table exists only once the whole input is read, so the header
+ * waits too: an input error never leaves a header behind it.  On screen
+ * the workload is named once, above the table, not in every row.
  */
 static void
 start_rows(struct sp_writer *w, const struct options *o)
@@ -438,8 +438,6 @@ main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 
 	t = sp_nodes_new(o.metric);
-	if (!o.exclude)
-		start_rows(&w, &o);
 	read_placements(t, &o);
 	choose_scope(t, &o, &s);
 	sp_nodes_table(t, s.wi, &tab);
@@ -453,6 +451,7 @@ main(int argc, char **argv)
 		print_exclude(&tab, &o);
 	} else {
 		/* --plain holds its table until finish: the scope goes first. */
+		start_rows(&w, &o);
 		if (o.fmt == SP_FMT_PLAIN)
 			plain_scope(&tab, &s, &o);
 		write_rows(&w, &tab, &s, &o);

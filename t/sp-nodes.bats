@@ -1,0 +1,256 @@
+#!/usr/bin/env bats
+# sp-nodes: the node table of one workload on hand-written job records,
+# --exclude, the metrics, the workload control, and every error path.
+
+load lib/common
+
+HDR='jobid\tuser\tpartition\tname\tworkload\tworkload_key\tstate\telapsed_s\ttotal_cpu_s\talloc_gpus\tnodelist\n'
+
+# job NAME STATE CPU_S NODELIST [COUNT]: COUNT records of workload yz's NAME
+job() {
+	local n=${5:-1} i
+	for i in $(seq 1 "$n"); do
+		printf '%s\tyz\ttest\t%s\t%s\tyz/test/gpu/%s\t%s\t1826\t%s\t1\t%s\n' \
+			"$i" "$1" "$1" "$1" "$2" "$3" "$4"
+	done
+}
+
+# The reference's cot-exp: 12 hung timeouts on midway3-0385; on
+# midway3-0602 two hung, six completed; and one run of another workload.
+cot_exp() {
+	printf "$HDR"
+	job cot-exp TIMEOUT 0.5 midway3-0385 12
+	job cot-exp TIMEOUT 0.5 midway3-0602 2
+	job cot-exp COMPLETED 1780 midway3-0602 6
+	job midtrain COMPLETED 19899 midway3-0600 1
+}
+
+setup() {
+	cot_exp >"$BATS_TEST_TMPDIR/cot.tsv"
+	COT="$BATS_TEST_TMPDIR/cot.tsv"
+}
+
+@test "sp-nodes: cot-exp, 12 of 12 hung against 2 of 8, is worse" {
+	run --separate-stderr sp-nodes "$COT"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = "$(printf 'user\tworkload\tworkload_key\tnode\ttrials\tbad\trate\tci_low\tci_high\tcomparison\tp\tverdict\tnote')" ]
+	[ "${lines[1]}" = "$(printf 'yz\tcot-exp\tyz/test/gpu/cot-exp\tmidway3-0385\t12\t12\t1\t0.757506\t1\t0.25\t0.00144479\tworse\tp survives the correction for 1 tested row and the interval clears the comparison')" ]
+	[ "${lines[2]}" = "$(printf 'yz\tcot-exp\tyz/test/gpu/cot-exp\tmidway3-0602\t8\t2\t0.25\t0.0714792\t0.590725\t1\t\tuntested\t8 placements; 10 needed for a test')" ]
+}
+
+@test "sp-nodes --exclude: the line to paste" {
+	run --separate-stderr sp-nodes --exclude "$COT"
+	[ "$status" -eq 0 ]
+	[ "$output" = "#SBATCH --exclude=midway3-0385" ]
+	[ -z "$stderr" ]
+}
+
+@test "sp-nodes --plain: the workload, the table, the notes" {
+	run --separate-stderr sp-nodes --plain "$COT"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	expected="workload yz/test/gpu/cot-exp, metric hang: 20 runs, 20 placements on 2 nodes; 14 runs computed nothing
+
+node          trials  bad  rate    ci_low  ci_high  comparison  p           verdict   note
+midway3-0385      12   12  100.0%   75.8%   100.0%       25.0%  0.00144479  worse     p survives the correction for 1 tested row and the interval clears the comparison
+midway3-0602       8    2   25.0%    7.1%    59.1%      100.0%         n/a  untested  8 placements; 10 needed for a test
+
+1 of 2 nodes tested, Benjamini-Hochberg at 5%; 1 untested (under 10 placements, or nothing to compare with)
+worse than every other node: midway3-0385
+1 other workload not shown: --workload KEY picks one, --all-workloads pools them (confounded)"
+	[ "$output" = "$expected" ]
+}
+
+@test "sp-nodes --json: one object per node, unknown as null" {
+	run sp-nodes --json "$COT"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = '{"user":"yz","workload":"cot-exp","workload_key":"yz/test/gpu/cot-exp","node":"midway3-0602","trials":8,"bad":2,"rate":0.25,"ci_low":0.0714792,"ci_high":0.590725,"comparison":1,"p":null,"verdict":"untested","note":"8 placements; 10 needed for a test"}' ]
+}
+
+@test "sp-nodes --workload: another workload, judged on its own" {
+	run --separate-stderr sp-nodes --workload yz/test/gpu/midtrain "$COT"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[1]}" = "$(printf 'yz\tmidtrain\tyz/test/gpu/midtrain\tmidway3-0600\t1\t0\t0\t0\t0.793451\t\t\tuntested\t1 placement; 10 needed for a test')" ]
+	run --separate-stderr sp-nodes --exclude --workload yz/test/gpu/midtrain "$COT"
+	[ "$output" = "# no --exclude: nothing to attribute to a node: no placement computed nothing" ]
+}
+
+@test "sp-nodes --all-workloads: pooled rows, and it says confounded" {
+	run --separate-stderr sp-nodes --all-workloads "$COT"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-nodes: --all-workloads pools 2 workloads: the result is confounded by the work each node happened to run" ]
+	[ "${#lines[@]}" -eq 4 ]
+	[ "${lines[1]}" = "$(printf 'yz\t*\t*\tmidway3-0385\t12\t12\t1\t0.757506\t1\t0.222222\t0.000619195\tworse\tp survives the correction for 1 tested row and the interval clears the comparison')" ]
+	[[ "${lines[3]}" == "$(printf 'yz\t*\t*\tmidway3-0600\t1\t0\t')"* ]]
+	run --separate-stderr sp-nodes --all-workloads --plain "$COT"
+	[ -z "$stderr" ]
+	[ "${lines[$((${#lines[@]} - 1))]}" = "confounded: the rows pool 2 workloads, so a node that ran more of a failing one looks worse; drop --all-workloads to compare like with like" ]
+}
+
+@test "sp-nodes: two users pooled read '*' for the user" {
+	{ cat "$COT"; printf '99\tbo\ttest\tx\tx\tbo/test/gpu/x\tCOMPLETED\t600\t500\t1\tn1\n'; } >"$BATS_TEST_TMPDIR/two.tsv"
+	run --separate-stderr sp-nodes --all-workloads "$BATS_TEST_TMPDIR/two.tsv"
+	[[ "${lines[1]}" == "$(printf '*\t*\t*\tmidway3-0385\t')"* ]]
+}
+
+@test "sp-nodes --metric failure: cancelled and OOM-killed runs leave" {
+	{
+		printf "$HDR"
+		job ft FAILED 500 n1 10
+		job ft CANCELLED 500 n1 30
+		job ft OUT_OF_MEMORY 500 n1 30
+		job ft COMPLETED 500 n2 10
+		job ft PREEMPTED 500 n2 30
+	} >"$BATS_TEST_TMPDIR/f.tsv"
+	run --separate-stderr sp-nodes --metric failure "$BATS_TEST_TMPDIR/f.tsv"
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == "$(printf 'yz\tft\tyz/test/gpu/ft\tn1\t10\t10\t1\t')"* ]]
+	[[ "${lines[1]}" == *"$(printf '\tworse\t')"* ]]
+	[[ "${lines[2]}" == "$(printf 'yz\tft\tyz/test/gpu/ft\tn2\t10\t0\t0\t')"* ]]
+	[[ "${lines[2]}" == *"$(printf '\tbetter\t')"* ]]
+	# under hang every placement counts, and none computed nothing
+	run --separate-stderr sp-nodes --exclude "$BATS_TEST_TMPDIR/f.tsv"
+	[ "$output" = "# no --exclude: nothing to attribute to a node: no placement computed nothing" ]
+}
+
+@test "sp-nodes: no usable record with a node list" {
+	{
+		printf "$HDR"
+		job a COMPLETED 0.5 "None assigned" 3
+		job a COMPLETED 0.5 "" 3
+	} >"$BATS_TEST_TMPDIR/none.tsv"
+	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/none.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf "$HDR" | sed 's/^.*$/user\tworkload\tworkload_key\tnode\ttrials\tbad\trate\tci_low\tci_high\tcomparison\tp\tverdict\tnote/')" ]
+	run sp-nodes --exclude "$BATS_TEST_TMPDIR/none.tsv"
+	[ "$output" = "# no --exclude: no usable job record with a node list" ]
+}
+
+@test "sp-nodes --exclude: every node too thin to test" {
+	{
+		printf "$HDR"
+		job a TIMEOUT 0.5 n1 9
+		job a COMPLETED 900 n2 4
+	} >"$BATS_TEST_TMPDIR/thin.tsv"
+	run sp-nodes --exclude "$BATS_TEST_TMPDIR/thin.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "# no --exclude: no node has the 10 placements a comparison needs (the most is 9)" ]
+}
+
+@test "sp-nodes --exclude: a uniform fleet has no worse node" {
+	{
+		printf "$HDR"
+		for n in 1 2 3 4; do
+			job a TIMEOUT 0.5 "n$n" 3
+			job a COMPLETED 900 "n$n" 9
+		done
+	} >"$BATS_TEST_TMPDIR/flat.tsv"
+	run sp-nodes --exclude "$BATS_TEST_TMPDIR/flat.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "# no --exclude: no node is worse than the rest after correcting for 4 tested rows" ]
+}
+
+@test "sp-nodes --exclude: at most 8 nodes, compressed, the rest counted" {
+	{
+		printf "$HDR"
+		for n in 01 02 03 04 05 06 07 08 09 10; do
+			job a TIMEOUT 0.5 "b$n" 10
+		done
+		for n in $(seq -w 1 40); do
+			job a COMPLETED 900 "g$n" 10
+		done
+	} >"$BATS_TEST_TMPDIR/many.tsv"
+	run sp-nodes --exclude "$BATS_TEST_TMPDIR/many.tsv"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "#SBATCH --exclude=b[01-08]" ]
+	[ "${lines[1]}" = "# 2 more worse nodes not listed (sp-nodes shows them all)" ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "sp-nodes: a hostlist gives one placement per node, repeats once" {
+	{
+		printf "$HDR"
+		job a TIMEOUT 0.5 "n[1-2],n1" 10
+	} >"$BATS_TEST_TMPDIR/hl.tsv"
+	run sp-nodes "$BATS_TEST_TMPDIR/hl.tsv"
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == "$(printf 'yz\ta\tyz/test/gpu/a\tn1\t10\t10\t')"* ]]
+	[[ "${lines[2]}" == "$(printf 'yz\ta\tyz/test/gpu/a\tn2\t10\t10\t')"* ]]
+}
+
+@test "sp-nodes: steps and open records give no placement" {
+	{
+		printf 'jobid\tstep\topen\tuser\tpartition\tname\tworkload_key\tstate\telapsed_s\ttotal_cpu_s\tnodelist\n'
+		printf '1\tbatch\t0\tyz\tp\ta\tk\tTIMEOUT\t900\t0\tn9\n'
+		printf '2\t\t1\tyz\tp\ta\tk\tRUNNING\t900\t0\tn9\n'
+		printf '3\t\t0\tyz\tp\ta\tk\tTIMEOUT\t900\t0\tn1\n'
+	} >"$BATS_TEST_TMPDIR/st.tsv"
+	run sp-nodes "$BATS_TEST_TMPDIR/st.tsv"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == "$(printf 'yz\ta\tk\tn1\t1\t1\t')"* ]]
+}
+
+@test "sp-nodes: without workload_key, pipe through sp-group" {
+	printf 'jobid\tstate\telapsed_s\ttotal_cpu_s\tnodelist\n1\tTIMEOUT\t900\t0\tn1\n' >"$BATS_TEST_TMPDIR/raw.tsv"
+	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/raw.tsv"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "sp-nodes: no column 'workload_key' (pipe through sp-group first)" ]
+}
+
+@test "sp-nodes: without nodelist, pipe through sp-fetch" {
+	printf 'jobid\tstate\telapsed_s\ttotal_cpu_s\tworkload_key\n' >"$BATS_TEST_TMPDIR/raw.tsv"
+	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/raw.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-nodes: no column 'nodelist' (pipe through sp-fetch first)" ]
+}
+
+@test "sp-nodes: a bad number names file and line" {
+	{ cat "$COT"; printf '99\tyz\ttest\ta\ta\tk\tTIMEOUT\t1:00\t0\t1\tn1\n'; } >"$BATS_TEST_TMPDIR/bad.tsv"
+	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/bad.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-nodes: $BATS_TEST_TMPDIR/bad.tsv:23: field 'elapsed_s' is not a number: \"1:00\"" ]
+}
+
+@test "sp-nodes: usage errors are one line and exit 2" {
+	run --separate-stderr sp-nodes --metric speed "$COT"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "sp-nodes: --metric is hang or failure, not 'speed'" ]
+	run --separate-stderr sp-nodes --workload x --all-workloads "$COT"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-nodes: --workload and --all-workloads exclude each other" ]
+	run --separate-stderr sp-nodes --workload
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-nodes: option '--workload' needs a value" ]
+	run --separate-stderr sp-nodes --bogus
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-nodes: unknown option '--bogus' (see sp-nodes --help)" ]
+}
+
+@test "sp-nodes --workload: a workload without placements is an error" {
+	run --separate-stderr sp-nodes --workload yz/test/gpu/nope "$COT"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "sp-nodes: no placements of workload 'yz/test/gpu/nope' in the input (under --metric hang)" ]
+}
+
+@test "sp-nodes: a missing file is one line and exit 2" {
+	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/absent.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-nodes: $BATS_TEST_TMPDIR/absent.tsv: No such file or directory" ]
+}
+
+@test "sp-nodes: writing to /dev/full fails with exit 1" {
+	[ -w /dev/full ] || skip "no /dev/full on this system"
+	run --separate-stderr sh -c 'sp-nodes "$1" >/dev/full' sh "$COT"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "sp-nodes: <stdout>: No space left on device" ]
+	run --separate-stderr sh -c 'sp-nodes --exclude "$1" >/dev/full' sh "$COT"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "sp-nodes: <stdout>: No space left on device" ]
+}
