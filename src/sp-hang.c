@@ -393,6 +393,10 @@ static void
 count_row(struct sp_writer *w, const struct summary *s, const char *section,
 	  const struct tally *t, const char *text)
 {
+	/* No run of the kind held nothing: zero, not unknown. */
+	double gpu_h = t->count ? t->gpu_h : 0;
+	double core_h = t->count ? t->core_h : 0;
+
 	sp_writer_str(w, section);
 	sp_writer_empty(w);
 	sp_writer_empty(w);
@@ -401,10 +405,9 @@ count_row(struct sp_writer *w, const struct summary *s, const char *section,
 	sp_writer_int(w, s->record.count);
 	sp_writer_int(w, t->count);
 	sp_writer_empty(w);
-	/* No run of the kind held nothing: zero, not unknown. */
-	sp_writer_num(w, t->count ? t->gpu_h : 0);
-	sp_writer_num(w, t->count ? t->core_h : 0);
-	sp_writer_num(w, share_of(t->count ? t->gpu_h : 0, s));
+	sp_writer_num(w, gpu_h);
+	sp_writer_num(w, core_h);
+	sp_writer_num(w, isnan(gpu_h) ? NAN : share_of(gpu_h, s));
 	sp_writer_raw(w, text, strlen(text));
 	sp_writer_end(w);
 }
@@ -499,7 +502,8 @@ write_summary_records(const struct summary *s, enum sp_format fmt)
 		  "state says why (OUT_OF_MEMORY, NODE_FAIL, PREEMPTED, "
 		  "BOOT_FAIL, DEADLINE)");
 	{
-		struct tally open = { s->open, 0, 0 };
+		/* Left out, so what they held is not stated. */
+		struct tally open = { s->open, NAN, NAN };
 
 		count_row(&w, s, "open", &open, "left out: never ended "
 			  "(running or pending)");
@@ -598,8 +602,9 @@ write_summary_plain(const struct summary *s)
 			       "longer hang.\n", s->blocked.count);
 	}
 	sp_fmt_bytes(&b, s->moved_b);
-	printf("Not counted: %ld moving data (%s moved), %ld whose state "
-	       "says why; %ld open record%s left out.\n", s->moving.count,
+	printf("Not counted as hangs: %ld run%s moving data (%s moved), %ld "
+	       "whose state says why; %ld open record%s left out.\n",
+	       s->moving.count, s->moving.count == 1 ? "" : "s",
 	       sp_buf_str(&b), s->explained.count, s->open,
 	       s->open == 1 ? "" : "s");
 	sp_buf_clear(&b);
