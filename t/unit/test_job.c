@@ -72,8 +72,8 @@ test_predicates(void)
 	      "unknown CPU is never a hang", 0, 0, 0, 1, 0);
 	check("7\tRUNNING\t1\t9999\t0\t1\t0\t\t\t\tx\n",
 	      "open records are out", 0, 0, 0, 0, 0);
-	check("8\tCOMPLETED\t0\t600\t2\t1\t0\t21474836480\t0\t\tx\n",
-	      "moving 20 GiB in 10 minutes", 1, 1, 0, 1, 1);
+	check("8\tCOMPLETED\t0\t600\t2\t1\t0\t64424509440\t0\t\tx\n",
+	      "moving 60 GiB in 10 minutes", 1, 1, 0, 1, 1);
 	check("9\tCOMPLETED\t0\t6000\t2\t1\t0\t10737418240\t\t\tx\n",
 	      "10 GiB over 100 minutes is too slow to explain", 1, 1, 0, 1,
 	      0);
