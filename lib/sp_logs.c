@@ -1238,6 +1238,7 @@ sp_logs_find(struct sp_logctx *c, const struct sp_job *j, struct sp_logs *out)
 		sp_field_decode(&b, j->array_job.p, j->array_job.n);
 		sp_buf_addc(&b, '_');
 		sp_field_decode(&b, j->array_task.p, j->array_task.n);
+		sp_buf_add(&b, "", 0);
 		add_id(&L, b.p);
 		add_id(&L, field_str(j->array_job));
 	}
