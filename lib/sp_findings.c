@@ -1,0 +1,1305 @@
+/*
+ * sp_findings.c - the single-job rules.  Each rule reads the derived
+ * values of sp_jobcalc and says what it saw (evidence) and what to do
+ * (action) in sentences a user can act on without this program.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sp_const.h"
+#include "sp_findings.h"
+#include "sp_record.h"
+#include "sp_units.h"
+
+/* ------------------------------------------------------------------ */
+/* Sentences                                                          */
+
+/*
+ * A printf for the quantities findings speak of: %D duration, %T
+ * HH:MM:SS, %B bytes, %P percentage of a fraction, %G --mem syntax, %L a
+ * whole number, %1 one decimal, %s text, %d int, %% a percent sign.
+ */
+static void
+vsay(struct sp_buf *b, const char *fmt, va_list ap)
+{
+	for (const char *p = fmt; *p; p++) {
+		if (*p != '%' || p[1] == '\0') {
+			sp_buf_addc(b, *p);
+			continue;
+		}
+		switch (*++p) {
+		case 'D':
+			sp_fmt_duration(b, va_arg(ap, double));
+			break;
+		case 'T':
+			sp_fmt_hms(b, va_arg(ap, double));
+			break;
+		case 'B':
+			sp_fmt_bytes(b, va_arg(ap, double));
+			break;
+		case 'P':
+			sp_fmt_percent(b, va_arg(ap, double));
+			break;
+		case 'G':
+			sp_fmt_mem_flag(b, va_arg(ap, double));
+			break;
+		case 'L':
+			sp_buf_printf(b, "%.0f", va_arg(ap, double));
+			break;
+		case '1':
+			sp_buf_printf(b, "%.1f", va_arg(ap, double));
+			break;
+		case 's':
+			sp_buf_adds(b, va_arg(ap, const char *));
+			break;
+		case 'd':
+			sp_buf_printf(b, "%d", va_arg(ap, int));
+			break;
+		default:
+			sp_buf_addc(b, *p);
+			break;
+		}
+	}
+}
+
+static void
+say(struct sp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(b, fmt, ap);
+	va_end(ap);
+}
+
+/* The finding under construction: say() into ev and act, then add(). */
+struct draft {
+	struct sp_buf ev;
+	struct sp_buf act;
+};
+
+static void
+add(struct sp_findings *out, const char *code, enum sp_severity sev,
+    struct draft *d)
+{
+	struct sp_finding *f;
+
+	out->v = sp_xgrow(out->v, &out->cap, out->n + 1, sizeof *out->v);
+	f = &out->v[out->n++];
+	f->code = code;
+	f->severity = sev;
+	f->evidence = sp_xstrdup(sp_buf_str(&d->ev));
+	f->action = d->act.len ? sp_xstrdup(d->act.p) : NULL;
+	sp_buf_clear(&d->ev);
+	sp_buf_clear(&d->act);
+}
+
+const char *
+sp_severity_name(enum sp_severity s)
+{
+	switch (s) {
+	case SP_SEV_CRITICAL:
+		return "critical";
+	case SP_SEV_WARNING:
+		return "warning";
+	case SP_SEV_INFO:
+		break;
+	}
+	return "info";
+}
+
+const char *
+sp_severity_label(enum sp_severity s)
+{
+	switch (s) {
+	case SP_SEV_CRITICAL:
+		return "CRITICAL";
+	case SP_SEV_WARNING:
+		return "WARNING";
+	case SP_SEV_INFO:
+		break;
+	}
+	return "INFO";
+}
+
+const char *
+sp_signal_name(int n)
+{
+	/* Linux numbering, which is what a Slurm cluster runs. */
+	switch (n) {
+	case 1: return "SIGHUP";
+	case 2: return "SIGINT";
+	case 3: return "SIGQUIT";
+	case 4: return "SIGILL";
+	case 6: return "SIGABRT";
+	case 7: return "SIGBUS";
+	case 8: return "SIGFPE";
+	case 9: return "SIGKILL";
+	case 11: return "SIGSEGV";
+	case 13: return "SIGPIPE";
+	case 14: return "SIGALRM";
+	case 15: return "SIGTERM";
+	case 24: return "SIGXCPU";
+	case 25: return "SIGXFSZ";
+	default: return NULL;
+	}
+}
+
+static enum sp_gather
+gather_of(const struct sp_site *site)
+{
+	return site != NULL && site->known ? site->gather : SP_GATHER_UNKNOWN;
+}
+
+void
+sp_caveat_rss(struct sp_buf *b, const struct sp_site *site)
+{
+	switch (gather_of(site)) {
+	case SP_GATHER_LINUX:
+		sp_buf_adds(b, "Under jobacct_gather/linux MaxRSS adds up the "
+			    "resident pages of every process, counting shared "
+			    "pages once per process: an upper bound.");
+		break;
+	case SP_GATHER_CGROUP:
+		sp_buf_adds(b, "Under jobacct_gather/cgroup MaxRSS is the "
+			    "cgroup's own high-water mark, page cache "
+			    "included.");
+		break;
+	default:
+		sp_buf_adds(b, "How this cluster gathers memory is not known "
+			    "here; MaxRSS may count shared pages once per "
+			    "process, so read it as an upper bound.");
+		break;
+	}
+}
+
+void
+sp_caveat_cpu(struct sp_buf *b, const struct sp_site *site)
+{
+	switch (gather_of(site)) {
+	case SP_GATHER_LINUX:
+		sp_buf_adds(b, "Under jobacct_gather/linux TotalCPU misses "
+			    "worker processes that detach from the job's "
+			    "process tree: a lower bound.");
+		break;
+	case SP_GATHER_CGROUP:
+		sp_buf_adds(b, "Under jobacct_gather/cgroup TotalCPU counts "
+			    "detached workers too.");
+		break;
+	default:
+		sp_buf_adds(b, "How this cluster gathers CPU time is not known "
+			    "here; TotalCPU may miss workers that detach from "
+			    "the job's process tree.");
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Derived values                                                     */
+
+static int
+known(double v)
+{
+	return !isnan(v);
+}
+
+static double
+nan_max(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	return a > b ? a : b;
+}
+
+/* Steps that ran the job's own work: everything but .extern. */
+static int
+work_step(const struct sp_job *s)
+{
+	return !sp_slice_eq(s->step, "extern");
+}
+
+void
+sp_jobcalc(struct sp_jobcalc *c, const struct sp_job *j,
+	   const struct sp_job *steps, size_t nsteps,
+	   const struct sp_site *site)
+{
+	double freq = site != NULL && site->known ? site->gather_freq_s : NAN;
+
+	c->open = sp_job_is_open(j);
+	c->noop = sp_job_noop(j);
+	c->cores = sp_job_cores(j);
+	c->gpus = known(j->alloc_gpus) ? j->alloc_gpus : 0;
+	c->nodes = j->nnodes;
+	c->tasks = j->ntasks;
+	for (size_t i = 0; i < nsteps && !known(j->ntasks); i++)
+		if (work_step(&steps[i]))
+			c->tasks = nan_max(c->tasks, steps[i].ntasks);
+	if (known(c->tasks) && c->tasks > 0)
+		c->cpus_per_task = c->cores / c->tasks;
+	else if (known(c->nodes) && c->nodes > 0)
+		c->cpus_per_task = c->cores / c->nodes;
+	else
+		c->cpus_per_task = c->cores;
+
+	c->cpu_capacity_s = j->cpu_time_s;
+	if (known(j->elapsed_s) && known(c->cores))
+		c->cpu_capacity_s = nan_max(c->cpu_capacity_s,
+					    j->elapsed_s * c->cores);
+	for (size_t i = 0; i < nsteps; i++)
+		if (work_step(&steps[i]))
+			c->cpu_capacity_s = nan_max(c->cpu_capacity_s,
+						    steps[i].cpu_time_s);
+	c->cpu_util = c->cpu_capacity_s > 0 ?
+		      j->total_cpu_s / c->cpu_capacity_s : NAN;
+	c->busy_cores = j->elapsed_s > 0 ? j->total_cpu_s / j->elapsed_s :
+					   NAN;
+	c->sys_fraction = NAN;
+	if (known(j->sys_cpu_s) && j->total_cpu_s >= 1 &&
+	    j->sys_cpu_s <= j->total_cpu_s)
+		c->sys_fraction = j->sys_cpu_s / j->total_cpu_s;
+	c->walltime_used = j->timelimit_s > 0 && j->elapsed_s >= 0 ?
+			   j->elapsed_s / j->timelimit_s : NAN;
+
+	c->mem_limit_b = j->mem_limit_node_b;
+	if (!(c->mem_limit_b > 0) && j->mem_limit_total_b > 0)
+		c->mem_limit_b = j->mem_limit_total_b /
+				 (j->nnodes > 0 ? j->nnodes : 1);
+	if (!(c->mem_limit_b > 0))
+		c->mem_limit_b = NAN;
+	c->rss_above_limit = j->max_rss_b > c->mem_limit_b;
+	c->mem_used = known(j->max_rss_b) && c->mem_limit_b > 0 &&
+		      !c->rss_above_limit ? j->max_rss_b / c->mem_limit_b : NAN;
+
+	c->io_b = NAN;
+	if (known(j->read_b) || known(j->write_b))
+		c->io_b = (known(j->read_b) ? j->read_b : 0) +
+			  (known(j->write_b) ? j->write_b : 0);
+	c->io_rate = j->elapsed_s > 0 ? c->io_b / j->elapsed_s : NAN;
+
+	c->straggler = NAN;
+	if (j->ave_cpu_s > 0 && known(j->min_cpu_s))
+		c->straggler = (j->ave_cpu_s - j->min_cpu_s) / j->ave_cpu_s;
+	for (size_t i = 0; i < nsteps && !known(c->straggler); i++)
+		if (work_step(&steps[i]) && steps[i].ntasks > 1 &&
+		    steps[i].ave_cpu_s > 0 && known(steps[i].min_cpu_s))
+			c->straggler = (steps[i].ave_cpu_s -
+					steps[i].min_cpu_s) /
+				       steps[i].ave_cpu_s;
+	c->imbalance = j->rss_imbalance;
+	for (size_t i = 0; i < nsteps && !known(j->rss_imbalance); i++)
+		if (work_step(&steps[i]) && steps[i].ave_rss_b > 0 &&
+		    known(steps[i].max_rss_b))
+			c->imbalance = nan_max(c->imbalance,
+					       steps[i].max_rss_b /
+					       steps[i].ave_rss_b);
+
+	c->wait_s = j->wait_s;
+	if (!known(c->wait_s) && j->submit_known && j->start_known &&
+	    j->start_t >= j->submit_t)
+		c->wait_s = (double)(j->start_t - j->submit_t);
+	c->samples = NAN;
+	if (freq > 0 && j->elapsed_s >= 0)
+		c->samples = floor(j->elapsed_s / freq) + 1;
+	c->gpu_hours = c->gpus > 0 ? j->elapsed_s * c->gpus / 3600.0 : NAN;
+	c->core_hours = j->elapsed_s * c->cores / 3600.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rules                                                              */
+
+struct ctx {
+	const struct sp_diag *d;
+	const struct sp_job *j;
+	struct sp_jobcalc c;
+	struct sp_findings *out;
+	struct draft dr;
+	char *state;		/* decoded */
+};
+
+static int
+state_is(const struct ctx *x, const char *s)
+{
+	return strcmp(x->state, s) == 0;
+}
+
+static int
+thin(const struct ctx *x)
+{
+	return x->c.samples <= SP_FIND_THIN_SAMPLES;
+}
+
+/* " At most N samples in E: the peak may be higher than any of them." */
+static void
+say_thin(struct ctx *x, struct sp_buf *b)
+{
+	if (thin(x))
+		say(b, " At most %L samples were taken in %D, so the real "
+		    "peak may lie between them.", x->c.samples,
+		    x->j->elapsed_s);
+}
+
+static void
+rule_open(struct ctx *x)
+{
+	say(&x->dr.ev, "State=%s with End=Unknown: the elapsed time runs to "
+	    "the moment of the query, not to an end.", x->state);
+	say(&x->dr.act, "Check squeue: if the job still runs, read it again "
+	    "when it ends; if squeue has never heard of it, the record is an "
+	    "artefact left by the controller and nothing is running.");
+	add(x->out, "open-record", SP_SEV_INFO, &x->dr);
+}
+
+/* --time rounded up as sbatch would want it from one run. */
+static double
+time_suggestion(double elapsed)
+{
+	double t = elapsed * SP_FIND_TIME_MARGIN;
+	double step = t < SP_FIND_TIME_SHORT_S ? SP_FIND_TIME_STEP_SHORT_S :
+						 SP_FIND_TIME_STEP_LONG_S;
+
+	return ceil(t / step) * step;
+}
+
+/* The CPU caveat only where it changes the reading (not cgroup). */
+static void
+say_cpu_doubt(struct ctx *x, struct sp_buf *b)
+{
+	if (gather_of(x->d->site) != SP_GATHER_CGROUP) {
+		sp_buf_addc(b, ' ');
+		sp_caveat_cpu(b, x->d->site);
+	}
+}
+
+static void
+rule_walltime(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+
+	if (state_is(x, "TIMEOUT")) {
+		if (x->c.noop) {
+			say(&x->dr.ev, "Held the allocation for %D, to its "
+			    "limit, but used %D of CPU: blocked, not slow.",
+			    j->elapsed_s, j->total_cpu_s);
+			say_cpu_doubt(x, &x->dr.ev);
+			say(&x->dr.act, "Do not raise --time: a longer limit "
+			    "buys a longer hang. Find what it waited on: a "
+			    "data read that never returned, a lock, ranks "
+			    "waiting for each other, an interactive prompt.");
+			add(x->out, "timeout-hang", SP_SEV_CRITICAL, &x->dr);
+			return;
+		}
+		say(&x->dr.ev, "Ran out of wall clock at its %D limit while "
+		    "working (%D of CPU).", j->timelimit_s, j->total_cpu_s);
+		if (!known(j->total_cpu_s))
+			say(&x->dr.ev, " CPU time was not recorded, so a hang "
+			    "cannot be ruled out.");
+		say(&x->dr.act, "Raise --time well above %T: a timed-out run "
+		    "only shows the work takes longer than that, not how much "
+		    "longer. Checkpoint, so the next timeout loses less.",
+		    j->timelimit_s);
+		add(x->out, "timeout-real", SP_SEV_CRITICAL, &x->dr);
+		return;
+	}
+	if (state_is(x, "COMPLETED") && !x->c.noop &&
+	    x->c.walltime_used < SP_FIND_WALLTIME_SLACK) {
+		double t = time_suggestion(j->elapsed_s);
+
+		say(&x->dr.ev, "Used %D of its %D limit (%P).", j->elapsed_s,
+		    j->timelimit_s, x->c.walltime_used);
+		say(&x->dr.act, "A tighter --time=%T (this run plus a "
+		    "quarter) starts sooner: short jobs fit the scheduler's "
+		    "backfill gaps. One run is one sample; sp-size sizes "
+		    "from all of them.", t);
+		add(x->out, "walltime-slack", SP_SEV_INFO, &x->dr);
+	}
+}
+
+static void
+rule_memory(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+	double limit = x->c.mem_limit_b, rss = j->max_rss_b;
+
+	if (state_is(x, "OUT_OF_MEMORY")) {
+		if (!known(limit)) {
+			say(&x->dr.ev, "Killed for memory; the record does "
+			    "not say what the limit was.");
+		} else if (x->c.rss_above_limit) {
+			say(&x->dr.ev, "Killed for memory at %B per node. "
+			    "MaxRSS reads %B, above that limit, which no "
+			    "working set can do: do not size --mem from it. ",
+			    limit, rss);
+			sp_caveat_rss(&x->dr.ev, x->d->site);
+		} else if (known(rss)) {
+			say(&x->dr.ev, "Killed for memory at %B per node; the "
+			    "highest sample was %B (%P). Samples are a floor: "
+			    "the peak reached the limit between them.", limit,
+			    rss, x->c.mem_used);
+			say_thin(x, &x->dr.ev);
+		} else {
+			say(&x->dr.ev, "Killed for memory at %B per node "
+			    "before any memory sample was taken.", limit);
+		}
+		if (known(limit))
+			say(&x->dr.act, "Raise --mem (--mem=%G is 30%% over "
+			    "the size that was killed), or hold less at once: "
+			    "fewer dataloader workers, a smaller prefetch or "
+			    "cache.", limit * SP_FIND_MEM_MARGIN);
+		else
+			say(&x->dr.act, "Raise --mem, or hold less at once: "
+			    "fewer dataloader workers, a smaller prefetch or "
+			    "cache.");
+		add(x->out, "host-oom", SP_SEV_CRITICAL, &x->dr);
+		return;
+	}
+	if (x->c.rss_above_limit) {
+		say(&x->dr.ev, "MaxRSS reads %B, above the %B limit per node, "
+		    "yet the job was not killed: the figure cannot be this "
+		    "job's footprint. ", rss, limit);
+		sp_caveat_rss(&x->dr.ev, x->d->site);
+		say(&x->dr.act, "Do not size --mem from it. Measure the working "
+		    "set live while the job runs (sstat, the cgroup's "
+		    "memory.peak, or slurmwatch).");
+		add(x->out, "rss-above-limit", SP_SEV_WARNING, &x->dr);
+		return;
+	}
+	if (state_is(x, "COMPLETED") && !x->c.noop &&
+	    x->c.mem_used < SP_FIND_MEM_SLACK &&
+	    limit - rss >= SP_FIND_MEM_SLACK_MIN_B) {
+		say(&x->dr.ev, "Peak %B of %B per node (%P): %B never used.",
+		    rss, limit, x->c.mem_used, limit - rss);
+		say_thin(x, &x->dr.ev);
+		say(&x->dr.act, "Try --mem=%G (the peak plus 30%%). ",
+		    rss * SP_FIND_MEM_MARGIN);
+		sp_caveat_rss(&x->dr.act, x->d->site);
+		add(x->out, "memory-slack", SP_SEV_INFO, &x->dr);
+	}
+}
+
+/* States whose own finding explains idle CPU: the CPU rules stay out. */
+static int
+cpu_exempt(const struct ctx *x)
+{
+	static const char *const exempt[] = { "OUT_OF_MEMORY", "NODE_FAIL",
+		"PREEMPTED", "BOOT_FAIL", "DEADLINE", "TIMEOUT", NULL };
+
+	for (const char *const *s = exempt; *s; s++)
+		if (state_is(x, *s))
+			return 1;
+	return 0;
+}
+
+static void
+say_gpus(struct ctx *x, struct sp_buf *b)
+{
+	if (x->c.gpus > 0)
+		say(b, " with %L GPU%s (%1 GPU-hours)", x->c.gpus,
+		    x->c.gpus == 1 ? "" : "s", x->c.gpu_hours);
+}
+
+static void
+rule_noop(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+	enum sp_gather g = gather_of(x->d->site);
+
+	say(&x->dr.ev, "Held the allocation for %D", j->elapsed_s);
+	say_gpus(x, &x->dr.ev);
+	say(&x->dr.ev, " and used %D of CPU in all.", j->total_cpu_s);
+	if (sp_job_io_explains(j)) {
+		/* Moving data is work; "nothing was computed" would be false. */
+		say(&x->dr.ev, " It computed almost nothing because it was "
+		    "moving data: read %B and wrote %B (%B/s).",
+		    known(j->read_b) ? j->read_b : 0.0,
+		    known(j->write_b) ? j->write_b : 0.0, x->c.io_rate);
+		say(&x->dr.act, "If the transfer is the job, give it a "
+		    "transfer node or fewer resources; if not, stage the data "
+		    "before the allocation starts.");
+		add(x->out, "noop-allocation", SP_SEV_WARNING, &x->dr);
+		return;
+	}
+	if (g == SP_GATHER_CGROUP) {
+		say(&x->dr.ev, " Nothing was computed.");
+		say(&x->dr.act, "Find the blocking call: a data read that "
+		    "never returned, a lock, ranks waiting for each other, "
+		    "an interactive prompt. sp-hang lists every such "
+		    "allocation.");
+	} else {
+		say(&x->dr.ev, " No CPU time was attributed to it. ");
+		sp_caveat_cpu(&x->dr.ev, x->d->site);
+		say(&x->dr.act, "If the work ran in a pool that detaches from "
+		    "the job (daemonised workers, some container runtimes), "
+		    "it was not counted; otherwise find the blocking call: a "
+		    "data read that never returned, a lock, ranks waiting "
+		    "for each other, an interactive prompt.");
+	}
+	add(x->out, "noop-allocation", SP_SEV_CRITICAL, &x->dr);
+}
+
+static void
+rule_cpu(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+	double want;
+
+	if (x->c.open || cpu_exempt(x))
+		return;
+	if (x->c.noop) {
+		rule_noop(x);
+		return;
+	}
+	if (!(j->elapsed_s >= SP_FIND_CPU_MIN_ELAPSED_S) ||
+	    !(x->c.cores > 1) || !(x->c.cpu_util < SP_FIND_CPU_OVERREQUEST))
+		return;
+	say(&x->dr.ev, "Used %P of %L cores", x->c.cpu_util, x->c.cores);
+	if (x->c.tasks > 1)
+		say(&x->dr.ev, " across %L tasks", x->c.tasks);
+	say(&x->dr.ev, ", about %1 cores of real work.", x->c.busy_cores);
+	say_cpu_doubt(x, &x->dr.ev);
+	want = ceil(x->c.cpu_util * x->c.cpus_per_task);
+	if (want < 1)
+		want = 1;
+	say(&x->dr.act, "Try --cpus-per-task=%L, unless dataloader workers "
+	    "or a detached pool do the work%s.", want,
+	    x->c.tasks > 1 ? " (it is per task)" : "");
+	add(x->out, "cpu-overrequest", SP_SEV_WARNING, &x->dr);
+}
+
+static void
+rule_kernel(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+
+	if (x->c.open || x->c.noop || !(j->total_cpu_s >= SP_FIND_SYS_MIN_CPU_S) ||
+	    !(x->c.sys_fraction >= SP_FIND_SYS_FRACTION))
+		return;
+	say(&x->dr.ev, "%P of its CPU time went to the kernel (%D of %D), "
+	    "not to the program itself.", x->c.sys_fraction, j->sys_cpu_s,
+	    j->total_cpu_s);
+	say(&x->dr.act, "That is system-call overhead, usually I/O in small "
+	    "pieces or many small files: read in larger blocks, pack small "
+	    "files into one (tar, HDF5, WebDataset), keep hot data on "
+	    "node-local disk.");
+	add(x->out, "system-cpu-heavy", SP_SEV_WARNING, &x->dr);
+}
+
+static void
+rule_io(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+
+	if (x->c.open || !(x->c.io_b >= SP_IO_MIN_BYTES) ||
+	    !(x->c.io_rate >= SP_IO_MIN_RATE))
+		return;
+	say(&x->dr.ev, "Read %B and wrote %B in %D: %B/s sustained.",
+	    known(j->read_b) ? j->read_b : 0.0,
+	    known(j->write_b) ? j->write_b : 0.0, j->elapsed_s, x->c.io_rate);
+	say(&x->dr.act, "Check which storage it hit: stage the data to the "
+	    "fast scratch tier or node-local disk before the work starts.");
+	add(x->out, "io-heavy", SP_SEV_WARNING, &x->dr);
+}
+
+static char *
+text(struct sp_slice s)
+{
+	struct sp_buf b = { 0 };
+
+	sp_field_decode(&b, s.p, s.n);
+	sp_buf_add(&b, "", 0);	/* an empty field leaves b unterminated */
+	return b.p;
+}
+
+static void
+rule_parallel(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+
+	if (!(x->c.tasks > 1))
+		return;
+	if (x->c.straggler >= SP_FIND_STRAGGLER_SPREAD) {
+		char *task = text(j->min_cpu_task), *node = text(j->min_cpu_node);
+
+		say(&x->dr.ev, "The slowest task");
+		if (*task && *node)
+			say(&x->dr.ev, " (task %s on %s)", task, node);
+		else if (*node)
+			say(&x->dr.ev, " (on %s)", node);
+		say(&x->dr.ev, " used %P less CPU than the average task "
+		    "(%D against %D).", x->c.straggler, j->min_cpu_s,
+		    j->ave_cpu_s);
+		say(&x->dr.act, "The other tasks waited for it: look for "
+		    "uneven shards of data, a slow or shared node, or one "
+		    "rank doing extra work.");
+		add(x->out, "straggler", SP_SEV_WARNING, &x->dr);
+		free(task);
+		free(node);
+	}
+	if (x->c.imbalance >= SP_FIND_TASK_MEM_IMBALANCE) {
+		say(&x->dr.ev, "One task held %1x the tasks' mean memory "
+		    "(MaxRSS %B).", x->c.imbalance, j->max_rss_b);
+		say(&x->dr.act, "--mem is set by that one task: spread what it "
+		    "holds (a rank gathering every result is the usual "
+		    "cause), or give it a node of its own.");
+		add(x->out, "task-memory-imbalance", SP_SEV_INFO, &x->dr);
+	}
+}
+
+static void
+rule_paging(struct ctx *x)
+{
+	if (!(x->j->max_pages >= SP_FIND_PAGING_MIN_PAGES))
+		return;
+	say(&x->dr.ev, "%L major page faults: the job waited on the disk "
+	    "for its own memory.", x->j->max_pages);
+	say(&x->dr.act, "Raise --mem or shrink the working set; memory-mapped "
+	    "files larger than the free memory fault the same way.");
+	add(x->out, "paging", SP_SEV_WARNING, &x->dr);
+}
+
+static void
+rule_cancelled(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+	char *by = text(j->cancelled_by), *user = text(j->user);
+	double byuid;
+	int numeric = sp_strtod_full(by, &byuid) == 0;
+	int self = 0, root = 0, other = 0;
+
+	if (numeric) {
+		root = byuid == 0;
+		self = known(j->uid) && byuid == j->uid;
+		other = !self && !root && known(j->uid);
+	} else if (*by) {
+		root = strcmp(by, "root") == 0;
+		self = *user && strcmp(by, user) == 0;
+		other = !self && !root && *user;
+	}
+	if (root && !(known(j->uid) && j->uid == 0)) {
+		char *id = text(j->jobid);
+
+		say(&x->dr.ev, "Cancelled by root after %D, not by you: "
+		    "maintenance, a QOS or association limit, or a dependency "
+		    "that could never be met.", j->elapsed_s);
+		say(&x->dr.act, "If the reason is not clear, ask the "
+		    "administrators (sacct -j %s -o Reason shows the "
+		    "scheduler's).", *id ? id : "ID");
+		add(x->out, "cancelled-by-other", SP_SEV_INFO, &x->dr);
+		free(id);
+	} else if (other) {
+		say(&x->dr.ev, "Cancelled after %D by %s%s, another user.",
+		    j->elapsed_s, numeric ? "uid " : "", by);
+		if (numeric)
+			say(&x->dr.act, "Find who holds that uid (getent "
+			    "passwd %s): a colleague, a workflow manager's "
+			    "account, an administrator.", by);
+		else
+			say(&x->dr.act, "Ask %s why: a colleague, a workflow "
+			    "manager's account, an administrator.", by);
+		add(x->out, "cancelled-by-other", SP_SEV_INFO, &x->dr);
+	} else {
+		say(&x->dr.ev, "Cancelled after %D, not failed", j->elapsed_s);
+		if (self)
+			say(&x->dr.ev, " (by its owner).");
+		else if (*by)
+			say(&x->dr.ev, " (by %s%s).", numeric ? "uid " : "",
+			    by);
+		else
+			say(&x->dr.ev, "; the record does not say by whom.");
+		add(x->out, "cancelled", SP_SEV_INFO, &x->dr);
+	}
+	free(by);
+	free(user);
+}
+
+/* The exit code read as the shell's 128+N report of a signal, or 0. */
+static int
+shell_signal(double code)
+{
+	if (code > 128 && code < 160 && sp_signal_name((int)code - 128))
+		return (int)code - 128;
+	return 0;
+}
+
+static const char *
+signal_advice(int sig)
+{
+	switch (sig) {
+	case 9:
+		return "Something outside the program killed it: a wrapper's "
+		       "timeout, a watchdog, or the node's OOM killer "
+		       "(memory outside the job's cgroup). Check the log's "
+		       "last lines and the node's kernel log.";
+	case 11:
+	case 7:
+		return "A crash in native code (a C extension, a driver, a "
+		       "library built for another CPU): rerun with "
+		       "faulthandler or under gdb to see where.";
+	case 6:
+		return "The program aborted itself (an assertion, abort(), a "
+		       "C++ exception nobody caught): the log's last lines "
+		       "say which.";
+	case 15:
+	case 1:
+	case 2:
+		return "It was asked to stop: look for a wrapper, a timeout "
+		       "command, or a person or workflow that sent it.";
+	case 24:
+	case 25:
+		return "A resource limit (ulimit) of the job's shell was "
+		       "exceeded: check ulimit -a inside the job.";
+	default:
+		return "Look for a wrapper, a watchdog or a timeout that "
+		       "sends signals.";
+	}
+}
+
+/* 1 when the job ended with a state whose own finding explains it. */
+static int
+state_rules(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+
+	if (state_is(x, "CANCELLED")) {
+		rule_cancelled(x);
+	} else if (state_is(x, "NODE_FAIL")) {
+		say(&x->dr.ev, "A node failed under the job after %D; the "
+		    "usage figures are near zero or missing.", j->elapsed_s);
+		say(&x->dr.act, "Not your code: resubmit. If one node keeps "
+		    "failing your jobs, sp-nodes shows whether it is worse "
+		    "than the rest.");
+		add(x->out, "node-failed", SP_SEV_WARNING, &x->dr);
+	} else if (state_is(x, "BOOT_FAIL")) {
+		say(&x->dr.ev, "The node never came up for the job; none of "
+		    "its work ran.");
+		say(&x->dr.act, "Resubmit; tell the administrators if it "
+		    "happens again on the same node.");
+		add(x->out, "boot-failed", SP_SEV_WARNING, &x->dr);
+	} else if (state_is(x, "DEADLINE")) {
+		say(&x->dr.ev, "Killed at its --deadline after %D, not at its "
+		    "time limit.", j->elapsed_s);
+		say(&x->dr.act, "A longer --time changes nothing: move the "
+		    "deadline or start the work earlier.");
+		add(x->out, "deadline", SP_SEV_CRITICAL, &x->dr);
+	} else if (state_is(x, "PREEMPTED")) {
+		say(&x->dr.ev, "Preempted after %D: a job of higher priority "
+		    "took the nodes back.", j->elapsed_s);
+		say(&x->dr.act, "Checkpoint and submit with --requeue, or use "
+		    "a QOS that is not preemptible.");
+		add(x->out, "preempted", SP_SEV_INFO, &x->dr);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* What the logs say                                                  */
+
+struct line {
+	const char *p;
+	size_t n;
+};
+
+/* Case-insensitive search within one line. */
+static int
+line_has(struct line l, const char *needle, int nocase)
+{
+	size_t k = strlen(needle);
+
+	for (size_t i = 0; i + k <= l.n; i++)
+		if ((nocase ? strncasecmp(l.p + i, needle, k) :
+			      strncmp(l.p + i, needle, k)) == 0)
+			return 1;
+	return 0;
+}
+
+/* The text of every log found, error first: a line at a time. */
+struct logscan {
+	const struct sp_logs *logs;
+	size_t file;
+	size_t off;
+};
+
+static int
+next_line(struct logscan *s, struct line *l)
+{
+	while (s->logs != NULL && s->file < s->logs->n) {
+		const struct sp_buf *t = &s->logs->v[s->file].tail;
+		const char *nl;
+
+		if (s->off >= t->len) {
+			s->file++;
+			s->off = 0;
+			continue;
+		}
+		l->p = t->p + s->off;
+		nl = memchr(l->p, '\n', t->len - s->off);
+		l->n = nl ? (size_t)(nl - l->p) : t->len - s->off;
+		s->off += l->n + 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The last line holding any marker; 1 when one was found. */
+static int
+find_marker(const struct sp_logs *logs, const char *const *markers,
+	    int nocase, struct line *found)
+{
+	struct logscan s = { logs, 0, 0 };
+	struct line l;
+	int any = 0;
+
+	while (next_line(&s, &l)) {
+		for (const char *const *m = markers; *m; m++) {
+			if (line_has(l, *m, nocase)) {
+				*found = l;
+				any = 1;
+				break;
+			}
+		}
+	}
+	return any;
+}
+
+/* A line of a log quoted in evidence: trimmed, cut if very long. */
+static void
+say_line(struct sp_buf *b, struct line l)
+{
+	enum { MAX = 300 };
+
+	while (l.n > 0 && (l.p[0] == ' ' || l.p[0] == '\t')) {
+		l.p++;
+		l.n--;
+	}
+	while (l.n > 0 && (l.p[l.n - 1] == ' ' || l.p[l.n - 1] == '\t'))
+		l.n--;
+	if (l.n > MAX) {
+		sp_buf_add(b, l.p, MAX);
+		sp_buf_adds(b, "...");
+	} else {
+		sp_buf_add(b, l.p, l.n);
+	}
+}
+
+static int
+rule_cuda_oom(struct ctx *x)
+{
+	static const char *const m[] = { "CUDA out of memory",
+		"CUDA error: out of memory", "OutOfMemoryError: CUDA",
+		"torch.cuda.OutOfMemoryError", "CUDA_ERROR_OUT_OF_MEMORY",
+		"cudaErrorMemoryAllocation", "HIP out of memory",
+		"hipErrorOutOfMemory", "RESOURCE_EXHAUSTED: Out of memory",
+		NULL };
+	struct line l;
+
+	if (!(x->c.gpus > 0) || !find_marker(x->d->logs, m, 1, &l))
+		return 0;
+	say(&x->dr.ev, "The GPU ran out of its own memory: ");
+	say_line(&x->dr.ev, l);
+	say(&x->dr.act, "Raising --mem changes nothing; that is host memory. "
+	    "Use a smaller batch, activation checkpointing or lower "
+	    "precision, or a card with more memory.");
+	add(x->out, "cuda-oom", SP_SEV_CRITICAL, &x->dr);
+	return 1;
+}
+
+static int
+rule_nccl(struct ctx *x)
+{
+	/* Fault signatures only: "NCCL version" or backend=nccl are not. */
+	static const char *const m[] = { "ncclInternalError",
+		"ncclUnhandledCudaError", "ncclSystemError", "ncclRemoteError",
+		"ncclInvalidUsage", "DistBackendError", "NCCL error",
+		"NCCL timeout", "NCCL WARN",
+		"Watchdog caught collective operation timeout", NULL };
+	struct line l;
+	int parallel = x->c.gpus > 1 || x->c.tasks > 1 || x->c.nodes > 1;
+
+	if (!(x->c.gpus > 0) || !parallel ||
+	    !find_marker(x->d->logs, m, 1, &l))
+		return 0;
+	say(&x->dr.ev, "A collective between ranks failed: ");
+	say_line(&x->dr.ev, l);
+	say(&x->dr.act, "This rank may be the victim, not the cause: find the "
+	    "first rank that failed (its own log, its node). Rerun with "
+	    "NCCL_DEBUG=INFO if the logs do not say.");
+	add(x->out, "nccl", SP_SEV_CRITICAL, &x->dr);
+	return 1;
+}
+
+static int
+rule_import(struct ctx *x)
+{
+	static const char *const m[] = { "ModuleNotFoundError",
+		"ImportError", "No module named", NULL };
+	struct line l;
+
+	if (!find_marker(x->d->logs, m, 0, &l))
+		return 0;
+	say(&x->dr.ev, "A module could not be imported: ");
+	say_line(&x->dr.ev, l);
+	say(&x->dr.act, "The job's environment is not the one it was "
+	    "installed in: load the modules and activate the environment in "
+	    "the script before the program starts, and check which python "
+	    "runs.");
+	add(x->out, "import-error", SP_SEV_CRITICAL, &x->dr);
+	return 1;
+}
+
+/* "[rank3]: Traceback ..." -> "Traceback ...": torchrun's prefixes. */
+static struct line
+strip_rank(struct line l)
+{
+	size_t i;
+
+	if (l.n < 7 || strncmp(l.p, "[rank", 5) != 0)
+		return l;
+	for (i = 5; i < l.n && l.p[i] >= '0' && l.p[i] <= '9'; i++)
+		;
+	if (i == 5 || i + 1 >= l.n || l.p[i] != ']' || l.p[i + 1] != ':')
+		return l;
+	i += 2;
+	if (i < l.n && l.p[i] == ' ')
+		i++;
+	l.p += i;
+	l.n -= i;
+	return l;
+}
+
+static int
+blank(struct line l)
+{
+	for (size_t i = 0; i < l.n; i++)
+		if (l.p[i] != ' ' && l.p[i] != '\t')
+			return 0;
+	return 1;
+}
+
+static void
+add_tb_line(struct sp_buf *b, struct line l)
+{
+	if (b->len > 0)
+		sp_buf_addc(b, '\n');
+	sp_buf_add(b, l.p, l.n);
+}
+
+/*
+ * The last Python traceback of one file, from its header to the line
+ * naming the exception (not to the end of the file).
+ */
+static int
+traceback_in(const struct sp_log *log, struct sp_buf *out)
+{
+	struct sp_logs one = { 0 };
+	struct logscan s;
+	struct line l, *tb = NULL;
+	size_t n = 0, cap = 0, best_n = 0;
+	struct line *best = NULL;
+	int in = 0;
+
+	one.v = (struct sp_log *)log;
+	one.n = 1;
+	s = (struct logscan){ &one, 0, 0 };
+	while (next_line(&s, &l)) {
+		l = strip_rank(l);
+		if (line_has(l, "Traceback (most recent call last)", 0)) {
+			in = 1;
+			n = 0;
+		} else if (!in || blank(l)) {
+			continue;
+		}
+		tb = sp_xgrow(tb, &cap, n + 1, sizeof *tb);
+		tb[n++] = l;
+		if (n > 1 && l.p[0] != ' ' && l.p[0] != '\t') {
+			/* The exception line: this traceback is complete. */
+			free(best);
+			best = sp_xmalloc(n * sizeof *best);
+			memcpy(best, tb, n * sizeof *tb);
+			best_n = n;
+			in = 0;
+		}
+	}
+	if (in) {
+		/* Cut off before its exception line: show what there is. */
+		free(best);
+		best = tb;
+		best_n = n;
+		tb = NULL;
+	}
+	free(tb);
+	if (best_n == 0) {
+		free(best);
+		return 0;
+	}
+	if (best_n > SP_FIND_TRACEBACK_MAX_LINES) {
+		add_tb_line(out, best[0]);
+		sp_buf_adds(out, "\n...");
+		for (size_t i = best_n - SP_FIND_TRACEBACK_TAIL; i < best_n; i++)
+			add_tb_line(out, best[i]);
+	} else {
+		for (size_t i = 0; i < best_n; i++)
+			add_tb_line(out, best[i]);
+	}
+	free(best);
+	return 1;
+}
+
+static int
+rule_traceback(struct ctx *x)
+{
+	struct sp_buf tb = { 0 };
+	int found = 0;
+
+	for (size_t i = 0; i < x->d->logs->n && !found; i++)
+		found = traceback_in(&x->d->logs->v[i], &tb);
+	if (!found)
+		return 0;
+	say(&x->dr.ev, "The last Python traceback in the log:\n%s", tb.p);
+	say(&x->dr.act, "Start from the exception line, then the innermost "
+	    "frame in your own code.");
+	add(x->out, "traceback", SP_SEV_INFO, &x->dr);
+	sp_buf_free(&tb);
+	return 1;
+}
+
+static int
+rule_log_tail(struct ctx *x)
+{
+	struct line lines[SP_FIND_LOG_TAIL_LINES];
+	size_t n = 0, first = 0;
+	const struct sp_log *log = NULL;
+	struct sp_logs one = { 0 };
+	struct logscan s;
+	struct line l;
+
+	/* The error stream explains a failure; else whatever was found. */
+	for (size_t i = 0; i < x->d->logs->n && log == NULL; i++)
+		for (size_t k = 0; k < x->d->logs->v[i].tail.len; k++)
+			if (x->d->logs->v[i].tail.p[k] > ' ') {
+				log = &x->d->logs->v[i];
+				break;
+			}
+	if (log == NULL)
+		return 0;
+	one.v = (struct sp_log *)log;
+	one.n = 1;
+	s = (struct logscan){ &one, 0, 0 };
+	while (next_line(&s, &l)) {
+		if (blank(l))
+			continue;
+		lines[(first + n) % SP_FIND_LOG_TAIL_LINES] = l;
+		if (n < SP_FIND_LOG_TAIL_LINES)
+			n++;
+		else
+			first = (first + 1) % SP_FIND_LOG_TAIL_LINES;
+	}
+	say(&x->dr.ev, "The last lines of %s:", log->path);
+	for (size_t i = 0; i < n; i++) {
+		sp_buf_addc(&x->dr.ev, '\n');
+		say_line(&x->dr.ev, lines[(first + i) % SP_FIND_LOG_TAIL_LINES]);
+	}
+	add(x->out, "log-tail", SP_SEV_INFO, &x->dr);
+	return 1;
+}
+
+static int
+logs_read(const struct ctx *x)
+{
+	return x->d->logs != NULL && x->d->logs->looked && x->d->logs->n > 0;
+}
+
+static void
+rule_exit(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+	int explained = state_rules(x), sig = 0, named = 0;
+	double code = j->exit_code;
+	int succeeded = state_is(x, "COMPLETED") && !(code != 0);
+
+	if (code == 127) {
+		say(&x->dr.ev, "Exit code 127: the shell could not find a "
+		    "command.");
+		say(&x->dr.act, "Check the order of module load, conda "
+		    "activate or source before the command, and the PATH the "
+		    "job inherits (sbatch --export).");
+		add(x->out, "command-not-found", SP_SEV_CRITICAL, &x->dr);
+		named = 1;
+	}
+	if (j->signal > 0)
+		sig = (int)j->signal;
+	else if (shell_signal(code))
+		sig = shell_signal(code);
+	if (sig > 0 && !explained && !state_is(x, "OUT_OF_MEMORY") &&
+	    !state_is(x, "TIMEOUT")) {
+		const char *name = sp_signal_name(sig);
+
+		if (j->signal > 0 && name)
+			say(&x->dr.ev, "Killed by %s (signal %d).", name, sig);
+		else if (j->signal > 0)
+			say(&x->dr.ev, "Killed by signal %d.", sig);
+		else
+			say(&x->dr.ev, "Exit code %L is 128 + %d: the shell's "
+			    "report of a process killed by %s.", code, sig,
+			    name);
+		say(&x->dr.act, "%s", signal_advice(sig));
+		add(x->out, sig == 9 ? "sigkill" : "signal-kill",
+		    SP_SEV_CRITICAL, &x->dr);
+		named = 1;
+	}
+	if (logs_read(x) && !succeeded) {
+		int told = rule_cuda_oom(x);
+
+		told |= rule_nccl(x);
+		told |= rule_import(x);
+		told |= rule_traceback(x);
+		if (!told && sp_job_failed(j))
+			rule_log_tail(x);
+	}
+	if (state_is(x, "FAILED") && known(code) && code != 0 &&
+	    !logs_read(x)) {
+		const char *why = x->d->logs != NULL && x->d->logs->looked ?
+				  "no log was found" : "no log was read";
+
+		if (named)
+			say(&x->dr.ev, "Exited %L, and %s to confirm it.",
+			    code, why);
+		else if (code == 1)
+			say(&x->dr.ev, "Exited 1, and %s to explain it. 1 is "
+			    "what an uncaught exception gives (Python), and a "
+			    "GPU out of memory looks the same from here.", why);
+		else
+			say(&x->dr.ev, "Exited %L, but %s to explain it.",
+			    code, why);
+		say(&x->dr.act, "Point sp-show at the logs with --log-dir, or "
+		    "submit with a predictable --error=logs/%%x-%%j.err.");
+		add(x->out, "exit-nonzero-nolog", SP_SEV_WARNING, &x->dr);
+	}
+}
+
+static void
+rule_gpu(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+	const struct sp_site *site = x->d->site;
+
+	if (!(x->c.gpus > 0) || x->c.open || x->c.noop)
+		return;
+	if (known(j->gpu_util)) {
+		if (j->gpu_util < SP_FIND_GPU_IDLE) {
+			say(&x->dr.ev, "The GPUs were %P busy on average over "
+			    "%D (%L GPU%s, %1 GPU-hours).", j->gpu_util,
+			    j->elapsed_s, x->c.gpus,
+			    x->c.gpus == 1 ? "" : "s", x->c.gpu_hours);
+			say(&x->dr.act, "Check the work reaches the GPU at all: "
+			    "device placement, CUDA_VISIBLE_DEVICES, a "
+			    "CPU-only build of the framework.");
+			add(x->out, "gpu-idle", SP_SEV_CRITICAL, &x->dr);
+		} else if (j->gpu_util < SP_FIND_GPU_UNDERUSED) {
+			say(&x->dr.ev, "The GPUs were %P busy on average.",
+			    j->gpu_util);
+			say(&x->dr.act, "The GPU waits for input: more "
+			    "dataloader workers, larger batches, or fewer "
+			    "GPUs.");
+			add(x->out, "gpu-underused", SP_SEV_WARNING, &x->dr);
+		}
+		return;
+	}
+	if (!(x->c.cpu_util < SP_FIND_GPU_SUSPECT_CPU))
+		return;
+	say(&x->dr.ev, "GPU utilisation was %s; the CPU was %P busy, which "
+	    "suggests the GPUs idled too.",
+	    site == NULL || !site->known ? "not recorded by Slurm" :
+	    site->gpuutil_tracked ? "not recorded for this job" :
+	    "not gathered by this cluster (needs AutoDetect=nvml)",
+	    x->c.cpu_util);
+	say(&x->dr.act, "Confirm with live telemetry (nvidia-smi, or "
+	    "slurmwatch) before drawing conclusions.");
+	add(x->out, "gpu-suspect-idle", SP_SEV_WARNING, &x->dr);
+}
+
+static void
+rule_node_history(struct ctx *x)
+{
+	if (x->d->node_note == NULL || *x->d->node_note == '\0')
+		return;
+	say(&x->dr.ev, "%s.", x->d->node_note);
+	say(&x->dr.act, "Consider #SBATCH --exclude for that node if it "
+	    "fails this work again; sp-nodes shows the whole table.");
+	add(x->out, "node-history", SP_SEV_INFO, &x->dr);
+}
+
+static void
+sort_by_severity(struct sp_findings *f, size_t from)
+{
+	/* Insertion sort: stable, and n is a handful. */
+	for (size_t i = from + 1; i < f->n; i++) {
+		struct sp_finding t = f->v[i];
+		size_t k = i;
+
+		for (; k > from && f->v[k - 1].severity < t.severity; k--)
+			f->v[k] = f->v[k - 1];
+		f->v[k] = t;
+	}
+}
+
+void
+sp_diagnose(const struct sp_diag *d, struct sp_findings *out)
+{
+	struct ctx x;
+	size_t from = out->n;
+
+	memset(&x, 0, sizeof x);
+	x.d = d;
+	x.j = d->job;
+	x.out = out;
+	x.state = text(d->job->state);
+	sp_jobcalc(&x.c, d->job, d->steps, d->nsteps, d->site);
+
+	if (x.c.open) {
+		/* Every figure of an unfinished record is partial. */
+		rule_open(&x);
+	} else {
+		rule_walltime(&x);
+		rule_memory(&x);
+		rule_cpu(&x);
+		rule_kernel(&x);
+		rule_io(&x);
+		rule_parallel(&x);
+		rule_paging(&x);
+		rule_exit(&x);
+		rule_gpu(&x);
+		rule_node_history(&x);
+	}
+	sort_by_severity(out, from);
+	sp_buf_free(&x.dr.ev);
+	sp_buf_free(&x.dr.act);
+	free(x.state);
+}
+
+void
+sp_findings_free(struct sp_findings *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].evidence);
+		free(f->v[i].action);
+	}
+	free(f->v);
+	memset(f, 0, sizeof *f);
+}
+
+int
+sp_findings_worst(const struct sp_findings *f)
+{
+	int worst = -1;
+
+	for (size_t i = 0; i < f->n; i++)
+		if ((int)f->v[i].severity > worst)
+			worst = (int)f->v[i].severity;
+	return worst;
+}
