@@ -1,0 +1,73 @@
+# Shared by up.sh, down.sh, mix.sh and fetch.bats: where the private
+# cluster lives and how to tell whether one of its daemons is alive.
+# Sourced, never run.  Everything the cluster writes sits under $SPC, in
+# one directory per daemon owner (munge, mysql and slurm each write only
+# their own).
+
+SPC=${SP_CLUSTER_DIR:-/var/tmp/slurmpast-cluster}
+# Ports away from Slurm's defaults, so a site install on a contributor's
+# machine never answers in our place.
+SPC_PORT=${SP_CLUSTER_PORT:-16800}
+SPC_CLUSTER=spcluster
+SPC_NODES="n1 n2 n3 n4"
+SPC_USERS="spalice spbob"
+SPC_ACCOUNTS="physics chemistry"
+# slurmdbd's MySQL client finds the server through the default socket when
+# StorageHost=localhost; slurmdbd.conf has no option for another path.
+SPC_MYSQL_SOCK=/run/mysqld/mysqld.sock
+SPC_MUNGE_SOCK=$SPC/munge/munge.socket
+
+SLURM_CONF=$SPC/etc/slurm.conf
+export SLURM_CONF SPC
+
+spc_log() { printf '%s\n' "cluster: $*" >&2; }
+spc_die() { printf '%s\n' "cluster: $*" >&2; exit 1; }
+
+# The machine's init reaps orphans slowly, so a dead daemon lingers as a
+# zombie that `kill -0` still finds: read its state instead.
+spc_pid_alive() {
+	local pid=$1 stat
+	case $pid in ''|*[!0-9]*) return 1 ;; esac
+	stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	case ${stat%% *} in Z|X|x) return 1 ;; esac
+	return 0
+}
+
+# Prints the pid in file $1 and succeeds when that process is alive.
+spc_pidfile_alive() {
+	local pid
+	[ -s "$1" ] || return 1
+	pid=$(head -n 1 "$1" 2>/dev/null | tr -dc 0-9)
+	spc_pid_alive "$pid" || return 1
+	printf '%s\n' "$pid"
+}
+
+spc_pidfile() {
+	case $1 in
+	munged) echo "$SPC/munge/munged.pid" ;;
+	mysqld) echo "$SPC/mysql/mysqld.pid" ;;
+	slurmdbd|slurmctld) echo "$SPC/slurm/$1.pid" ;;
+	slurmd-*) echo "$SPC/slurmd/${1#slurmd-}.pid" ;;
+	esac
+}
+
+# Every daemon of ours, in start order.
+spc_daemons() {
+	local n
+	echo munged mysqld slurmdbd slurmctld
+	for n in $SPC_NODES; do
+		echo "slurmd-$n"
+	done
+}
+
+# Polls "$@" every 0.2 s for up to $1 seconds; false on time-out.
+spc_wait_for() {
+	local limit=$(($1 * 5)) i=0
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ "$i" -lt "$limit" ] || return 1
+		sleep 0.2
+	done
+}
