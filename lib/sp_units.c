@@ -59,17 +59,11 @@ sp_is_sentinel(const char *s, size_t n)
 	return 0;
 }
 
-/*
- * An unsigned decimal "123" or "123.456" at the start of s[0..n).
- * Integer digits beyond 18 significant ones would pass SP_UNITS_MAX, so
- * they make the number absurd (-1).  Fraction digits past the 18th are
- * below any precision a double keeps and are read but ignored.  *whole
- * holds the exact integer part; *has_frac says whether a point was seen.
- */
+/* An unsigned decimal as read: its value, and what it looked like. */
 struct decimal {
 	double value;
-	uint64_t whole;
-	int has_frac;
+	uint64_t whole;		/* the integer part, exactly */
+	int has_frac;		/* a point was seen */
 	size_t len;		/* bytes consumed */
 };
 
@@ -89,6 +83,12 @@ static const uint64_t pow10_table[DEC_MAX_DIGITS + 1] = {
 /* Integers below this are exact in a double. */
 #define EXACT_LIMIT (UINT64_C(1) << 53)
 
+/*
+ * Reads "123" or "123.456" at the start of s[0..n): 1, or 0 when there
+ * is none.  A 19th significant integer digit would pass SP_UNITS_MAX, so
+ * it makes the number absurd (-1); fraction digits past the 18th are
+ * below what a double keeps, and are skipped.
+ */
 static int
 scan_decimal(const char *s, size_t n, int allow_frac, struct decimal *d)
 {
