@@ -95,7 +95,7 @@ demo: all
 	$(B)/slurmpast --demo
 
 clean:
-	rm -rf build build-asan build-fuzz $(PROGS)
+	rm -rf build build-asan build-fuzz build-clang $(PROGS)
 
 .PHONY: all units check check-slurm check-asan lint install demo clean
 

@@ -521,7 +521,9 @@ sp_fmt_num(struct sp_buf *b, double v)
 	size_t start = b->len;
 	int decimals = 6;
 
-	if (!isfinite(v))
+	/* Past the largest value any parser accepts, a number is not a
+	 * measurement: writing its 64 digits would only be refused later. */
+	if (!isfinite(v) || mag > SP_UNITS_MAX)
 		return;
 	if (v == 0) {
 		sp_buf_addc(b, '0');

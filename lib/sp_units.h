@@ -63,7 +63,8 @@ void sp_fmt_percent(struct sp_buf *b, double fraction);
 /* --mem's own syntax: whole GiB rounded up, at least "1G". */
 void sp_fmt_mem_flag(struct sp_buf *b, double bytes);
 /* A plain decimal for records: integers without a point, else up to 6
- * significant decimals, no exponent; NaN appends nothing. */
+ * significant decimals, no exponent; NaN, infinities and magnitudes past
+ * SP_UNITS_MAX (no parser would read them back) append nothing. */
 void sp_fmt_num(struct sp_buf *b, double v);
 
 #endif

@@ -489,7 +489,8 @@ test_fmt_num(void)
 	fmt_is(sp_fmt_num, "fmt_num", 1e-20, "0");
 	fmt_is(sp_fmt_num, "fmt_num", -1e-20, "0");
 	fmt_is(sp_fmt_num, "fmt_num", 1e15, "1000000000000000");
-	fmt_is(sp_fmt_num, "fmt_num", 1e21, "1000000000000000000000");
+	fmt_is(sp_fmt_num, "fmt_num", 1e21, "");
+	fmt_is(sp_fmt_num, "fmt_num", 1e18, "1000000000000000000");
 	fmt_is(sp_fmt_num, "fmt_num", 45097156608.0, "45097156608");
 	fmt_is(sp_fmt_num, "fmt_num", NAN, "");
 	fmt_is(sp_fmt_num, "fmt_num", INFINITY, "");
