@@ -1,0 +1,524 @@
+/*
+ * sp_patterns.c - findings across the runs of one workload.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp.h"
+#include "sp_patterns.h"
+
+#define GIB 1073741824.0
+
+static const char *const sev_names[] = { "critical", "warning", "info" };
+
+const char *
+sp_pattern_sev_name(enum sp_pattern_sev s)
+{
+	return sev_names[s];
+}
+
+static struct sp_pattern *
+add(struct sp_pattern_list *out, const struct sp_hist *h, const char *code,
+    enum sp_pattern_sev sev)
+{
+	struct sp_pattern *f;
+
+	out->v = sp_xgrow(out->v, &out->cap, out->n + 1, sizeof *out->v);
+	f = &out->v[out->n];
+	memset(f, 0, sizeof *f);
+	f->code = code;
+	f->severity = sev;
+	f->hist = h;
+	f->seq = out->n++;
+	return f;
+}
+
+static void
+add_id(struct sp_pattern *f, const char *id)
+{
+	size_t n = 0;
+
+	if (id == NULL || *id == '\0')
+		return;
+	for (size_t i = 0; i < f->jobids.len; i++)
+		n += f->jobids.p[i] == ',';
+	if (f->jobids.len > 0 && n + 1 >= SP_FINDING_MAX_IDS)
+		return;
+	if (f->jobids.len > 0)
+		sp_buf_addc(&f->jobids, ',');
+	sp_buf_adds(&f->jobids, id);
+}
+
+/* The ids of a top-k list, best first or oldest first. */
+static void
+add_ids(struct sp_pattern *f, const struct sp_topk *t, int by_order)
+{
+	struct sp_ref *v;
+	size_t n = sp_topk_sorted(t, &v, by_order);
+
+	for (size_t i = 0; i < n; i++)
+		add_id(f, v[i].jobid);
+	free(v);
+}
+
+static const char *
+plural(double n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+static int
+is_failed_state(enum sp_state s)
+{
+	return s == SP_ST_FAILED || s == SP_ST_TIMEOUT ||
+	    s == SP_ST_OUT_OF_MEMORY || s == SP_ST_NODE_FAIL ||
+	    s == SP_ST_BOOT_FAIL || s == SP_ST_DEADLINE;
+}
+
+/* The most common state of a count table; a tie goes to the name that
+ * sorts later (TIMEOUT over FAILED), so the choice never depends on order. */
+static enum sp_state
+dominant(const long *counts, int failed_only)
+{
+	enum sp_state best = SP_ST_OTHER;
+	long n = -1;
+
+	for (int s = 0; s < SP_ST_N; s++) {
+		if (failed_only && !is_failed_state((enum sp_state)s))
+			continue;
+		if (counts[s] > n || (counts[s] == n && counts[s] > 0 &&
+		    strcmp(sp_state_name((enum sp_state)s),
+			   sp_state_name(best)) > 0)) {
+			best = (enum sp_state)s;
+			n = counts[s];
+		}
+	}
+	return best;
+}
+
+static void
+repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
+{
+	struct sp_buf t = { 0 };
+	struct sp_pattern *f;
+	long fails = 0, m = h->runs;
+	enum sp_state dom;
+	double share;
+
+	for (int s = 0; s < SP_ST_N; s++)
+		if (is_failed_state((enum sp_state)s))
+			fails += h->states[s];
+	if (m < SP_REPEAT_MIN_RUNS || fails < SP_REPEAT_MIN_FAILURES ||
+	    fails < SP_REPEAT_MIN_SHARE * m)
+		return;
+	share = (double)fails / m;
+	dom = dominant(h->states, 1);
+	f = add(out, h, "repeat-failure", share > SP_REPEAT_CRIT_SHARE ?
+		SP_PAT_CRITICAL : SP_PAT_WARNING);
+	sp_buf_printf(&f->evidence, "%ld of %ld runs failed; %ld %s %s.",
+		      fails, m, h->states[dom],
+		      plural(h->states[dom], "was", "were"),
+		      sp_state_name(dom));
+	if (h->one_array == 1)
+		sp_buf_printf(&f->evidence, " All %ld are tasks of one array "
+			      "(job %s).", m, h->array0_master);
+	if (dom == SP_ST_TIMEOUT && h->states[dom] == fails &&
+	    !isnan(h->timeout_limit_min) &&
+	    h->timeout_limit_min == h->timeout_limit_max) {
+		sp_fmt_hms(&t, h->timeout_limit_max);
+		sp_buf_printf(&f->evidence, " Every one used the same "
+			      "--time=%s.", sp_buf_str(&t));
+	}
+	if (h->fail_gpu_h > 1)
+		sp_buf_printf(&f->evidence, " The failures held %.1f "
+			      "GPU-hours.", h->fail_gpu_h);
+
+	if (h->fail_hung * 2 >= fails) {
+		long other = fails - h->fail_hung;
+
+		sp_buf_printf(&f->action, "%ld of these consumed under %.0f "
+			      "CPU-seconds: they hung, and raising the limit "
+			      "will not help; fix the blocking call (sp-hang "
+			      "lists them).", h->fail_hung, SP_NOOP_MAX_CPU_S);
+		if (other > 0) {
+			sp_buf_printf(&f->action, " The other %ld did compute",
+				      other);
+			if (h->comp_timeouts > 0) {
+				sp_buf_clear(&t);
+				sp_fmt_hms(&t, h->comp_timeout_limit_s);
+				sp_buf_printf(&f->action, "; the timeouts among "
+					      "them were cut off at up to %s",
+					      sp_buf_str(&t));
+			}
+			sp_buf_addc(&f->action, '.');
+		}
+	} else if (dom == SP_ST_TIMEOUT) {
+		sp_buf_clear(&t);
+		sp_fmt_hms(&t, h->timeout_limit_max);
+		sp_buf_printf(&f->action, "Raise --time above %s (sp-size "
+			      "--time says by how much).", sp_buf_str(&t));
+	} else if (dom == SP_ST_OUT_OF_MEMORY) {
+		sp_buf_adds(&f->action, "Killed for memory: see the memory "
+			    "finding and sp-size --mem.");
+	} else if (h->one_array == 1) {
+		sp_buf_adds(&f->action, "One array submission, not repeated "
+			    "ones: reproduce a single task.");
+	} else if (h->states[SP_ST_COMPLETED] > 0) {
+		sp_buf_printf(&f->action, "Reproduce interactively. Not "
+			      "deterministic: %ld of %ld runs completed; compare "
+			      "them with the failures.",
+			      h->states[SP_ST_COMPLETED], m);
+	} else {
+		sp_buf_adds(&f->action, "Stop resubmitting; the failure is "
+			    "deterministic. Reproduce interactively.");
+	}
+	add_ids(f, &h->fail_ids, 0);
+	sp_buf_free(&t);
+}
+
+static int
+by_first(const void *a, const void *b)
+{
+	const struct sp_oomsub *x = *(const struct sp_oomsub *const *)a;
+	const struct sp_oomsub *y = *(const struct sp_oomsub *const *)b;
+
+	return sp_order_cmp(&x->first, &y->first);
+}
+
+struct step {
+	double limit_b;
+	long n;
+};
+
+static void
+walk_step(struct sp_buf *b, const struct step *s)
+{
+	if (b->len > 0)
+		sp_buf_adds(b, " -> ");
+	sp_size_fmt_mem(b, s->limit_b);
+	if (s->n > 1)
+		sp_buf_printf(b, " x%ld", s->n);
+}
+
+static void
+memory(struct sp_pattern_list *out, const struct sp_hist *h)
+{
+	const struct sp_oomsub **v;
+	const struct sp_ref *done = NULL;
+	struct step *steps;
+	size_t nsteps = 0, n = h->noomsubs;
+	struct sp_buf walk = { 0 }, t = { 0 };
+	struct sp_pattern *f;
+	int up = 1, down = 1;
+	long contra;
+
+	if (n < SP_MEMSEARCH_MIN_KILLS)
+		return;
+	v = sp_xcalloc(n, sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = &h->oomsubs[i];
+	qsort(v, n, sizeof *v, by_first);
+	steps = sp_xcalloc(n, sizeof *steps);
+	for (size_t i = 0; i < n; i++) {
+		if (nsteps > 0 && steps[nsteps - 1].limit_b == v[i]->limit_b) {
+			steps[nsteps - 1].n++;
+			continue;
+		}
+		if (nsteps > 0) {
+			up &= v[i]->limit_b > steps[nsteps - 1].limit_b;
+			down &= v[i]->limit_b < steps[nsteps - 1].limit_b;
+		}
+		steps[nsteps].limit_b = v[i]->limit_b;
+		steps[nsteps++].n = 1;
+	}
+	for (size_t i = 0; i < nsteps; i++) {
+		if (nsteps > SP_MEMWALK_MAX && i == SP_MEMWALK_HEAD) {
+			sp_buf_printf(&walk, " -> ... %zu more ...",
+				      nsteps - SP_MEMWALK_HEAD - SP_MEMWALK_TAIL);
+			i = nsteps - SP_MEMWALK_TAIL - 1;
+			continue;
+		}
+		walk_step(&walk, &steps[i]);
+	}
+
+	contra = sp_hist_contradiction(h, &done);
+	f = add(out, h, nsteps > 1 ? "memory-search" : "memory-unchanged",
+		contra >= 0 ? SP_PAT_CRITICAL : SP_PAT_WARNING);
+	if (nsteps > 1)
+		sp_buf_printf(&f->evidence, "%zu submissions were killed for "
+			      "memory at %zu different --mem values, in order: "
+			      "%s.", n, nsteps, sp_buf_str(&walk));
+	else
+		sp_buf_printf(&f->evidence, "%zu submissions were killed for "
+			      "memory, all at --mem=%s; nothing changed between "
+			      "them.", n, sp_buf_str(&walk));
+	if (contra >= 0) {
+		sp_size_fmt_mem(&t, h->oomsubs[contra].limit_b);
+		sp_buf_printf(&f->evidence, " Job %s later COMPLETED at %s, a "
+			      "size already killed (job %s).", done->jobid,
+			      sp_buf_str(&t), h->oomsubs[contra].jobid);
+		sp_buf_adds(&f->action, "Memory is not the deciding variable: "
+			    "find what else changed (workers, batch size, input "
+			    "shard); no further increment.");
+		add_id(f, done->jobid);
+	} else if (nsteps == 1) {
+		sp_buf_adds(&f->action, "Measure the peak once (a live reading), "
+			    "then set --mem from it; resubmitting unchanged will "
+			    "be killed again.");
+	} else if (up || down) {
+		sp_size_fmt_mem(&t, h->kill_limit_b);
+		sp_buf_printf(&f->action, "Stop stepping: jump well past the "
+			      "largest failure (%s), then tighten from a "
+			      "measurement.", sp_buf_str(&t));
+	} else {
+		sp_buf_adds(&f->action, "The search moves both ways and is not "
+			    "converging: measure the peak once with a live "
+			    "reading instead of guessing.");
+	}
+	for (size_t i = 0; i < n; i++)
+		add_id(f, v[i]->jobid);
+	free(v);
+	free(steps);
+	sp_buf_free(&walk);
+	sp_buf_free(&t);
+}
+
+static void
+requeue(struct sp_pattern_list *out, const struct sp_hist *h)
+{
+	long jobs = h->runs - (h->attempts - h->requeued);
+	long abandoned = h->attempts - h->requeued;
+	struct sp_buf t = { 0 };
+	struct sp_pattern *f;
+	enum sp_state dom;
+
+	if (h->requeued < SP_REQUEUE_MIN_JOBS ||
+	    h->requeued < SP_REQUEUE_MIN_SHARE * jobs)
+		return;
+	dom = dominant(h->abandoned_states, 0);
+	f = add(out, h, "requeue-repeat", SP_PAT_WARNING);
+	sp_fmt_duration(&t, h->abandoned_s);
+	sp_buf_printf(&f->evidence, "%ld of %ld jobs were requeued, %ld "
+		      "attempts in all; %ld of the %ld abandoned attempts ended "
+		      "%s; they ran %s.", h->requeued, jobs, h->attempts,
+		      h->abandoned_states[dom], abandoned, sp_state_name(dom),
+		      sp_buf_str(&t));
+	if (dom == SP_ST_NODE_FAIL)
+		sp_buf_adds(&f->action, "The node failed, not the job: see "
+			    "sp-nodes for the machines.");
+	else if (dom == SP_ST_PREEMPTED || dom == SP_ST_CANCELLED)
+		sp_buf_adds(&f->action, "Queue policy: use a higher-priority "
+			    "QOS, or checkpoint so that a requeue resumes.");
+	else
+		sp_buf_adds(&f->action, "Without a checkpoint a requeue starts "
+			    "over: checkpoint, or find why it is requeued.");
+	add_ids(f, &h->requeue_ids, 0);
+	sp_buf_free(&t);
+}
+
+/* Up to SP_PROBE_MAX single runs that ended their reading before the
+ * array began, newest first. */
+static size_t
+probes_before(const struct sp_hist *h, const struct sp_array *a,
+	      struct sp_ref **out)
+{
+	struct sp_ref *v;
+	size_t n = sp_topk_sorted(&h->singles, &v, 1), k = 0;
+
+	*out = sp_xcalloc(SP_PROBE_MAX, sizeof **out);
+	for (size_t i = n; i-- > 0 && k < SP_PROBE_MAX;)
+		if (sp_order_cmp(&v[i].o, &a->first) < 0)
+			(*out)[k++] = v[i];
+	free(v);
+	return k;
+}
+
+static void
+array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
+{
+	struct sp_buf t = { 0 };
+
+	if (h->npop < SP_PROBE_MIN_POPULATION)
+		return;
+	for (size_t ai = 0; ai < h->narrays; ai++) {
+		const struct sp_array *a = &h->arrays[ai];
+		struct sp_ref *p;
+		size_t np, below = 0;
+		double top = 0, popmax = 0, share;
+		struct sp_pattern *f;
+
+		if (a->kills < SP_PROBE_MIN_KILLS)
+			continue;
+		np = probes_before(h, a, &p);
+		for (size_t i = 0; i < np; i++)
+			if (p[i].a > top)
+				top = p[i].a;
+		for (size_t i = 0; i < h->npop; i++) {
+			below += h->pop[i] <= (float)top;
+			if (h->pop[i] > popmax)
+				popmax = h->pop[i];
+		}
+		share = (double)below / (double)h->npop;
+		if (np == 0 || share > SP_PROBE_LOW_SHARE) {
+			free(p);
+			continue;
+		}
+		f = add(out, h, "array-probes", SP_PAT_WARNING);
+		sp_buf_clear(&t);
+		sp_size_fmt_mem(&t, a->limit_b);
+		sp_buf_printf(&f->evidence, "Array %s (%ld tasks, --mem=%s) had "
+			      "%ld killed for memory. Before it, %zu single %s "
+			      "peaked at ", a->master, a->tasks,
+			      sp_buf_str(&t), a->kills, np,
+			      plural((double)np, "run", "runs"));
+		for (size_t i = 0; i < np; i++) {
+			if (i > 0)
+				sp_buf_adds(&f->evidence,
+					    i + 1 == np ? " and " : ", ");
+			sp_fmt_bytes(&f->evidence, p[i].a);
+		}
+		sp_buf_printf(&f->evidence, ". Across the workload's %zu array "
+			      "tasks (a killed task counts at its limit) the "
+			      "highest probe is at or above only %zu (%.0f%%); "
+			      "the tasks reach ", h->npop, below, share * 100);
+		sp_fmt_bytes(&f->evidence, popmax);
+		sp_buf_addc(&f->evidence, '.');
+		sp_buf_adds(&f->action, "Size an array from its population, not "
+			    "from a sample: run the largest inputs first, or "
+			    "request above the population's peak");
+		if (popmax > a->limit_b) {
+			sp_buf_clear(&t);
+			sp_fmt_mem_flag(&t, popmax * SP_MEM_MARGIN);
+			sp_buf_printf(&f->action, " (--mem=%s covers the largest "
+				      "seen, x %.2f)", sp_buf_str(&t),
+				      SP_MEM_MARGIN);
+		}
+		sp_buf_adds(&f->action, ". MaxRSS reads high; a live reading "
+			    "of the largest task measures it.");
+		add_id(f, a->master);
+		for (size_t i = 0; i < np; i++)
+			add_id(f, p[i].jobid);
+		free(p);
+	}
+	sp_buf_free(&t);
+}
+
+static void
+noop_allocations(struct sp_pattern_list *out, const struct sp_hist *h)
+{
+	struct sp_buf t = { 0 };
+	struct sp_pattern *f;
+
+	if (h->hang == 0)
+		return;
+	f = add(out, h, "noop-allocations", SP_PAT_WARNING);
+	sp_fmt_hms(&t, SP_NOOP_MIN_ELAPSED_S);
+	sp_buf_printf(&f->evidence, "%ld of %ld runs ran over %s while "
+		      "consuming under %.0f CPU-seconds", h->hang, h->runs,
+		      sp_buf_str(&t), SP_NOOP_MAX_CPU_S);
+	if (h->hang > 1 && h->hang_gpu_h > 0)
+		sp_buf_printf(&f->evidence, "; together they held %.1f "
+			      "GPU-hours", h->hang_gpu_h);
+	if (h->hang_short > 0) {
+		sp_buf_clear(&t);
+		sp_fmt_hms(&t, SP_NOOP_NOTICED_S);
+		sp_buf_printf(&f->evidence, "; %ld %s killed within %s, so "
+			      "%s noticed: the cost is in the long ones",
+			      h->hang_short, plural(h->hang_short, "was",
+			      "were"), sp_buf_str(&t),
+			      plural(h->hang_short, "it was", "they were"));
+	}
+	if (h->hang_io > 0)
+		sp_buf_printf(&f->evidence, "; %ld moved data fast enough to "
+			      "explain the idle CPU", h->hang_io);
+	sp_buf_addc(&f->evidence, '.');
+	sp_buf_adds(&f->action, "Find the blocking call (a data read, a lock, "
+		    "a rendezvous, a prompt): sp-hang lists each allocation, "
+		    "and sp-nodes tells whether a machine is to blame.");
+	add_ids(f, &h->hangs, 0);
+	sp_buf_free(&t);
+}
+
+static void
+near_limit(struct sp_pattern_list *out, const struct sp_hist *h,
+	   const struct sp_size_site *site)
+{
+	struct sp_buf t1 = { 0 }, t2 = { 0 }, t3 = { 0 };
+	const struct sp_ref *w;
+	struct sp_pattern *f;
+	struct sp_advice adv;
+	double req = h->req[SP_FLAG_TIME].known ? h->req[SP_FLAG_TIME].v : NAN;
+
+	if (h->near.n == 0)
+		return;
+	/* Already asked for enough room: the close call is history. */
+	if (!isnan(req) && h->longest.a < (1 - SP_NEAR_LIMIT_SHARE) * req)
+		return;
+	w = &h->near.v[0];
+	for (size_t i = 1; i < h->near.n; i++)
+		if (h->near.v[i].score > w->score ||
+		    (h->near.v[i].score == w->score &&
+		     sp_order_cmp(&h->near.v[i].o, &w->o) > 0))
+			w = &h->near.v[i];
+	f = add(out, h, "near-limit", SP_PAT_WARNING);
+	sp_fmt_duration(&t1, w->a);
+	sp_fmt_hms(&t2, w->b);
+	sp_fmt_duration(&t3, w->b - w->a);
+	sp_buf_printf(&f->evidence, "%ld completed %s finished within %.0f%% "
+		      "of %s --time; job %s took %s of %s (%s to spare).",
+		      h->near.seen, plural(h->near.seen, "run", "runs"),
+		      SP_NEAR_LIMIT_SHARE * 100,
+		      plural(h->near.seen, "its", "their"), w->jobid,
+		      sp_buf_str(&t1), sp_buf_str(&t2), sp_buf_str(&t3));
+	sp_buf_adds(&f->action, "Raise --time before a slower run is cut off");
+	if (sp_size_advise(h, site, SP_FLAG_TIME, &adv) == 0 &&
+	    adv.verdict == SP_V_RAISE)
+		sp_buf_printf(&f->action, ": %s", sp_buf_str(&adv.suggestion));
+	sp_buf_addc(&f->action, '.');
+	sp_advice_free(&adv);
+	add_ids(f, &h->near, 0);
+	sp_buf_free(&t1);
+	sp_buf_free(&t2);
+	sp_buf_free(&t3);
+}
+
+void
+sp_patterns_find(struct sp_pattern_list *out, const struct sp_hist *h,
+		 const struct sp_size_site *site)
+{
+	repeat_failure(out, h);
+	memory(out, h);
+	requeue(out, h);
+	array_probes(out, h);
+	noop_allocations(out, h);
+	near_limit(out, h, site);
+}
+
+static int
+by_severity(const void *a, const void *b)
+{
+	const struct sp_pattern *x = a, *y = b;
+
+	if (x->severity != y->severity)
+		return x->severity < y->severity ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void
+sp_pattern_list_sort(struct sp_pattern_list *f)
+{
+	qsort(f->v, f->n, sizeof *f->v, by_severity);
+}
+
+void
+sp_pattern_list_free(struct sp_pattern_list *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		sp_buf_free(&f->v[i].jobids);
+		sp_buf_free(&f->v[i].evidence);
+		sp_buf_free(&f->v[i].action);
+	}
+	free(f->v);
+	memset(f, 0, sizeof *f);
+}

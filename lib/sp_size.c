@@ -1,0 +1,1764 @@
+/*
+ * sp_size.c - one workload's history, and what it says about --time,
+ * --mem, --cpus-per-task and --gpus.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp.h"
+#include "sp_size.h"
+
+#define GIB 1073741824.0
+
+/* ------------------------------------------------------------ helpers */
+
+static uint64_t
+hash_bytes(const char *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;	/* FNV-1a */
+
+	while (n--) {
+		h ^= (unsigned char)*p++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static int
+known(double v)
+{
+	return !isnan(v);
+}
+
+static int
+positive(double v)
+{
+	return !isnan(v) && v > 0;
+}
+
+/* The leading digits of a field as a number; NaN when there are none. */
+static double
+leading_number(struct sp_slice s)
+{
+	double v = 0;
+	size_t i;
+
+	for (i = 0; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++)
+		v = v * 10 + (s.p[i] - '0');
+	return i ? v : NAN;
+}
+
+static char *
+slice_dup(struct sp_slice s)
+{
+	return sp_xstrndup(s.p, s.n);
+}
+
+static int
+slice_is(struct sp_slice s, const char *str)
+{
+	return str != NULL && strlen(str) == s.n && memcmp(s.p, str, s.n) == 0;
+}
+
+/* ------------------------------------------------------------- order */
+
+void
+sp_order_of(struct sp_order *o, const struct sp_job *j)
+{
+	double id;
+
+	if (j->start_known)
+		o->when = (double)j->start_t;
+	else if (j->submit_known)
+		o->when = (double)j->submit_t;
+	else
+		o->when = -INFINITY;
+	id = leading_number(j->jobid_raw);
+	if (isnan(id))
+		id = leading_number(j->jobid);
+	o->id = isnan(id) ? -INFINITY : id;
+	o->task = leading_number(j->array_task);
+	if (isnan(o->task))
+		o->task = -1;
+	o->attempt = known(j->attempt) ? j->attempt : 0;
+}
+
+static int
+cmp_double(double a, double b)
+{
+	return a < b ? -1 : a > b;
+}
+
+int
+sp_order_cmp(const struct sp_order *a, const struct sp_order *b)
+{
+	int c;
+
+	if ((c = cmp_double(a->when, b->when)) != 0)
+		return c;
+	if ((c = cmp_double(a->id, b->id)) != 0)
+		return c;
+	if ((c = cmp_double(a->task, b->task)) != 0)
+		return c;
+	return cmp_double(a->attempt, b->attempt);
+}
+
+/* --------------------------------------------------------------- refs */
+
+static void
+ref_clear(struct sp_ref *r)
+{
+	free(r->jobid);
+	memset(r, 0, sizeof *r);
+	r->a = r->b = r->score = NAN;
+}
+
+/* Which of two refs ranks higher: score, then the newer; -1, 0, 1. */
+static int
+ref_cmp(const struct sp_ref *x, const struct sp_ref *y)
+{
+	int c = cmp_double(x->score, y->score);
+
+	return c ? c : sp_order_cmp(&x->o, &y->o);
+}
+
+static void
+ref_set(struct sp_ref *r, const struct sp_ref *from, struct sp_slice jobid)
+{
+	free(r->jobid);
+	*r = *from;
+	r->jobid = slice_dup(jobid);
+}
+
+/* Keeps the higher of *r and the candidate (score, then newer). */
+static void
+ref_max(struct sp_ref *r, const struct sp_ref *cand, struct sp_slice jobid)
+{
+	if (r->jobid == NULL || ref_cmp(cand, r) > 0)
+		ref_set(r, cand, jobid);
+}
+
+static struct sp_ref
+ref_make(const struct sp_order *o, double score, double a, double b,
+	 uint64_t sub)
+{
+	struct sp_ref r;
+
+	memset(&r, 0, sizeof r);
+	r.o = *o;
+	r.score = score;
+	r.a = a;
+	r.b = b;
+	r.sub = sub;
+	return r;
+}
+
+/* ---------------------------------------------------------------- top-k */
+
+static void
+topk_init(struct sp_topk *t, size_t k)
+{
+	memset(t, 0, sizeof *t);
+	t->k = k;
+	t->v = sp_xcalloc(k ? k : 1, sizeof *t->v);
+}
+
+static void
+topk_free(struct sp_topk *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].jobid);
+	free(t->v);
+	memset(t, 0, sizeof *t);
+}
+
+static void
+sift_down(struct sp_topk *t, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct sp_ref tmp;
+
+		if (l < t->n && ref_cmp(&t->v[l], &t->v[m]) < 0)
+			m = l;
+		if (r < t->n && ref_cmp(&t->v[r], &t->v[m]) < 0)
+			m = r;
+		if (m == i)
+			return;
+		tmp = t->v[i];
+		t->v[i] = t->v[m];
+		t->v[m] = tmp;
+		i = m;
+	}
+}
+
+static void
+sift_up(struct sp_topk *t, size_t i)
+{
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		struct sp_ref tmp;
+
+		if (ref_cmp(&t->v[i], &t->v[p]) >= 0)
+			return;
+		tmp = t->v[i];
+		t->v[i] = t->v[p];
+		t->v[p] = tmp;
+		i = p;
+	}
+}
+
+/* A min-heap of the k best: the root is the one to give up first. */
+static void
+topk_offer(struct sp_topk *t, const struct sp_ref *cand, struct sp_slice id)
+{
+	t->seen++;
+	if (t->k == 0)
+		return;
+	if (t->n < t->k) {
+		t->v[t->n] = *cand;
+		t->v[t->n].jobid = slice_dup(id);
+		sift_up(t, t->n++);
+		return;
+	}
+	if (ref_cmp(cand, &t->v[0]) <= 0)
+		return;
+	free(t->v[0].jobid);
+	t->v[0] = *cand;
+	t->v[0].jobid = slice_dup(id);
+	sift_down(t, 0);
+}
+
+static int
+by_ref_desc(const void *a, const void *b)
+{
+	return -ref_cmp(a, b);
+}
+
+static int
+by_ref_order(const void *a, const void *b)
+{
+	const struct sp_ref *x = a, *y = b;
+
+	return sp_order_cmp(&x->o, &y->o);
+}
+
+size_t
+sp_topk_sorted(const struct sp_topk *t, struct sp_ref **out, int by_order)
+{
+	*out = sp_xcalloc(t->n ? t->n : 1, sizeof **out);
+	memcpy(*out, t->v, t->n * sizeof **out);
+	qsort(*out, t->n, sizeof **out, by_order ? by_ref_order : by_ref_desc);
+	return t->n;
+}
+
+/* ------------------------------------------------------------- u64 map */
+
+static size_t
+u64map_slot(const struct sp_u64map *m, uint64_t key)
+{
+	size_t mask = m->cap - 1, i = (size_t)(key * 0x9E3779B97F4A7C15ULL >> 7)
+	    & mask;
+
+	while (m->vals[i] != 0 && m->keys[i] != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static long
+u64map_get(const struct sp_u64map *m, uint64_t key)
+{
+	size_t i;
+
+	if (m->cap == 0)
+		return -1;
+	i = u64map_slot(m, key);
+	return m->vals[i] ? (long)(m->vals[i] - 1) : -1;
+}
+
+static void
+u64map_put(struct sp_u64map *m, uint64_t key, size_t val)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct sp_u64map old = *m;
+
+		m->cap = old.cap ? old.cap * 2 : 16;
+		m->keys = sp_xcalloc(m->cap, sizeof *m->keys);
+		m->vals = sp_xcalloc(m->cap, sizeof *m->vals);
+		for (size_t k = 0; k < old.cap; k++) {
+			if (old.vals[k] == 0)
+				continue;
+			i = u64map_slot(m, old.keys[k]);
+			m->keys[i] = old.keys[k];
+			m->vals[i] = old.vals[k];
+		}
+		free(old.keys);
+		free(old.vals);
+	}
+	i = u64map_slot(m, key);
+	if (m->vals[i] == 0)
+		m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val + 1;
+}
+
+static void
+u64map_free(struct sp_u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof *m);
+}
+
+static uint64_t
+double_key(double v)
+{
+	uint64_t k;
+
+	memcpy(&k, &v, sizeof k);
+	return k;
+}
+
+/* -------------------------------------------------------------- states */
+
+static const char *const state_names[SP_ST_N] = {
+	"COMPLETED", "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL",
+	"BOOT_FAIL", "DEADLINE", "CANCELLED", "PREEMPTED", "REQUEUED", "OTHER"
+};
+
+enum sp_state
+sp_state_of(const struct sp_job *j)
+{
+	for (int s = 0; s < SP_ST_OTHER; s++)
+		if (sp_slice_eq(j->state, state_names[s]))
+			return (enum sp_state)s;
+	return SP_ST_OTHER;
+}
+
+const char *
+sp_state_name(enum sp_state s)
+{
+	return s < SP_ST_N ? state_names[s] : "OTHER";
+}
+
+static const char *const flag_names[SP_FLAG_N] = {
+	"--time", "--mem", "--cpus-per-task", "--gpus"
+};
+
+const char *
+sp_flag_name(enum sp_flag f)
+{
+	return f < SP_FLAG_N ? flag_names[f] : "?";
+}
+
+static const char *const verdict_names[] = {
+	"raise", "lower", "keep", "refuse", "hold", "capped"
+};
+
+const char *
+sp_verdict_name(enum sp_verdict v)
+{
+	return verdict_names[v];
+}
+
+/* ------------------------------------------------------------ history */
+
+static void
+split_key(struct sp_hist *h)
+{
+	const char *p = h->key, *end = h->key + h->keylen, *s[3];
+	int k = 0;
+
+	for (const char *q = p; q < end && k < 3; q++)
+		if (*q == '/')
+			s[k++] = q;
+	if (k < 3) {
+		/* Not a key sp-group wrote: the whole of it names the work. */
+		h->user = (struct sp_slice){ p, 0 };
+		h->partition = (struct sp_slice){ p, 0 };
+		h->workload = (struct sp_slice){ p, h->keylen };
+		return;
+	}
+	h->user = (struct sp_slice){ p, (size_t)(s[0] - p) };
+	h->partition = (struct sp_slice){ s[0] + 1, (size_t)(s[1] - s[0] - 1) };
+	h->gpu = slice_is((struct sp_slice){ s[1] + 1,
+		(size_t)(s[2] - s[1] - 1) }, "gpu");
+	h->workload = (struct sp_slice){ s[2] + 1, (size_t)(end - s[2] - 1) };
+}
+
+void
+sp_hist_init(struct sp_hist *h, const char *key, size_t keylen)
+{
+	memset(h, 0, sizeof *h);
+	h->key = sp_xstrndup(key, keylen);
+	h->keylen = keylen;
+	split_key(h);
+	ref_clear(&h->longest);
+	ref_clear(&h->peak);
+	ref_clear(&h->busiest);
+	ref_clear(&h->gpu_busiest);
+	h->comp_timeout_limit_s = NAN;
+	h->kill_limit_b = NAN;
+	h->shortest_trusted_s = NAN;
+	h->tasks_max = NAN;
+	h->timeout_limit_min = h->timeout_limit_max = NAN;
+	h->one_array = -1;
+	h->rq_max_attempt = -1;
+	topk_init(&h->near, SP_FINDING_MAX_IDS);
+	topk_init(&h->fail_ids, SP_FINDING_MAX_IDS);
+	topk_init(&h->requeue_ids, SP_FINDING_MAX_IDS);
+	topk_init(&h->singles, SP_PROBE_KEEP);
+	topk_init(&h->hangs, SP_FINDING_MAX_IDS);
+}
+
+void
+sp_hist_free(struct sp_hist *h)
+{
+	free(h->key);
+	free(h->done_s);
+	ref_clear(&h->longest);
+	ref_clear(&h->peak);
+	ref_clear(&h->busiest);
+	ref_clear(&h->gpu_busiest);
+	for (size_t i = 0; i < h->noomsubs; i++)
+		free(h->oomsubs[i].jobid);
+	free(h->oomsubs);
+	for (size_t i = 0; i < h->ndoneat; i++) {
+		ref_clear(&h->doneat[i].best);
+		ref_clear(&h->doneat[i].other);
+	}
+	free(h->doneat);
+	u64map_free(&h->doneat_map);
+	free(h->array0_master);
+	free(h->rq_jobid);
+	for (size_t i = 0; i < h->narrays; i++)
+		free(h->arrays[i].master);
+	free(h->arrays);
+	u64map_free(&h->array_map);
+	free(h->pop);
+	topk_free(&h->near);
+	topk_free(&h->fail_ids);
+	topk_free(&h->requeue_ids);
+	topk_free(&h->singles);
+	topk_free(&h->hangs);
+	memset(h, 0, sizeof *h);
+}
+
+double
+sp_hist_compute(const struct sp_hist *h)
+{
+	return h->gpu_h * SP_GPU_CORE_RATIO + h->core_h;
+}
+
+/* What one run brings to every rule, worked out once. */
+struct run {
+	const struct sp_job *j;
+	struct sp_order o;
+	enum sp_state st;
+	int noop, hang, failed;
+	uint64_t sub;			/* array hash, 0 a job of its own */
+	double limit_b, rss_b;		/* per node; NaN unknown */
+	double cores, tasks, cpt, nodes;
+};
+
+static void
+note_request(struct sp_hist *h, enum sp_flag f, const struct sp_order *o,
+	     double v)
+{
+	if (!positive(v))
+		return;
+	if (!h->req[f].known || sp_order_cmp(o, &h->req[f].at) >= 0) {
+		h->req[f].at = *o;
+		h->req[f].v = v;
+		h->req[f].known = 1;
+	}
+}
+
+static void
+push_float(float **v, size_t *n, size_t *cap, double x)
+{
+	*v = sp_xgrow(*v, cap, *n + 1, sizeof **v);
+	(*v)[(*n)++] = (float)x;
+}
+
+static void
+add_time(struct sp_hist *h, const struct run *r)
+{
+	const struct sp_job *j = r->j;
+	double limit = j->timelimit_s;
+
+	if (r->st == SP_ST_COMPLETED && !r->noop && j->elapsed_s > 0) {
+		struct sp_ref c = ref_make(&r->o, j->elapsed_s, j->elapsed_s,
+					   limit, r->sub);
+
+		push_float(&h->done_s, &h->ndone, &h->donecap, j->elapsed_s);
+		ref_max(&h->longest, &c, j->jobid);
+		if (positive(limit) &&
+		    j->elapsed_s >= (1 - SP_NEAR_LIMIT_SHARE) * limit) {
+			c.score = j->elapsed_s / limit;
+			topk_offer(&h->near, &c, j->jobid);
+		}
+	}
+	if (r->st != SP_ST_TIMEOUT)
+		return;
+	h->timeouts++;
+	if (r->noop) {
+		h->hung_timeouts++;
+	} else {
+		double cut = positive(limit) ? limit : j->elapsed_s;
+
+		h->comp_timeouts++;
+		if (!known(h->comp_timeout_limit_s) ||
+		    cut > h->comp_timeout_limit_s)
+			h->comp_timeout_limit_s = cut;
+	}
+}
+
+static struct sp_array *
+array_of(struct sp_hist *h, uint64_t sub)
+{
+	long i = u64map_get(&h->array_map, sub);
+
+	return i < 0 ? NULL : &h->arrays[i];
+}
+
+static void
+add_oomsub(struct sp_hist *h, const struct run *r)
+{
+	struct sp_array *a = r->sub ? array_of(h, r->sub) : NULL;
+	struct sp_oomsub *e;
+
+	if (a != NULL && a->oomsub >= 0) {
+		e = &h->oomsubs[a->oomsub];
+		e->kills++;
+		if (sp_order_cmp(&r->o, &e->first) < 0)
+			e->first = r->o;
+		if (r->limit_b > e->limit_b)
+			e->limit_b = r->limit_b;
+		return;
+	}
+	h->oomsubs = sp_xgrow(h->oomsubs, &h->oomsubcap, h->noomsubs + 1,
+			      sizeof *h->oomsubs);
+	e = &h->oomsubs[h->noomsubs];
+	e->first = r->o;
+	e->limit_b = r->limit_b;
+	e->sub = r->sub;
+	e->kills = 1;
+	if (a != NULL) {
+		e->jobid = sp_xstrdup(a->master);
+		a->oomsub = (long)h->noomsubs;
+	} else {
+		e->jobid = slice_dup(r->j->jobid);
+	}
+	h->noomsubs++;
+}
+
+/*
+ * Completions at a limit: best is the newest; other the newest from any
+ * submission but best's, so an array's own tasks never hide another
+ * submission that completed after a kill.
+ */
+static void
+add_doneat(struct sp_hist *h, const struct run *r)
+{
+	long i = u64map_get(&h->doneat_map, double_key(r->limit_b));
+	struct sp_ref c = ref_make(&r->o, 0, r->limit_b, NAN, r->sub);
+	struct sp_doneat *d;
+
+	if (i < 0) {
+		h->doneat = sp_xgrow(h->doneat, &h->doneatcap, h->ndoneat + 1,
+				     sizeof *h->doneat);
+		d = &h->doneat[h->ndoneat];
+		memset(d, 0, sizeof *d);
+		d->limit_b = r->limit_b;
+		u64map_put(&h->doneat_map, double_key(r->limit_b), h->ndoneat);
+		h->ndoneat++;
+		ref_set(&d->best, &c, r->j->jobid);
+		return;
+	}
+	d = &h->doneat[i];
+	if (c.sub != 0 && c.sub == d->best.sub) {
+		if (sp_order_cmp(&c.o, &d->best.o) > 0)
+			ref_set(&d->best, &c, r->j->jobid);
+	} else if (sp_order_cmp(&c.o, &d->best.o) > 0) {
+		free(d->other.jobid);
+		d->other = d->best;
+		d->best.jobid = NULL;
+		ref_set(&d->best, &c, r->j->jobid);
+	} else if (d->other.jobid == NULL ||
+		   sp_order_cmp(&c.o, &d->other.o) > 0) {
+		ref_set(&d->other, &c, r->j->jobid);
+	}
+}
+
+static void
+add_mem(struct sp_hist *h, const struct run *r)
+{
+	int lim = known(r->limit_b), rss = known(r->rss_b);
+
+	if (lim && (r->st == SP_ST_OUT_OF_MEMORY || (!r->noop && rss)))
+		h->mem_runs++;
+
+	if (!r->noop && lim && rss) {
+		h->mem_measured++;
+		if (r->rss_b <= r->limit_b) {
+			struct sp_ref c = ref_make(&r->o, r->rss_b, r->rss_b,
+						   r->limit_b, r->sub);
+
+			h->mem_trusted++;
+			ref_max(&h->peak, &c, r->j->jobid);
+			if (!known(h->shortest_trusted_s) ||
+			    r->j->elapsed_s < h->shortest_trusted_s)
+				h->shortest_trusted_s = r->j->elapsed_s;
+		} else {
+			h->mem_untrusted++;
+		}
+	}
+	if (r->nodes > 1)
+		h->multinode++;
+	if (r->st == SP_ST_OUT_OF_MEMORY && lim) {
+		h->kills++;
+		if (!known(h->kill_limit_b) || r->limit_b > h->kill_limit_b)
+			h->kill_limit_b = r->limit_b;
+		add_oomsub(h, r);
+	}
+	if (r->st == SP_ST_COMPLETED && lim)
+		add_doneat(h, r);
+}
+
+static void
+add_cpu(struct sp_hist *h, const struct run *r)
+{
+	const struct sp_job *j = r->j;
+	double denom, util, busy;
+
+	if (!known(h->tasks_max) || r->tasks > h->tasks_max)
+		h->tasks_max = r->tasks;
+	if (r->noop || !known(r->cpt) || !known(j->total_cpu_s))
+		return;
+	denom = j->elapsed_s * r->cores;
+	if (known(j->cpu_time_s) && j->cpu_time_s > denom)
+		denom = j->cpu_time_s;
+	if (!(denom > 0))
+		return;
+	util = j->total_cpu_s / denom;
+	busy = util * r->cpt;
+	h->cpu_runs++;
+	{
+		struct sp_ref c = ref_make(&r->o, busy, busy, r->cpt, r->sub);
+
+		ref_max(&h->busiest, &c, j->jobid);
+	}
+}
+
+static void
+add_gpu(struct sp_hist *h, const struct run *r)
+{
+	const struct sp_job *j = r->j;
+	double g = j->alloc_gpus, util = j->gpu_util, busy;
+
+	if (!positive(g) || r->noop)
+		return;
+	h->gpu_runs++;
+	if (!known(util) || util < 0)
+		return;
+	/* gpu_util is the share of the allocation's GPUs kept busy. */
+	busy = (util > 1 ? 1 : util) * g;
+	h->gpu_util_runs++;
+	{
+		struct sp_ref c = ref_make(&r->o, busy, busy, g, r->sub);
+
+		ref_max(&h->gpu_busiest, &c, j->jobid);
+	}
+}
+
+static void
+add_cost(struct sp_hist *h, const struct run *r)
+{
+	const struct sp_job *j = r->j;
+	double el = j->elapsed_s;
+
+	if (positive(j->timelimit_s)) {
+		h->cost_time_n++;
+		h->limit_s += j->timelimit_s;
+		h->elapsed_s += el;
+	}
+	if (known(r->cores) && known(j->total_cpu_s)) {
+		h->cost_cpu_n++;
+		h->core_s += r->cores * el;
+		h->cpu_s += j->total_cpu_s;
+		h->task_s += r->tasks * el;
+	}
+	if (known(r->limit_b) && known(r->rss_b)) {
+		double used = r->rss_b < r->limit_b ? r->rss_b : r->limit_b;
+
+		h->cost_mem_n++;
+		h->mem_bs += r->limit_b * r->nodes * el;
+		h->used_bs += used * r->nodes * el;
+		h->node_s += r->nodes * el;
+	}
+}
+
+static void
+add_failure(struct sp_hist *h, const struct run *r)
+{
+	const struct sp_job *j = r->j;
+	double gh;
+
+	if (r->sub == 0) {
+		h->one_array = 0;
+	} else if (h->one_array == -1) {
+		h->one_array = 1;
+		h->array0 = r->sub;
+		h->array0_master = slice_dup(j->array_job);
+	} else if (h->one_array == 1 && r->sub != h->array0) {
+		h->one_array = 0;
+	}
+	if (!r->failed)
+		return;
+	if (r->noop)
+		h->fail_hung++;
+	gh = sp_job_gpu_hours(j);
+	if (positive(gh))
+		h->fail_gpu_h += gh;
+	{
+		struct sp_ref c = ref_make(&r->o, 0, NAN, NAN, r->sub);
+
+		topk_offer(&h->fail_ids, &c, j->jobid);
+	}
+	if (r->st == SP_ST_TIMEOUT && positive(j->timelimit_s)) {
+		if (!known(h->timeout_limit_min) ||
+		    j->timelimit_s < h->timeout_limit_min)
+			h->timeout_limit_min = j->timelimit_s;
+		if (!known(h->timeout_limit_max) ||
+		    j->timelimit_s > h->timeout_limit_max)
+			h->timeout_limit_max = j->timelimit_s;
+	}
+}
+
+/*
+ * Requeued attempts share a job id and arrive together (sp-fetch writes
+ * them so, and a split by workload_key keeps them so): a group of records
+ * with one id is one job, its highest attempt the one that stood.
+ */
+static void
+rq_close(struct sp_hist *h)
+{
+	if (h->rq_jobid == NULL)
+		return;
+	if (h->rq_count >= 2 || h->rq_max_attempt >= 1) {
+		long attempts = h->rq_count;
+		struct sp_ref c = ref_make(&h->rq_order, 0, NAN, NAN, 0);
+
+		if (h->rq_max_attempt + 1 > attempts)
+			attempts = (long)h->rq_max_attempt + 1;
+		h->requeued++;
+		h->attempts += attempts;
+		h->abandoned_s += h->rq_sum_elapsed - h->rq_max_elapsed;
+		h->rq_states[h->rq_max_state]--;
+		for (int s = 0; s < SP_ST_N; s++)
+			h->abandoned_states[s] += h->rq_states[s];
+		topk_offer(&h->requeue_ids, &c, (struct sp_slice){ h->rq_jobid,
+			   strlen(h->rq_jobid) });
+	}
+	free(h->rq_jobid);
+	h->rq_jobid = NULL;
+	h->rq_count = 0;
+	h->rq_max_attempt = -1;
+	h->rq_sum_elapsed = 0;
+	memset(h->rq_states, 0, sizeof h->rq_states);
+}
+
+static void
+add_requeue(struct sp_hist *h, const struct run *r)
+{
+	const struct sp_job *j = r->j;
+
+	if (j->jobid.n == 0)
+		return;
+	if (h->rq_jobid == NULL || !slice_is(j->jobid, h->rq_jobid)) {
+		rq_close(h);
+		h->rq_jobid = slice_dup(j->jobid);
+	}
+	h->rq_count++;
+	h->rq_sum_elapsed += j->elapsed_s;
+	h->rq_states[r->st]++;
+	if (r->o.attempt > h->rq_max_attempt) {
+		h->rq_max_attempt = r->o.attempt;
+		h->rq_max_elapsed = j->elapsed_s;
+		h->rq_max_state = r->st;
+		h->rq_order = r->o;
+	}
+}
+
+static void
+add_array(struct sp_hist *h, const struct run *r)
+{
+	const struct sp_job *j = r->j;
+	int trusted = !r->noop && known(r->rss_b) && known(r->limit_b) &&
+	    r->rss_b <= r->limit_b;
+
+	if (r->sub == 0) {
+		if (r->st == SP_ST_COMPLETED && trusted) {
+			struct sp_ref c = ref_make(&r->o, 0, r->rss_b,
+						   r->limit_b, 0);
+
+			topk_offer(&h->singles, &c, j->jobid);
+		}
+		return;
+	}
+	{
+		long i = u64map_get(&h->array_map, r->sub);
+		struct sp_array *a;
+
+		if (i < 0) {
+			h->arrays = sp_xgrow(h->arrays, &h->arraycap,
+					     h->narrays + 1, sizeof *h->arrays);
+			a = &h->arrays[h->narrays];
+			memset(a, 0, sizeof *a);
+			a->hash = r->sub;
+			a->master = slice_dup(j->array_job);
+			a->first = r->o;
+			a->limit_b = NAN;
+			a->oomsub = -1;
+			u64map_put(&h->array_map, r->sub, h->narrays++);
+		} else {
+			a = &h->arrays[i];
+		}
+		a->tasks++;
+		if (sp_order_cmp(&r->o, &a->first) < 0)
+			a->first = r->o;
+		if (known(r->limit_b) &&
+		    (!known(a->limit_b) || r->limit_b > a->limit_b))
+			a->limit_b = r->limit_b;
+		if (r->st == SP_ST_OUT_OF_MEMORY)
+			a->kills++;
+	}
+	/* A task killed at its limit needed at least that much. */
+	if (r->st == SP_ST_OUT_OF_MEMORY && known(r->limit_b))
+		push_float(&h->pop, &h->npop, &h->popcap, r->limit_b);
+	else if (trusted)
+		push_float(&h->pop, &h->npop, &h->popcap, r->rss_b);
+}
+
+static void
+add_hang(struct sp_hist *h, const struct run *r)
+{
+	const struct sp_job *j = r->j;
+	double gh = sp_job_gpu_hours(j), ch = sp_job_core_hours(j);
+	struct sp_ref c;
+
+	if (!r->hang)
+		return;
+	if (j->elapsed_s <= SP_NOOP_NOTICED_S)
+		h->hang_short++;
+	if (sp_job_io_explains(j))
+		h->hang_io++;
+	if (positive(gh))
+		h->hang_gpu_h += gh;
+	c = ref_make(&r->o, (positive(gh) ? gh * SP_GPU_CORE_RATIO : 0) +
+		     (known(ch) ? ch : 0), gh, j->elapsed_s, r->sub);
+	topk_offer(&h->hangs, &c, j->jobid);
+}
+
+void
+sp_hist_add(struct sp_hist *h, const struct sp_job *j)
+{
+	struct run r;
+	double gh, ch;
+
+	if (sp_job_is_step(j))
+		return;
+	if (sp_job_is_open(j)) {
+		h->open++;
+		return;
+	}
+	if (!known(j->elapsed_s)) {
+		h->unusable++;
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	r.j = j;
+	sp_order_of(&r.o, j);
+	r.st = sp_state_of(j);
+	r.noop = sp_job_noop(j);
+	r.hang = sp_job_hang(j);
+	r.failed = sp_job_failed(j);
+	/* Never 0: 0 means a job of its own. */
+	r.sub = j->array_job.n ? hash_bytes(j->array_job.p, j->array_job.n) | 1
+	    : 0;
+	r.limit_b = positive(j->mem_limit_node_b) ? j->mem_limit_node_b : NAN;
+	r.rss_b = positive(j->max_rss_b) ? j->max_rss_b : NAN;
+	r.cores = sp_job_cores(j);
+	r.tasks = positive(j->ntasks) ? j->ntasks :
+	    positive(j->nnodes) ? j->nnodes : 1;
+	r.cpt = r.cores / r.tasks;
+	r.nodes = positive(j->nnodes) ? j->nnodes : 1;
+
+	h->runs++;
+	h->states[r.st]++;
+	h->noop += r.noop;
+	h->hang += r.hang;
+	h->problems += r.failed || r.noop;
+	gh = sp_job_gpu_hours(j);
+	ch = sp_job_core_hours(j);
+	if (positive(gh))
+		h->gpu_h += gh;
+	if (positive(ch))
+		h->core_h += ch;
+	if (!h->have_newest || sp_order_cmp(&r.o, &h->newest) > 0) {
+		h->newest = r.o;
+		h->have_newest = 1;
+	}
+	note_request(h, SP_FLAG_TIME, &r.o, j->timelimit_s);
+	note_request(h, SP_FLAG_MEM, &r.o, r.limit_b);
+	note_request(h, SP_FLAG_CPUS, &r.o, r.cpt);
+	note_request(h, SP_FLAG_GPUS, &r.o, j->alloc_gpus);
+
+	add_array(h, &r);	/* first: the kills below look their array up */
+	add_time(h, &r);
+	add_mem(h, &r);
+	add_cpu(h, &r);
+	add_gpu(h, &r);
+	add_cost(h, &r);
+	add_failure(h, &r);
+	add_requeue(h, &r);
+	add_hang(h, &r);
+}
+
+void
+sp_hist_finish(struct sp_hist *h)
+{
+	rq_close(h);
+}
+
+/*
+ * The contradiction: a run that completed at a per-node limit an earlier
+ * submission was killed at.  Returns the earliest such kill (its index in
+ * oomsubs) and the completion, or -1.
+ */
+long
+sp_hist_contradiction(const struct sp_hist *h, const struct sp_ref **done)
+{
+	long found = -1;
+
+	*done = NULL;
+	for (size_t i = 0; i < h->noomsubs; i++) {
+		const struct sp_oomsub *e = &h->oomsubs[i];
+		long k = u64map_get(&h->doneat_map, double_key(e->limit_b));
+		const struct sp_ref *cand[2];
+
+		if (k < 0)
+			continue;
+		if (found >= 0 &&
+		    sp_order_cmp(&e->first, &h->oomsubs[found].first) >= 0)
+			continue;
+		cand[0] = &h->doneat[k].best;
+		cand[1] = &h->doneat[k].other;
+		for (int c = 0; c < 2; c++) {
+			const struct sp_ref *d = cand[c];
+
+			if (d->jobid == NULL ||
+			    sp_order_cmp(&d->o, &e->first) <= 0 ||
+			    (e->sub != 0 && d->sub == e->sub))
+				continue;
+			found = (long)i;
+			*done = d;
+			break;
+		}
+	}
+	return found;
+}
+
+/* ------------------------------------------------------------ the set */
+
+struct sp_hist *
+sp_histset_get(struct sp_histset *s, const char *key, size_t n)
+{
+	size_t mask, i;
+
+	if ((s->n + 1) * 2 > s->slotcap) {
+		size_t oldcap = s->slotcap;
+		size_t *old = s->slot;
+
+		s->slotcap = oldcap ? oldcap * 2 : 64;
+		s->slot = sp_xcalloc(s->slotcap, sizeof *s->slot);
+		for (size_t k = 0; k < oldcap; k++) {
+			struct sp_hist *h;
+
+			if (old[k] == 0)
+				continue;
+			h = s->v[old[k] - 1];
+			i = hash_bytes(h->key, h->keylen) & (s->slotcap - 1);
+			while (s->slot[i])
+				i = (i + 1) & (s->slotcap - 1);
+			s->slot[i] = old[k];
+		}
+		free(old);
+	}
+	mask = s->slotcap - 1;
+	for (i = hash_bytes(key, n) & mask; s->slot[i]; i = (i + 1) & mask) {
+		struct sp_hist *h = s->v[s->slot[i] - 1];
+
+		if (h->keylen == n && memcmp(h->key, key, n) == 0)
+			return h;
+	}
+	s->v = sp_xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
+	s->v[s->n] = sp_xmalloc(sizeof **s->v);
+	sp_hist_init(s->v[s->n], key, n);
+	s->slot[i] = ++s->n;
+	return s->v[s->n - 1];
+}
+
+static int
+by_compute(const void *a, const void *b)
+{
+	const struct sp_hist *x = *(struct sp_hist *const *)a;
+	const struct sp_hist *y = *(struct sp_hist *const *)b;
+	double cx = sp_hist_compute(x), cy = sp_hist_compute(y);
+	size_t n = x->keylen < y->keylen ? x->keylen : y->keylen;
+	int c;
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	if ((c = memcmp(x->key, y->key, n)) != 0)
+		return c;
+	return cmp_double((double)x->keylen, (double)y->keylen);
+}
+
+void
+sp_histset_finish(struct sp_histset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		sp_hist_finish(s->v[i]);
+	/* The slots still name positions: the set is read-only from here. */
+	free(s->slot);
+	s->slot = NULL;
+	s->slotcap = 0;
+	qsort(s->v, s->n, sizeof *s->v, by_compute);
+}
+
+void
+sp_histset_free(struct sp_histset *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		sp_hist_free(s->v[i]);
+		free(s->v[i]);
+	}
+	free(s->v);
+	free(s->slot);
+	memset(s, 0, sizeof *s);
+}
+
+/* ------------------------------------------------------------- advice */
+
+void
+sp_size_site_unknown(struct sp_size_site *s)
+{
+	s->gather = SP_GATHER_UNKNOWN;
+	s->gather_freq_s = NAN;
+	s->gpuutil_tracked = -1;
+	s->ceiling_cores = NAN;
+	s->ceiling_mem_b = NAN;
+}
+
+void
+sp_advice_free(struct sp_advice *a)
+{
+	sp_buf_free(&a->requested_txt);
+	sp_buf_free(&a->suggestion);
+	sp_buf_free(&a->sbatch);
+	sp_buf_free(&a->observed);
+	sp_buf_free(&a->basis);
+	sp_buf_free(&a->caution);
+}
+
+static void
+buf_vprintf(struct sp_buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	sp_buf_reserve(b, (size_t)n + 1);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+/* Appends one clause to a "; "-separated list. */
+static void
+clause(struct sp_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+clause(struct sp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->len > 0)
+		sp_buf_adds(b, "; ");
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* The text of a number through a formatter, for use inside clauses. */
+struct txt {
+	struct sp_buf b;
+};
+
+static const char *
+t_hms(struct txt *t, double s)
+{
+	sp_buf_clear(&t->b);
+	sp_fmt_hms(&t->b, s);
+	return sp_buf_str(&t->b);
+}
+
+static const char *
+t_dur(struct txt *t, double s)
+{
+	sp_buf_clear(&t->b);
+	sp_fmt_duration(&t->b, s);
+	return sp_buf_str(&t->b);
+}
+
+static const char *
+t_bytes(struct txt *t, double b)
+{
+	sp_buf_clear(&t->b);
+	sp_fmt_bytes(&t->b, b);
+	return sp_buf_str(&t->b);
+}
+
+static const char *
+t_mem(struct txt *t, double b)
+{
+	sp_buf_clear(&t->b);
+	sp_size_fmt_mem(&t->b, b);
+	return sp_buf_str(&t->b);
+}
+
+static const char *
+t_busy(struct txt *t, double x)
+{
+	sp_buf_clear(&t->b);
+	sp_size_fmt_busy(&t->b, x);
+	return sp_buf_str(&t->b);
+}
+
+static const char *
+plural(double n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+void
+sp_size_fmt_mem(struct sp_buf *b, double bytes)
+{
+	if (!positive(bytes))
+		return;
+	if (fmod(bytes, GIB) == 0)
+		sp_buf_printf(b, "%.0fG", bytes / GIB);
+	else if (fmod(bytes, 1048576.0) == 0)
+		sp_buf_printf(b, "%.0fM", bytes / 1048576.0);
+	else
+		sp_buf_printf(b, "%.0fK", ceil(bytes / 1024.0));
+}
+
+void
+sp_size_fmt_busy(struct sp_buf *b, double x)
+{
+	if (!known(x))
+		return;
+	if (x <= 0)
+		sp_buf_adds(b, "0");
+	else if (x < 0.05)
+		sp_buf_adds(b, "under 0.05");
+	else if (x < 0.1)
+		sp_buf_printf(b, "%.2f", x);
+	else
+		sp_buf_printf(b, "%.1f", x);
+}
+
+void
+sp_size_mem_caveat(struct sp_buf *b, enum sp_gather g)
+{
+	switch (g) {
+	case SP_GATHER_LINUX:
+		clause(b, "MaxRSS reads high under jobacct_gather/linux, which "
+		       "counts shared pages once per process: an upper bound; "
+		       "a live reading of the running job measures the real "
+		       "footprint");
+		break;
+	case SP_GATHER_CGROUP:
+		clause(b, "MaxRSS is the cgroup's high-water mark here, page "
+		       "cache included, so it can read high; a live reading of "
+		       "the running job measures the real footprint");
+		break;
+	default:
+		clause(b, "MaxRSS reads high where jobacct_gather/linux counts "
+		       "shared pages once per process (the gather type here is "
+		       "unknown): an upper bound; a live reading of the "
+		       "running job measures the real footprint");
+		break;
+	}
+}
+
+static enum sp_verdict
+judge(double target, double current)
+{
+	if (!known(current))
+		return SP_V_RAISE;
+	if (target > current * (1 + SP_SIZE_CHANGE))
+		return SP_V_RAISE;
+	if (target < current * (1 - SP_SIZE_CHANGE))
+		return SP_V_LOWER;
+	return SP_V_KEEP;
+}
+
+static void
+suggest(struct sp_advice *a, const char *value)
+{
+	sp_buf_printf(&a->suggestion, "%s=%s", sp_flag_name(a->flag), value);
+	sp_buf_printf(&a->sbatch, "#SBATCH %s=%s", sp_flag_name(a->flag),
+		      value);
+}
+
+static int
+actionable(enum sp_verdict v)
+{
+	return v == SP_V_RAISE || v == SP_V_LOWER;
+}
+
+/* A duration rounded up to the step its size calls for. */
+static double
+round_time(double s)
+{
+	double step = s < SP_TIME_STEP_SWITCH_S ? SP_TIME_STEP_SHORT_S :
+	    SP_TIME_STEP_LONG_S;
+
+	return ceil(s / step - 1e-9) * step;
+}
+
+static void
+advise_time(const struct sp_hist *h, struct sp_advice *a, struct txt *t,
+	    struct txt *t2)
+{
+	long hung = h->hung_timeouts, touts = h->timeouts;
+	double req = h->req[SP_FLAG_TIME].known ? h->req[SP_FLAG_TIME].v : NAN;
+	double longest, target, floor = NAN, p95;
+	double *v;
+
+	a->requested = req;
+	if (known(req))
+		sp_fmt_hms(&a->requested_txt, req);
+	a->runs = (long)h->ndone;
+	if (hung >= SP_TIME_VETO_MIN_HUNG &&
+	    hung >= SP_TIME_VETO_TIMEOUT_SHARE * touts &&
+	    hung >= SP_TIME_VETO_RUN_SHARE * h->runs) {
+		a->verdict = SP_V_HOLD;
+		a->runs = touts;
+		sp_buf_printf(&a->observed, "%ld of %ld timeouts computed "
+			      "nothing", hung, touts);
+		sp_buf_printf(&a->basis, "blocked, not slow: %ld of the %ld "
+			      "timeouts (of %ld runs) used under %.0f "
+			      "CPU-seconds, and a longer limit buys a longer "
+			      "hang", hung, touts, h->runs, SP_NOOP_MAX_CPU_S);
+		if (h->comp_timeouts > 0)
+			clause(&a->basis, "the other %ld did compute and were "
+			       "cut off at up to %s", h->comp_timeouts,
+			       t_hms(t, h->comp_timeout_limit_s));
+		clause(&a->caution, "fix the blocking call (a data read, a "
+		       "lock, a rendezvous, a prompt); sp-hang lists the runs");
+		return;
+	}
+	if (h->ndone < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		sp_buf_printf(&a->basis, "needs %d completed runs; there %s "
+			      "%zu", SP_SIZE_MIN_RUNS,
+			      h->ndone == 1 ? "was" : "were", h->ndone);
+		if (h->ndone > 0)
+			sp_fmt_duration(&a->observed, h->longest.a);
+		if (h->comp_timeouts > 0)
+			clause(&a->caution, "%ld %s timed out while computing "
+			       "at up to %s: too short, by how much the record "
+			       "cannot say", h->comp_timeouts,
+			       plural(h->comp_timeouts, "run", "runs"),
+			       t_hms(t, h->comp_timeout_limit_s));
+		return;
+	}
+	longest = h->longest.a;
+	target = round_time(longest * SP_TIME_MARGIN);
+	if (h->comp_timeouts > 0)
+		floor = round_time(h->comp_timeout_limit_s * SP_TIME_MARGIN);
+	v = sp_xcalloc(h->ndone, sizeof *v);
+	for (size_t i = 0; i < h->ndone; i++)
+		v[i] = h->done_s[i];
+	p95 = sp_percentile(v, h->ndone, SP_TIME_P95);
+	free(v);
+
+	sp_fmt_duration(&a->observed, longest);
+	sp_buf_printf(&a->basis, "longest of %zu completed runs took %s",
+		      h->ndone, t_dur(t, longest));
+	if (fabs(longest - p95) > fmax(SP_TIME_P95_SHOW_S,
+				       SP_TIME_P95_SHOW_SHARE * longest))
+		sp_buf_printf(&a->basis, " (p95 %s)", t_dur(t, p95));
+	if (known(floor) && floor > target) {
+		target = floor;
+		clause(&a->basis, "%ld %s timed out while computing at %s, so "
+		       "at least %s", h->comp_timeouts,
+		       plural(h->comp_timeouts, "run", "runs"),
+		       t_hms(t, h->comp_timeout_limit_s), t_hms(t2, floor));
+	}
+	a->target = target;
+	a->verdict = judge(target, req);
+	if (actionable(a->verdict))
+		suggest(a, t_hms(t, target));
+	else
+		clause(&a->basis, "%s would do, within %.0f%% of the request",
+		       t_hms(t, target), SP_SIZE_CHANGE * 100);
+	if (h->comp_timeouts > 0)
+		clause(&a->caution, "%ld %s timed out while computing: %s limit "
+		       "x %.2f is a floor, not a fit", h->comp_timeouts,
+		       plural(h->comp_timeouts, "run", "runs"),
+		       plural(h->comp_timeouts, "its", "their"),
+		       SP_TIME_MARGIN);
+	if (hung > 0)
+		clause(&a->caution, "%ld %s consumed almost no CPU and %s left "
+		       "out of %s", hung, plural(hung, "timeout", "timeouts"),
+		       plural(hung, "is", "are"),
+		       h->comp_timeouts > 0 ? "that floor" :
+		       "the figure above");
+	if (h->near.n > 0) {
+		const struct sp_ref *w = &h->near.v[0];
+
+		/* The root of the heap is the kept run with the least room;
+		 * the tightest is the one with the highest score. */
+		for (size_t i = 1; i < h->near.n; i++)
+			if (ref_cmp(&h->near.v[i], w) > 0)
+				w = &h->near.v[i];
+		clause(&a->caution, "job %s finished %s inside its %s limit",
+		       w->jobid, t_dur(t, w->b - w->a), t_hms(t2, w->b));
+		if (h->near.seen > 1)
+			sp_buf_printf(&a->caution, " (%ld runs finished within "
+				      "%.0f%% of their limit)", h->near.seen,
+				      SP_NEAR_LIMIT_SHARE * 100);
+	}
+}
+
+static void
+thin_caution(const struct sp_hist *h, const struct sp_size_site *site,
+	     struct sp_advice *a, struct txt *t)
+{
+	double f = site->gather_freq_s, s = h->shortest_trusted_s;
+
+	if (positive(f) && known(s)) {
+		double samples = floor(s / f) + 1;
+
+		if (samples <= SP_MEM_THIN_SAMPLES)
+			clause(&a->caution, "thinly sampled: the shortest run "
+			       "had at most %.0f %s in %s "
+			       "(JobAcctGatherFrequency=%gs), so its peak may "
+			       "be low%s", samples,
+			       plural(samples, "sample", "samples"),
+			       t_dur(t, s), f, a->verdict == SP_V_LOWER ?
+			       ": lower with care" : "");
+	} else if (a->verdict == SP_V_LOWER) {
+		clause(&a->caution, "the sampling interval is unknown here, so "
+		       "a short run's peak may be low: lower with care");
+	}
+}
+
+/* Whole GiB, rounded up, at least one. */
+static double
+ceil_gib(double b)
+{
+	double g = ceil(b / GIB - 1e-12);
+
+	return (g < 1 ? 1 : g) * GIB;
+}
+
+static void
+mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
+	    struct txt *t)
+{
+	double ceiling = site->ceiling_mem_b;
+
+	if (!positive(ceiling) || !(a->target > ceiling))
+		return;
+	/* It wants more than the partition's nodes have. */
+	if (known(a->requested) && a->requested >= ceiling) {
+		a->verdict = SP_V_CAPPED;
+		clause(&a->basis, "at this partition's ceiling of %s per node: "
+		       "a larger request needs a partition with larger nodes",
+		       t_bytes(t, ceiling));
+	} else {
+		a->verdict = SP_V_RAISE;
+		clause(&a->caution, "the partition's largest node has %s: "
+		       "capped there", t_bytes(t, ceiling));
+	}
+	a->target = floor(ceiling / GIB) * GIB;
+}
+
+static void
+advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
+	   struct sp_advice *a, struct txt *t)
+{
+	double req = h->req[SP_FLAG_MEM].known ? h->req[SP_FLAG_MEM].v : NAN;
+	const struct sp_ref *done;
+	long contra;
+
+	a->requested = req;
+	sp_size_fmt_mem(&a->requested_txt, req);
+	a->runs = h->mem_runs;
+	if (h->kills > 0)
+		sp_buf_printf(&a->observed, "%ld %s at up to %s", h->kills,
+			      plural(h->kills, "kill", "kills"),
+			      t_mem(t, h->kill_limit_b));
+	else if (h->mem_trusted > 0)
+		sp_fmt_bytes(&a->observed, h->peak.a);
+
+	contra = sp_hist_contradiction(h, &done);
+	if (contra >= 0) {
+		const struct sp_oomsub *e = &h->oomsubs[contra];
+
+		a->verdict = SP_V_HOLD;
+		sp_buf_printf(&a->basis, "job %s completed at %s, a size "
+			      "already killed for memory (job %s): memory is not "
+			      "the deciding variable, so no further increment",
+			      done->jobid, t_mem(t, e->limit_b), e->jobid);
+		clause(&a->caution, "find what else changed between the runs "
+		       "(workers, batch size, input shard)");
+		sp_size_mem_caveat(&a->caution, site->gather);
+		return;
+	}
+	if (h->mem_runs < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		sp_buf_printf(&a->basis, "needs %d runs with a peak or a kill "
+			      "at a known limit; there %s %ld", SP_SIZE_MIN_RUNS,
+			      h->mem_runs == 1 ? "was" : "were", h->mem_runs);
+		if (h->mem_untrusted > 0)
+			clause(&a->basis, "%ld more read above %s limit",
+			       h->mem_untrusted,
+			       plural(h->mem_untrusted, "its", "their"));
+		sp_size_mem_caveat(&a->caution, site->gather);
+		return;
+	}
+	if (h->kills > 0) {
+		double peak_target = NAN;
+
+		a->target = ceil_gib(h->kill_limit_b * SP_MEM_MARGIN);
+		sp_buf_printf(&a->basis, "%ld %s killed for memory at up to %s; "
+			      "that x %.2f is a floor", h->kills,
+			      plural(h->kills, "run was", "runs were"),
+			      t_mem(t, h->kill_limit_b), SP_MEM_MARGIN);
+		if (h->mem_trusted >= SP_SIZE_MIN_RUNS)
+			peak_target = ceil_gib(h->peak.a * SP_MEM_MARGIN);
+		if (known(peak_target) && peak_target > a->target) {
+			a->target = peak_target;
+			clause(&a->basis, "the runs that were not killed peaked "
+			       "higher still, at %s (job %s)",
+			       t_bytes(t, h->peak.a), h->peak.jobid);
+		}
+		clause(&a->caution, "a killed run's MaxRSS is a sample short of "
+		       "its real peak");
+	} else if (h->mem_measured > 0 && h->mem_untrusted >=
+		   SP_MEM_UNTRUSTED_DOMINATE * h->mem_measured) {
+		a->verdict = SP_V_REFUSE;
+		sp_buf_printf(&a->basis, "MaxRSS exceeds the limit on %ld of %ld "
+			      "runs without being killed: not a footprint at all",
+			      h->mem_untrusted, h->mem_measured);
+		sp_size_mem_caveat(&a->caution, site->gather);
+		return;
+	} else if (h->mem_trusted < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		sp_buf_printf(&a->basis, "needs %d runs with a peak within "
+			      "their limit; there %s %ld", SP_SIZE_MIN_RUNS,
+			      h->mem_trusted == 1 ? "was" : "were",
+			      h->mem_trusted);
+		if (h->mem_untrusted > 0)
+			clause(&a->basis, "%ld more read above %s limit",
+			       h->mem_untrusted,
+			       plural(h->mem_untrusted, "its", "their"));
+		sp_size_mem_caveat(&a->caution, site->gather);
+		return;
+	} else {
+		a->runs = h->mem_trusted;
+		a->target = ceil_gib(h->peak.a * SP_MEM_MARGIN);
+		sp_buf_printf(&a->basis, "largest peak of %ld runs within their "
+			      "limit: %s (job %s), x %.2f", h->mem_trusted,
+			      t_bytes(t, h->peak.a), h->peak.jobid,
+			      SP_MEM_MARGIN);
+	}
+	a->verdict = judge(a->target, req);
+	mem_ceiling(site, a, t);
+	if (actionable(a->verdict))
+		suggest(a, t_mem(t, a->target));
+	else if (a->verdict == SP_V_KEEP)
+		clause(&a->basis, "%s would do, within %.0f%% of the request",
+		       t_mem(t, a->target), SP_SIZE_CHANGE * 100);
+	if (h->mem_untrusted > 0)
+		clause(&a->caution, "%ld %s left out: MaxRSS above the limit "
+		       "without a kill", h->mem_untrusted,
+		       plural(h->mem_untrusted, "run", "runs"));
+	thin_caution(h, site, a, t);
+	if (h->multinode > 0)
+		clause(&a->caution, "per node: %ld %s used several nodes, so "
+		       "the allocation's total is larger", h->multinode,
+		       plural(h->multinode, "run", "runs"));
+	sp_size_mem_caveat(&a->caution, site->gather);
+}
+
+static void
+cpu_caveat(struct sp_buf *b, enum sp_gather g)
+{
+	if (g == SP_GATHER_CGROUP)
+		return;
+	clause(b, "TotalCPU %s detached worker pools: a lower bound",
+	       g == SP_GATHER_LINUX ? "misses" : "may miss");
+}
+
+/* Busy units to a request: no margin where it would double it. */
+static double
+busy_target(double busy, double margin, double noise)
+{
+	double x;
+
+	if (busy < SP_CPU_RAISE_MIN_BUSY)
+		x = ceil(busy - noise);
+	else
+		x = ceil(busy * margin - 1e-9);
+	return x < 1 ? 1 : x;
+}
+
+static void
+advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
+	    struct sp_advice *a, struct txt *t)
+{
+	double req = h->req[SP_FLAG_CPUS].known ? h->req[SP_FLAG_CPUS].v : NAN;
+	double busy, ceiling = site->ceiling_cores;
+	const char *bt;
+
+	a->requested = req;
+	if (known(req))
+		sp_buf_printf(&a->requested_txt, "%g", req);
+	a->runs = h->cpu_runs;
+	if (h->cpu_runs < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		sp_buf_printf(&a->basis, "needs %d runs with a CPU reading; "
+			      "there %s %ld", SP_SIZE_MIN_RUNS,
+			      h->cpu_runs == 1 ? "was" : "were", h->cpu_runs);
+		return;
+	}
+	busy = h->busiest.a;
+	a->target = busy_target(busy, SP_CPU_MARGIN, SP_CPU_NOISE);
+	bt = t_busy(t, busy);
+	sp_buf_printf(&a->observed, "%s %s busy per task at peak across %ld "
+		      "runs", bt, strcmp(bt, "1.0") ? "cores" : "core",
+		      h->cpu_runs);
+	sp_buf_printf(&a->basis, "the busiest run (job %s) kept %s of its %g "
+		      "%s per task busy", h->busiest.jobid, bt, h->busiest.b,
+		      plural(h->busiest.b, "core", "cores"));
+	a->verdict = judge(a->target, req);
+	if (busy >= SP_CPU_RAISE_MIN_BUSY && positive(ceiling) &&
+	    a->target > ceiling) {
+		/* It wants more than the partition's nodes have. */
+		if (known(req) && req >= ceiling) {
+			a->verdict = SP_V_CAPPED;
+			clause(&a->basis, "at this partition's ceiling of %g "
+			       "cores per node: a larger request needs a "
+			       "partition with more cores per node", ceiling);
+		} else {
+			a->verdict = SP_V_RAISE;
+			clause(&a->caution, "%g wanted, but the partition's "
+			       "largest node has %g cores: capped there",
+			       a->target, ceiling);
+		}
+		a->target = ceiling;
+	} else if (a->verdict == SP_V_RAISE && busy < SP_CPU_RAISE_MIN_BUSY) {
+		a->verdict = SP_V_KEEP;
+		clause(&a->basis, "one saturated core is no evidence that a "
+		       "second would help: raising needs %.0f or more cores busy",
+		       SP_CPU_RAISE_MIN_BUSY);
+	}
+	if (actionable(a->verdict)) {
+		struct sp_buf v = { 0 };
+
+		sp_buf_printf(&v, "%g", a->target);
+		suggest(a, sp_buf_str(&v));
+		sp_buf_free(&v);
+	} else if (a->verdict == SP_V_KEEP && a->target != req) {
+		clause(&a->basis, "%g would do, within %.0f%% of the request",
+		       a->target, SP_SIZE_CHANGE * 100);
+	}
+	if (a->verdict == SP_V_LOWER) {
+		cpu_caveat(&a->caution, site->gather);
+		if (h->gpu)
+			clause(&a->caution, "a GPU job: data-loader workers may "
+			       "need these cores at moments the average hides");
+	}
+	if (h->tasks_max > 1)
+		clause(&a->caution, "per task: this workload runs up to %g "
+		       "tasks", h->tasks_max);
+}
+
+static void
+advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
+	    struct sp_advice *a, struct txt *t)
+{
+	double req = h->req[SP_FLAG_GPUS].known ? h->req[SP_FLAG_GPUS].v : NAN;
+	double busy, held;
+	const char *bt;
+
+	a->requested = req;
+	if (known(req))
+		sp_buf_printf(&a->requested_txt, "%g", req);
+	a->runs = h->gpu_runs;
+	if (h->gpu_runs < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		sp_buf_printf(&a->basis, "needs %d runs that held GPUs and "
+			      "computed; there %s %ld", SP_SIZE_MIN_RUNS,
+			      h->gpu_runs == 1 ? "was" : "were", h->gpu_runs);
+		return;
+	}
+	if (h->gpu_util_runs < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		sp_buf_printf(&a->basis, "GPU utilization is recorded for %ld "
+			      "of %ld runs; without it the record cannot size "
+			      "--gpus", h->gpu_util_runs, h->gpu_runs);
+		clause(&a->caution, "%s", site->gpuutil_tracked == 1 ?
+		       "this cluster gathers it, but not for these runs" :
+		       site->gpuutil_tracked == 0 ?
+		       "this cluster does not gather it (AccountingStorageTRES "
+		       "needs gres/gpuutil)" :
+		       "Slurm records it where AccountingStorageTRES includes "
+		       "gres/gpuutil");
+		return;
+	}
+	a->runs = h->gpu_util_runs;
+	busy = h->gpu_busiest.a;
+	held = h->gpu_busiest.b;
+	a->target = busy_target(busy, SP_GPU_MARGIN, SP_GPU_NOISE);
+	bt = t_busy(t, busy);
+	sp_buf_printf(&a->observed, "%s %s busy at peak across %ld runs", bt,
+		      strcmp(bt, "1.0") ? "GPUs" : "GPU", h->gpu_util_runs);
+	sp_buf_printf(&a->basis, "the busiest run (job %s) kept %s of its %g "
+		      "%s busy", h->gpu_busiest.jobid, bt, held,
+		      plural(held, "GPU", "GPUs"));
+	a->verdict = judge(a->target, req);
+	if (a->verdict == SP_V_RAISE) {
+		a->verdict = SP_V_KEEP;
+		clause(&a->basis, "a busy GPU is no evidence that another would "
+		       "help: the code decides how many it can use, so the "
+		       "record never raises --gpus");
+	}
+	if (a->verdict == SP_V_LOWER) {
+		struct sp_buf v = { 0 };
+
+		sp_buf_printf(&v, "%g", a->target);
+		suggest(a, sp_buf_str(&v));
+		sp_buf_free(&v);
+		clause(&a->caution, "utilization is averaged over the run and "
+		       "its GPUs: if each rank drives one GPU, fewer GPUs "
+		       "changes the layout, and a low figure there points at "
+		       "the input pipeline");
+	} else if (a->verdict == SP_V_KEEP && a->target < req) {
+		clause(&a->basis, "%g would do, within %.0f%% of the request",
+		       a->target, SP_SIZE_CHANGE * 100);
+	}
+}
+
+int
+sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
+	       enum sp_flag flag, struct sp_advice *a)
+{
+	struct txt t = { { 0 } }, t2 = { { 0 } };
+
+	memset(a, 0, sizeof *a);
+	a->flag = flag;
+	a->requested = a->target = NAN;
+	switch (flag) {
+	case SP_FLAG_TIME:
+		advise_time(h, a, &t, &t2);
+		break;
+	case SP_FLAG_MEM:
+		advise_mem(h, site, a, &t);
+		break;
+	case SP_FLAG_CPUS:
+		advise_cpus(h, site, a, &t);
+		break;
+	case SP_FLAG_GPUS:
+		if (!h->gpu)
+			return -1;
+		advise_gpus(h, site, a, &t);
+		break;
+	default:
+		return -1;
+	}
+	sp_buf_free(&t.b);
+	sp_buf_free(&t2.b);
+	return 0;
+}
+
+/* --------------------------------------------------------------- cost */
+
+void
+sp_cost_init(struct sp_cost *c)
+{
+	memset(c, 0, sizeof *c);
+}
+
+static int
+has_verdict(const struct sp_advice *a)
+{
+	return a != NULL && (actionable(a->verdict) ||
+	    a->verdict == SP_V_KEEP || a->verdict == SP_V_CAPPED);
+}
+
+/* One panel: what the runs asked, used, and would ask as advised. */
+static void
+cost_panel(struct sp_cost *c, enum sp_cost_kind k, long n,
+	   const struct sp_advice *a, double asked, double used,
+	   double units)
+{
+	double advised = actionable(a->verdict) ? a->target * units : asked;
+
+	if (!has_verdict(a) || n == 0)
+		return;
+	c->runs[k] += n;
+	c->requested[k] += asked;
+	c->used[k] += used;
+	c->recommended[k] += advised;
+	c->reductions[k] += a->verdict == SP_V_LOWER ? advised : asked;
+}
+
+void
+sp_cost_add(struct sp_cost *c, const struct sp_hist *h,
+	    const struct sp_advice *mem, const struct sp_advice *cpus,
+	    const struct sp_advice *time)
+{
+	double gibh = GIB * 3600.0;
+
+	if (mem != NULL)
+		cost_panel(c, SP_COST_MEM, h->cost_mem_n, mem,
+			   h->mem_bs / gibh, h->used_bs / gibh,
+			   h->node_s / gibh);
+	if (cpus != NULL)
+		cost_panel(c, SP_COST_CPU, h->cost_cpu_n, cpus,
+			   h->core_s / 3600.0, h->cpu_s / 3600.0,
+			   h->task_s / 3600.0);
+	if (time != NULL)
+		cost_panel(c, SP_COST_TIME, h->cost_time_n, time,
+			   h->limit_s / 3600.0, h->elapsed_s / 3600.0,
+			   (double)h->cost_time_n / 3600.0);
+}

@@ -1,0 +1,675 @@
+/*
+ * The sizing rules (reference-rules.md 2.6) with their numbers: newest
+ * request, refusal, the hang veto, the computing floor, p95, the OOM
+ * floor, MaxRSS above the limit, thin sampling, per-task CPUs, the
+ * partition ceiling, the single-core non-inversion, --gpus, the hold on a
+ * contradiction, and the re-costing of figure 9.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp.h"
+#include "sp_size.h"
+#include "tap.h"
+
+#define GIB 1073741824.0
+
+/* One job record; a NULL field is empty (unknown). */
+struct R {
+	const char *id, *aj, *at, *att, *state, *start, *el, *lim, *cpus,
+	    *tasks, *nodes, *gpus, *mem, *rss, *cpu, *cput, *gutil, *key;
+};
+
+static const char header[] = "jobid\tarray_job\tarray_task\tattempt\tstate\t"
+	"start\telapsed_s\ttimelimit_s\talloc_cpus\tntasks\tnnodes\t"
+	"alloc_gpus\tmem_limit_node_b\tmax_rss_b\ttotal_cpu_s\tcpu_time_s\t"
+	"gpu_util\tworkload_key\n";
+
+static struct sp_buf rows;
+
+static void
+field(const char *s, int last)
+{
+	sp_buf_adds(&rows, s ? s : "");
+	sp_buf_addc(&rows, last ? '\n' : '\t');
+}
+
+static void
+row(struct R r)
+{
+	field(r.id, 0);
+	field(r.aj, 0);
+	field(r.at, 0);
+	field(r.att, 0);
+	field(r.state, 0);
+	field(r.start, 0);
+	field(r.el, 0);
+	field(r.lim, 0);
+	field(r.cpus, 0);
+	field(r.tasks, 0);
+	field(r.nodes, 0);
+	field(r.gpus, 0);
+	field(r.mem, 0);
+	field(r.rss, 0);
+	field(r.cpu, 0);
+	field(r.cput, 0);
+	field(r.gutil, 0);
+	field(r.key ? r.key : "u/p/cpu/w", 1);
+}
+
+#define ROW(...) row((struct R){ __VA_ARGS__ })
+
+/* Numbers as text, from a ring long enough for one ROW. */
+static const char *
+N(double v)
+{
+	static char ring[32][40];
+	static int i;
+
+	i = (i + 1) % 32;
+	snprintf(ring[i], sizeof ring[i], "%.17g", v);
+	return ring[i];
+}
+
+static const char *
+G(double gib)
+{
+	return N(gib * GIB);
+}
+
+static struct sp_histset set;
+
+/* Reads the rows gathered so far into a fresh set. */
+static void
+load(void)
+{
+	struct sp_reader r;
+	struct sp_jobcols c;
+	struct sp_job j;
+	struct sp_buf text = { 0 };
+	FILE *fp;
+
+	sp_histset_free(&set);
+	sp_buf_adds(&text, header);
+	sp_buf_add(&text, rows.p, rows.len);
+	fp = fmemopen(text.p, text.len, "r");
+	if (sp_reader_open_stream(&r, fp, "rows") < 0)
+		sp_die(2, "%s", sp_buf_str(&r.err));
+	sp_jobcols_resolve(&c, &r);
+	while (sp_reader_next(&r) == 1) {
+		sp_job_parse(&j, &c, &r);
+		sp_hist_add(sp_histset_get(&set, j.workload_key.p,
+					   j.workload_key.n), &j);
+	}
+	sp_histset_finish(&set);
+	sp_reader_close(&r);
+	fclose(fp);
+	sp_buf_free(&text);
+	sp_buf_clear(&rows);
+}
+
+static const struct sp_hist *
+hist(const char *key)
+{
+	for (size_t i = 0; i < set.n; i++)
+		if (strcmp(set.v[i]->key, key) == 0)
+			return set.v[i];
+	return NULL;
+}
+
+static struct sp_size_site site;
+static struct sp_advice adv;
+
+static void
+advise(const char *key, enum sp_flag f)
+{
+	const struct sp_hist *h = hist(key ? key : "u/p/cpu/w");
+
+	sp_advice_free(&adv);
+	memset(&adv, 0, sizeof adv);
+	if (h == NULL || sp_size_advise(h, &site, f, &adv) < 0)
+		adv.verdict = (enum sp_verdict)-1;
+}
+
+static const char *
+verdict(void)
+{
+	return (int)adv.verdict < 0 ? "none" : sp_verdict_name(adv.verdict);
+}
+
+static int
+has(const struct sp_buf *b, const char *needle)
+{
+	return strstr(sp_buf_str(b), needle) != NULL;
+}
+
+/* ------------------------------------------------------------- --time */
+
+static void
+time_newest_not_largest(void)
+{
+	/* Old runs asked 8 h; the newest asks 40 min and two of them were
+	 * cut off while computing.  The answer is raise, not lower. */
+	ROW(.id = "101", .state = "COMPLETED", .el = "6000", .lim = "28800");
+	ROW(.id = "102", .state = "COMPLETED", .el = "6500", .lim = "28800");
+	ROW(.id = "103", .state = "COMPLETED", .el = "6769", .lim = "28800");
+	ROW(.id = "104", .state = "TIMEOUT", .el = "2400", .lim = "2400",
+	    .cpu = "2300");
+	ROW(.id = "105", .state = "TIMEOUT", .el = "2400", .lim = "2400",
+	    .cpu = "2300");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("raise", verdict(), "time: the newest request is the current one");
+	is_string("00:40:00", sp_buf_str(&adv.requested_txt), "time: requested is the newest, 00:40:00");
+	is_string("--time=02:30:00", sp_buf_str(&adv.suggestion), "time: 6769 s x 1.25 -> 02:30:00");
+	is_string("#SBATCH --time=02:30:00", sp_buf_str(&adv.sbatch), "time: the #SBATCH line");
+	is_string("longest of 3 completed runs took 01:52:49", sp_buf_str(&adv.basis), "time: the basis");
+	is_int(3, adv.runs, "time: three runs read");
+	ok(has(&adv.caution, "2 runs timed out while computing: their limit x 1.25 is a floor, not a fit"), "time: computing timeouts named");
+}
+
+static void
+time_refuse(void)
+{
+	ROW(.id = "1", .state = "COMPLETED", .el = "100", .lim = "3600");
+	ROW(.id = "2", .state = "COMPLETED", .el = "200", .lim = "3600");
+	ROW(.id = "3", .state = "FAILED", .el = "50", .lim = "3600");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("refuse", verdict(), "time: two completed runs are too few");
+	is_string("needs 3 completed runs; there were 2", sp_buf_str(&adv.basis), "time: the refusal says how many");
+	is_string("", sp_buf_str(&adv.suggestion), "time: no suggestion on a refusal");
+	is_string("01:00:00", sp_buf_str(&adv.requested_txt), "time: requested still shown");
+}
+
+static void
+time_hang_veto(void)
+{
+	/* cot-exp: 20 runs at a 30-minute limit, 14 timeouts with 0.5 s of
+	 * CPU, 6 completions that computed. */
+	for (int i = 0; i < 20; i++) {
+		int hung = i % 5 != 0 && i % 5 != 4;
+
+		if (i == 0 || i == 5)
+			hung = 1;
+		if (hung)
+			ROW(.id = N(5100001 + i), .state = "TIMEOUT",
+			    .el = "1826", .lim = "1800", .cpu = "0.5");
+		else
+			ROW(.id = N(5100001 + i), .state = "COMPLETED",
+			    .el = "1780", .lim = "1800", .cpu = "1780");
+	}
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("hold", verdict(), "veto: 14 hung timeouts of 20 runs hold --time");
+	is_string("blocked, not slow: 14 of the 14 timeouts (of 20 runs) used under 10 CPU-seconds, and a longer limit buys a longer hang",
+		  sp_buf_str(&adv.basis), "veto: the basis");
+	is_string("14 of 14 timeouts computed nothing", sp_buf_str(&adv.observed), "veto: observed");
+	is_string("", sp_buf_str(&adv.sbatch), "veto: nothing to paste");
+
+	/* At the edge: 3 hung of 6 timeouts of 15 runs still holds ... */
+	for (int i = 0; i < 15; i++) {
+		if (i < 3)
+			ROW(.id = N(i + 1), .state = "TIMEOUT", .el = "700",
+			    .lim = "600", .cpu = "1");
+		else if (i < 6)
+			ROW(.id = N(i + 1), .state = "TIMEOUT", .el = "600",
+			    .lim = "600", .cpu = "500");
+		else
+			ROW(.id = N(i + 1), .state = "COMPLETED", .el = "500",
+			    .lim = "600", .cpu = "480");
+	}
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("hold", verdict(), "veto: 3 hung, half the timeouts, 20%% of runs");
+	is_string("blocked, not slow: 3 of the 6 timeouts (of 15 runs) used under 10 CPU-seconds, and a longer limit buys a longer hang; the other 3 did compute and were cut off at up to 00:10:00",
+		  sp_buf_str(&adv.basis), "veto: the computing timeouts are named");
+
+	/* ... two hung do not. */
+	for (int i = 0; i < 15; i++) {
+		if (i < 2)
+			ROW(.id = N(i + 1), .state = "TIMEOUT", .el = "700",
+			    .lim = "600", .cpu = "1");
+		else
+			ROW(.id = N(i + 1), .state = "COMPLETED", .el = "500",
+			    .lim = "600", .cpu = "480");
+	}
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("raise", verdict(), "veto: two hung timeouts are not a hang (500 s x 1.25 -> 00:15:00)");
+	ok(has(&adv.caution, "2 timeouts consumed almost no CPU and are left out of the figure above"), "veto: hung timeouts left out, said so");
+}
+
+static void
+time_computing_floor(void)
+{
+	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .lim = "7200", .cpu = "2900");
+	ROW(.id = "2", .state = "COMPLETED", .el = "2900", .lim = "7200", .cpu = "2800");
+	ROW(.id = "3", .state = "COMPLETED", .el = "2800", .lim = "7200", .cpu = "2700");
+	ROW(.id = "4", .state = "TIMEOUT", .el = "7200", .lim = "7200", .cpu = "7000");
+	/* A hung timeout at a far longer limit never sets the floor. */
+	ROW(.id = "5", .state = "TIMEOUT", .el = "20000", .lim = "20000", .cpu = "2");
+	ROW(.id = "6", .state = "COMPLETED", .el = "2950", .lim = "7200", .cpu = "2800");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("raise", verdict(), "floor: 02:30:00 is beyond 02:00:00 x 1.2");
+	is_double(9000, adv.target, 0, "floor: the computing timeout's limit x 1.25, rounded");
+	is_string("longest of 4 completed runs took 00:50:00; 1 run timed out while computing at 02:00:00, so at least 02:30:00",
+		  sp_buf_str(&adv.basis), "floor: the basis names it");
+	ok(has(&adv.caution, "1 timeout consumed almost no CPU and is left out of that floor"), "floor: the hung one is left out");
+}
+
+static void
+time_p95(void)
+{
+	for (int i = 0; i < 19; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600", .lim = "7200");
+	ROW(.id = "20", .state = "COMPLETED", .el = "7200", .lim = "7200");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("longest of 20 completed runs took 02:00:00 (p95 01:00:00)", sp_buf_str(&adv.basis), "p95: shown when it differs");
+	is_string("raise", verdict(), "p95: 02:00:00 x 1.25 = 02:30:00 > 02:24:00");
+	ok(has(&adv.caution, "job 20 finished 0.00s inside its 02:00:00 limit"), "p95: the run that hit its limit is called out");
+
+	for (int i = 0; i < 20; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED",
+		    .el = N(i == 19 ? 3630 : 3600), .lim = "7200");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("longest of 20 completed runs took 01:00:30",
+		  sp_buf_str(&adv.basis), "p95: within 1%% of the longest, not shown");
+	is_string("lower", verdict(), "p95: 01:30:00 < 01:36:00");
+	is_string("--time=01:30:00", sp_buf_str(&adv.suggestion), "rounding: 4537.5 s up to 15 minutes");
+
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .lim = "7200");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("--time=00:25:00", sp_buf_str(&adv.suggestion), "rounding: 1250 s up to 5 minutes under an hour");
+}
+
+/* -------------------------------------------------------------- --mem */
+
+static void
+mem_oom_floor(void)
+{
+	/* Three kills at 32 GiB; the runs that completed peaked at 20. */
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(32), .rss = G(31));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(32), .rss = G(30));
+	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(32), .rss = G(31.5));
+	ROW(.id = "4", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(20));
+	ROW(.id = "5", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(19));
+	ROW(.id = "6", .state = "COMPLETED", .el = "1000", .mem = G(32.5), .rss = G(18));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("raise", verdict(), "oom: 32 GiB x 1.3 = 41.6 -> 42G over 32.5G");
+	is_string("--mem=42G", sp_buf_str(&adv.suggestion), "oom: the floor, whole GiB up");
+	is_string("33280M", sp_buf_str(&adv.requested_txt), "oom: requested is the newest, not the largest (48G)");
+	is_string("3 runs were killed for memory at up to 32G; that x 1.30 is a floor", sp_buf_str(&adv.basis), "oom: the basis");
+	is_string("3 kills at up to 32G", sp_buf_str(&adv.observed), "oom: observed");
+	ok(has(&adv.caution, "MaxRSS reads high"), "oom: the MaxRSS caveat is on the line");
+	ok(has(&adv.caution, "a live reading of the running job measures the real footprint"), "oom: and a live reading measures it");
+
+	/* The completed runs peaked higher still: they set the target. */
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(16), .rss = G(15));
+	ROW(.id = "2", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(40));
+	ROW(.id = "3", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(39));
+	ROW(.id = "4", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(38));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("1 run was killed for memory at up to 16G; that x 1.30 is a floor; the runs that were not killed peaked higher still, at 40.0 GiB (job 2); 52G would do, within 20% of the request",
+		  sp_buf_str(&adv.basis), "oom: higher peaks win over the floor");
+	is_double(52 * GIB, adv.target, 0, "oom: 40 GiB x 1.3 = 52G");
+	is_string("keep", verdict(), "oom: 52G is within 20%% of 48G");
+}
+
+static void
+mem_contradiction_hold(void)
+{
+	/* The tokenizer: 48G cancelled, kills at 32 32 17 12 12 14 16 18,
+	 * then COMPLETED at 32G (a size killed twice) peaking at 24. */
+	static const double lim[] = { 48, 32, 32, 17, 12, 12, 14, 16, 18, 32 };
+
+	for (int i = 0; i < 10; i++)
+		ROW(.id = N(7000 + i), .state = i == 0 ? "CANCELLED" : i == 9 ?
+		    "COMPLETED" : "OUT_OF_MEMORY", .el = "1200",
+		    .mem = G(lim[i]), .rss = G(i == 9 ? 24 : lim[i] + 0.1),
+		    .cpus = "16", .cpu = "2000");
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("hold", verdict(), "contradiction: memory already succeeded at a killed size");
+	is_string("job 7009 completed at 32G, a size already killed for memory (job 7001): memory is not the deciding variable, so no further increment",
+		  sp_buf_str(&adv.basis), "contradiction: the basis names both jobs");
+	is_string("", sp_buf_str(&adv.suggestion), "contradiction: no bigger number");
+	is_string("8 kills at up to 32G", sp_buf_str(&adv.observed), "contradiction: observed");
+
+	/* A completion before the kills is no contradiction. */
+	ROW(.id = "1", .state = "COMPLETED", .el = "100", .mem = G(8), .rss = G(5));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(8), .rss = G(7));
+	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(8), .rss = G(7));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("raise", verdict(), "contradiction: a completion before the kill is not one");
+	is_string("--mem=11G", sp_buf_str(&adv.suggestion), "contradiction: 8 x 1.3 = 10.4 -> 11G");
+
+	/* Tasks of one array that fit beside tasks that were killed are
+	 * different inputs, not a contradiction. */
+	for (int i = 0; i < 6; i++)
+		ROW(.id = N(900 + i), .aj = "900", .at = N(i),
+		    .state = i % 2 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "100",
+		    .mem = G(6), .rss = G(i % 2 ? 5.9 : 3));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("raise", verdict(), "contradiction: never between tasks of one array");
+}
+
+static void
+mem_rss_above_limit(void)
+{
+	/* Four of five readings exceed their limit without a kill. */
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(9 + i));
+	ROW(.id = "5", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(4));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("refuse", verdict(), "above limit: refused when it dominates");
+	is_string("MaxRSS exceeds the limit on 4 of 5 runs without being killed: not a footprint at all",
+		  sp_buf_str(&adv.basis), "above limit: the basis");
+	ok(has(&adv.caution, "MaxRSS reads high"), "above limit: the caveat");
+
+	/* One of six is excluded, and said so. */
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .mem = G(32), .rss = G(10 + i));
+	ROW(.id = "6", .state = "COMPLETED", .el = "600", .mem = G(32), .rss = G(40));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("lower", verdict(), "above limit: the rest still decide");
+	is_string("--mem=19G", sp_buf_str(&adv.suggestion), "above limit: 14 GiB x 1.3 = 18.2 -> 19G, not from 40");
+	is_string("largest peak of 5 runs within their limit: 14.0 GiB (job 5), x 1.30",
+		  sp_buf_str(&adv.basis), "above limit: the basis");
+	ok(has(&adv.caution, "1 run left out: MaxRSS above the limit without a kill"), "above limit: the exclusion is said");
+	ok(has(&adv.caution, "the sampling interval is unknown here"), "lower with an unknown interval is cautious");
+}
+
+static void
+mem_thin_sampling(void)
+{
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = N(60 + 1000 * i), .mem = G(64), .rss = G(10));
+	load();
+	site.gather = SP_GATHER_LINUX;
+	site.gather_freq_s = 30;
+	advise(NULL, SP_FLAG_MEM);
+	is_string("lower", verdict(), "thin: 10 GiB x 1.3 = 13G of 64G");
+	ok(has(&adv.caution, "thinly sampled: the shortest run had at most 3 samples in 00:01:00 (JobAcctGatherFrequency=30s), so its peak may be low: lower with care"),
+	   "thin: 60 s at 30 s is at most 3 samples");
+	ok(has(&adv.caution, "MaxRSS reads high under jobacct_gather/linux"), "thin: the linux caveat too");
+
+	site.gather_freq_s = 10;
+	advise(NULL, SP_FLAG_MEM);
+	ok(!has(&adv.caution, "thinly sampled"), "thin: 7 samples are enough");
+	sp_size_site_unknown(&site);
+}
+
+static void
+mem_refuse(void)
+{
+	ROW(.id = "1", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(4));
+	ROW(.id = "2", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(5));
+	ROW(.id = "3", .state = "COMPLETED", .el = "600", .mem = G(8));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("refuse", verdict(), "mem: two readings are too few");
+	is_string("needs 3 runs with a peak or a kill at a known limit; there were 2", sp_buf_str(&adv.basis), "mem: the refusal says how many");
+}
+
+static void
+mem_ceiling(void)
+{
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .mem = G(100), .rss = G(180));
+	ROW(.id = "4", .state = "OUT_OF_MEMORY", .el = "600", .mem = G(192), .rss = G(150));
+	load();
+	site.ceiling_mem_b = 192 * GIB;
+	advise(NULL, SP_FLAG_MEM);
+	is_string("capped", verdict(), "mem ceiling: already at the node's memory");
+	ok(has(&adv.basis, "at this partition's ceiling of 192.0 GiB per node"), "mem ceiling: said");
+	sp_size_site_unknown(&site);
+}
+
+/* ------------------------------------------------------ --cpus-per-task */
+
+static void
+cpus_per_task(void)
+{
+	/* 16 cores over 2 tasks: 8 per task, 20% busy = 1.6 cores a task. */
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000",
+		    .cpus = "16", .tasks = "2", .cpu = N(3200 - i * 100));
+	load();
+	advise(NULL, SP_FLAG_CPUS);
+	is_string("lower", verdict(), "cpt: 1.6 busy of 8 per task");
+	is_string("8", sp_buf_str(&adv.requested_txt), "cpt: requested per task");
+	is_string("--cpus-per-task=2", sp_buf_str(&adv.suggestion), "cpt: 1.6 rounds up to 2, no margin below two cores");
+	is_string("1.6 cores busy per task at peak across 3 runs", sp_buf_str(&adv.observed), "cpt: observed");
+	is_string("the busiest run (job 1) kept 1.6 of its 8 cores per task busy", sp_buf_str(&adv.basis), "cpt: basis");
+	ok(has(&adv.caution, "per task: this workload runs up to 2 tasks"), "cpt: per task said");
+	ok(has(&adv.caution, "TotalCPU may miss detached worker pools: a lower bound"), "cpt: the lower-bound caveat on a lower");
+
+	/* 4 cores busy of 4: 4.8 -> 5, raised. */
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "4", .cpu = "4000");
+	load();
+	advise(NULL, SP_FLAG_CPUS);
+	is_string("raise", verdict(), "cpt: four saturated cores raise");
+	is_string("--cpus-per-task=5", sp_buf_str(&adv.suggestion), "cpt: 4 x 1.2 = 4.8 -> 5");
+
+	ROW(.id = "1", .state = "COMPLETED", .el = "1000", .cpus = "4", .cpu = "4000");
+	ROW(.id = "2", .state = "COMPLETED", .el = "1000", .cpus = "4", .cpu = "4000");
+	load();
+	advise(NULL, SP_FLAG_CPUS);
+	is_string("refuse", verdict(), "cpt: two readings are too few");
+	is_string("needs 3 runs with a CPU reading; there were 2", sp_buf_str(&adv.basis), "cpt: says how many");
+}
+
+static void
+cpus_single_core(void)
+{
+	/* One saturated core: the article's inversion would say 2. */
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "1", .cpu = "1000");
+	load();
+	advise(NULL, SP_FLAG_CPUS);
+	is_string("keep", verdict(), "single core: a saturated core is kept at 1");
+	is_double(1, adv.target, 0, "single core: the target is 1, not 2");
+	is_string("1.0 core busy per task at peak across 5 runs", sp_buf_str(&adv.observed), "single core: 1 core, not 1 cores");
+	is_string("the busiest run (job 5) kept 1.0 of its 1 core per task busy", sp_buf_str(&adv.basis), "single core: basis");
+
+	/* Read above one core (the linux gather can): still no raise. */
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "1", .cpu = "1500");
+	load();
+	advise(NULL, SP_FLAG_CPUS);
+	is_string("keep", verdict(), "single core: 1.5 busy never raises");
+	ok(has(&adv.basis, "one saturated core is no evidence that a second would help: raising needs 2 or more cores busy"),
+	   "single core: the reason is given");
+
+	/* Two cores asked, one used: lower to one. */
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "2", .cpu = "1050");
+	load();
+	advise(NULL, SP_FLAG_CPUS);
+	is_string("lower", verdict(), "single core: two asked, one busy");
+	is_string("--cpus-per-task=1", sp_buf_str(&adv.suggestion), "single core: 1.05 busy is one core");
+}
+
+static void
+cpus_ceiling(void)
+{
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "48", .cpu = "47000");
+	load();
+	site.ceiling_cores = 48;
+	advise(NULL, SP_FLAG_CPUS);
+	is_string("capped", verdict(), "ceiling: 47 busy of 48 on 48-core nodes");
+	ok(has(&adv.basis, "at this partition's ceiling of 48 cores per node: a larger request needs a partition with more cores per node"),
+	   "ceiling: said");
+	is_string("", sp_buf_str(&adv.sbatch), "ceiling: nothing to paste");
+
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "24", .cpu = "24000");
+	load();
+	site.ceiling_cores = 28;
+	advise(NULL, SP_FLAG_CPUS);
+	is_string("raise", verdict(), "ceiling: 24 -> 29 wanted");
+	is_string("--cpus-per-task=28", sp_buf_str(&adv.suggestion), "ceiling: never beyond 28 cores");
+	ok(has(&adv.caution, "29 wanted, but the partition's largest node has 28 cores: capped there"), "ceiling: the cap is said");
+	sp_size_site_unknown(&site);
+}
+
+/* --------------------------------------------------------------- --gpus */
+
+static void
+gpus(void)
+{
+	const char *k = "u/p/gpu/w";
+
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .gpus = "4", .cpu = "900", .key = k);
+	load();
+	advise(k, SP_FLAG_GPUS);
+	is_string("refuse", verdict(), "gpus: no utilization, no judgement");
+	is_string("GPU utilization is recorded for 0 of 4 runs; without it the record cannot size --gpus",
+		  sp_buf_str(&adv.basis), "gpus: says why");
+	advise(NULL, SP_FLAG_GPUS);
+	advise("u/p/cpu/w", SP_FLAG_GPUS);
+	is_string("none", verdict(), "gpus: no --gpus line for a CPU workload");
+
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .gpus = "4", .cpu = "900", .gutil = N(0.2 + 0.01 * i), .key = k);
+	load();
+	advise(k, SP_FLAG_GPUS);
+	is_string("lower", verdict(), "gpus: 0.9 of 4 GPUs busy lowers");
+	is_string("--gpus=1", sp_buf_str(&adv.suggestion), "gpus: to one");
+	is_string("the busiest run (job 4) kept 0.9 of its 4 GPUs busy", sp_buf_str(&adv.basis), "gpus: basis");
+	ok(has(&adv.caution, "fewer GPUs changes the layout"), "gpus: the layout caution");
+
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .gpus = "4", .cpu = "900", .gutil = "0.99", .key = k);
+	load();
+	advise(k, SP_FLAG_GPUS);
+	is_string("keep", verdict(), "gpus: saturated GPUs are never raised");
+	ok(has(&adv.basis, "the record never raises --gpus"), "gpus: and it says why");
+}
+
+/* ---------------------------------------------------------------- cost */
+
+static void
+cost(void)
+{
+	struct sp_cost c;
+	struct sp_advice a[3];
+	const struct sp_hist *h;
+
+	/* Three runs of 1 h on 4 cores, 2 busy, 32G asked, 10 GiB peak,
+	 * 8 h asked: lower on all three. */
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600", .lim = "28800",
+		    .cpus = "4", .cpu = "7200", .mem = G(32), .rss = G(10));
+	load();
+	h = hist("u/p/cpu/w");
+	sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);
+	sp_size_advise(h, &site, SP_FLAG_CPUS, &a[1]);
+	sp_size_advise(h, &site, SP_FLAG_TIME, &a[2]);
+	sp_cost_init(&c);
+	sp_cost_add(&c, h, &a[0], &a[1], &a[2]);
+	is_int(3, c.runs[SP_COST_MEM], "cost: three runs in the memory panel");
+	is_double(96, c.requested[SP_COST_MEM], 1e-9, "cost: 32 GiB x 3 h");
+	is_double(30, c.used[SP_COST_MEM], 1e-9, "cost: 10 GiB x 3 h used");
+	is_double(39, c.recommended[SP_COST_MEM], 1e-9, "cost: 13G x 3 h recommended");
+	is_double(39, c.reductions[SP_COST_MEM], 1e-9, "cost: a lower is a reduction");
+	is_double(12, c.requested[SP_COST_CPU], 1e-9, "cost: 4 cores x 3 h");
+	is_double(6, c.used[SP_COST_CPU], 1e-9, "cost: 2 cores x 3 h burned");
+	is_double(9, c.recommended[SP_COST_CPU], 1e-9, "cost: 2 busy x 1.2 -> 3 cores x 3 h");
+	is_double(9, c.reductions[SP_COST_CPU], 1e-9, "cost: 3 of 4 cores is a reduction");
+	is_double(24, c.requested[SP_COST_TIME], 1e-9, "cost: 8 h x 3 limit-hours");
+	is_double(3, c.used[SP_COST_TIME], 1e-9, "cost: 1 h x 3 elapsed");
+	is_double(3.75, c.recommended[SP_COST_TIME], 1e-9, "cost: 01:15:00 x 3");
+	for (int k = 0; k < 3; k++)
+		sp_advice_free(&a[k]);
+
+	/* A raise counts in recommended but not in reductions. */
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600", .lim = "3600",
+		    .cpus = "1", .cpu = "3600");
+	load();
+	h = hist("u/p/cpu/w");
+	sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);
+	sp_size_advise(h, &site, SP_FLAG_CPUS, &a[1]);
+	sp_size_advise(h, &site, SP_FLAG_TIME, &a[2]);
+	sp_cost_init(&c);
+	sp_cost_add(&c, h, &a[0], &a[1], &a[2]);
+	is_double(3.75, c.recommended[SP_COST_TIME], 1e-9, "cost: a raise to 01:15:00 is followed");
+	is_double(3, c.reductions[SP_COST_TIME], 1e-9, "cost: but not among reductions");
+	is_int(0, c.runs[SP_COST_MEM], "cost: a refusal is not re-costed");
+	for (int k = 0; k < 3; k++)
+		sp_advice_free(&a[k]);
+}
+
+/* The same answers whatever order the runs arrive in. */
+static void
+order_free(void)
+{
+	static const double lim[] = { 48, 32, 32, 17, 12, 12, 14, 16, 18, 32 };
+	struct sp_buf first = { 0 };
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int k = 0; k < 10; k++) {
+			int i = pass ? 9 - k : k;
+
+			ROW(.id = N(7000 + i), .state = i == 0 ? "CANCELLED" :
+			    i == 9 ? "COMPLETED" : "OUT_OF_MEMORY", .el = "1200",
+			    .mem = G(lim[i]), .rss = G(i == 9 ? 24 : 1),
+			    .cpus = "16", .cpu = "2000", .lim = "3600");
+		}
+		load();
+		advise(NULL, SP_FLAG_MEM);
+		if (pass == 0)
+			sp_buf_adds(&first, sp_buf_str(&adv.basis));
+		else
+			is_string(sp_buf_str(&first), sp_buf_str(&adv.basis),
+				  "order: reversed input, same basis");
+	}
+	sp_buf_free(&first);
+}
+
+int
+main(void)
+{
+	plan_lazy();
+	sp_size_site_unknown(&site);
+	time_newest_not_largest();
+	time_refuse();
+	time_hang_veto();
+	time_computing_floor();
+	time_p95();
+	mem_oom_floor();
+	mem_contradiction_hold();
+	mem_rss_above_limit();
+	mem_thin_sampling();
+	mem_refuse();
+	mem_ceiling();
+	cpus_per_task();
+	cpus_single_core();
+	cpus_ceiling();
+	gpus();
+	cost();
+	order_free();
+	sp_advice_free(&adv);
+	sp_histset_free(&set);
+	sp_buf_free(&rows);
+	return done_testing();
+}
