@@ -31,6 +31,7 @@ sp_exec_timeout(double *seconds, struct sp_buf *msg)
 {
 	const char *v = getenv("SLURMPAST_TIMEOUT");
 	const char *p;
+	char *end;
 	double d;
 
 	*seconds = SP_EXEC_TIMEOUT_S;
@@ -40,7 +41,12 @@ sp_exec_timeout(double *seconds, struct sp_buf *msg)
 		;
 	if (*p == '\0')
 		return 0;
-	if (sp_strtod_full(p, &d) != 0 || isnan(d)) {
+	/* strtod, not sp_strtod_full: 1e999 is a number, an infinite one. */
+	errno = 0;
+	d = strtod(p, &end);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (end == p || *end != '\0' || isnan(d)) {
 		sp_buf_printf(msg, "SLURMPAST_TIMEOUT is not a number of "
 		    "seconds: '%s'", v);
 		return -1;
