@@ -876,8 +876,13 @@ rung_fields(struct ladder *L)
 	char *err = field_str(L->j->stderr), *out = field_str(L->j->stdout);
 	int found = 0;
 
-	found += try_pattern(L, err, SP_HOW_STDERR, SP_ROLE_ERROR);
-	found += try_pattern(L, out, SP_HOW_STDOUT, SP_ROLE_OUTPUT);
+	if (strcmp(err, out) == 0) {
+		/* Slurm's default: both streams go to the one file. */
+		found += try_pattern(L, out, SP_HOW_STDOUT, SP_ROLE_LOG);
+	} else {
+		found += try_pattern(L, err, SP_HOW_STDERR, SP_ROLE_ERROR);
+		found += try_pattern(L, out, SP_HOW_STDOUT, SP_ROLE_OUTPUT);
+	}
 	free(err);
 	free(out);
 	return found;

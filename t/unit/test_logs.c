@@ -205,6 +205,13 @@ test_fields_rung(void)
 	ok(l.expected.path == NULL, "nothing declared is missing");
 	sp_logs_free(&l);
 
+	tj_set(&j, "stderr", "f/%x-%j.out");
+	sp_logs_find(&c, &j, &l);
+	ok(l.n == 1 && found(&l, 0)->role == SP_ROLE_LOG &&
+	   found(&l, 0)->how == SP_HOW_STDOUT, "StdErr and StdOut the same "
+	   "file: one log holding both streams");
+	sp_logs_free(&l);
+
 	tj_set(&j, "stderr", "/dev/null");
 	sp_logs_find(&c, &j, &l);
 	is_int(1, (long long)l.n, "StdErr to /dev/null: only the output");
