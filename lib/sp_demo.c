@@ -1962,8 +1962,8 @@ case_reference(struct demo *d)
 			s.cpu_ms = 19899000;		/* 05:31:39 */
 			s.sys_ms = 936000;		/* 00:15:36 */
 			s.rss_k = 193517740;		/* 184.6 GiB */
-			s.read_b = 121010936627LL;	/* 112.7 GiB */
-			s.write_b = 149895505510LL;	/* 139.6 GiB */
+			s.read_b = 121010703565LL;	/* 112.7 GiB */
+			s.write_b = 149894358630LL;	/* 139.6 GiB */
 		} else {
 			s.elapsed = 6300 + (i * 31) % 400;
 			s.util = rdbl(&r, 0.72, 0.73);
@@ -2352,6 +2352,8 @@ struct tailent {
  */
 #define TAIL_PERIOD	435
 #define TAIL_HEAVY	12
+/* The longest a tail job waits in the queue. */
+#define TAIL_MAX_WAIT	21610
 #define TAIL_MID	140
 
 static const char *const tail_verbs[30] = {
@@ -2566,7 +2568,10 @@ tail_params(struct tailwl *t, long w)
 		t->gap = window / 2 / (t->runs > 1 ? t->runs - 1 : 1);
 		span = (t->array ? 0 : t->runs - 1) * t->gap;
 	}
-	t->first = T0 + 21600 + rint_in(&r, 0, window - span - 21600);
+	/* Room after the last submit for its jitter, queue wait and a run
+	 * to the limit, so that every tail job ends before TAIL_END. */
+	span += t->gap / 3 + TAIL_MAX_WAIT + (int64_t)t->limit_min * 60 + 120;
+	t->first = T0 + 21600 + rint_in(&r, 0, TAIL_END - T0 - span - 21600);
 }
 
 static void
