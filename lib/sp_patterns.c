@@ -249,10 +249,13 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 		sp_buf_printf(&f->evidence, "%zu submissions were killed for "
 			      "memory at %zu different --mem values, in order: "
 			      "%s.", n, nsteps, sp_buf_str(&walk));
-	else
+	else {
+		sp_size_fmt_mem(&t, steps[0].limit_b);
 		sp_buf_printf(&f->evidence, "%zu submissions were killed for "
 			      "memory, all at --mem=%s; nothing changed between "
-			      "them.", n, sp_buf_str(&walk));
+			      "them.", n, sp_buf_str(&t));
+		sp_buf_clear(&t);
+	}
 	if (contra >= 0) {
 		sp_size_fmt_mem(&t, h->oomsubs[contra].limit_b);
 		sp_buf_printf(&f->evidence, " Job %s later COMPLETED at %s, a "
@@ -317,17 +320,23 @@ requeue(struct sp_pattern_list *out, const struct sp_hist *h)
 	sp_buf_free(&t);
 }
 
-/* Up to SP_PROBE_MAX single runs that ended their reading before the
- * array began, newest first. */
+/* The SP_PROBE_MAX newest single runs before the array began, in the
+ * order they ran. */
 static size_t
 probes_before(const struct sp_hist *h, const struct sp_array *a,
 	      struct sp_ref **out)
 {
 	struct sp_ref *v;
-	size_t n = sp_topk_sorted(&h->singles, &v, 1), k = 0;
+	size_t n = sp_topk_sorted(&h->singles, &v, 1), k = 0, first = n;
 
+	while (first > 0 && k < SP_PROBE_MAX) {
+		first--;
+		if (sp_order_cmp(&v[first].o, &a->first) < 0)
+			k++;
+	}
 	*out = sp_xcalloc(SP_PROBE_MAX, sizeof **out);
-	for (size_t i = n; i-- > 0 && k < SP_PROBE_MAX;)
+	k = 0;
+	for (size_t i = first; i < n; i++)
 		if (sp_order_cmp(&v[i].o, &a->first) < 0)
 			(*out)[k++] = v[i];
 	free(v);

@@ -1,0 +1,412 @@
+/*
+ * Findings across runs (reference-rules.md 2.4 and the article): each
+ * rule with its numbers, the array that is one submission and never
+ * "deterministic", the contradiction that makes memory-search critical,
+ * and the array sized from two low probes (figure 5).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp.h"
+#include "sp_patterns.h"
+#include "sp_size.h"
+#include "tap.h"
+
+#define GIB 1073741824.0
+
+/* One job record; a NULL field is empty (unknown). */
+struct R {
+	const char *id, *aj, *at, *att, *state, *start, *el, *lim, *cpus,
+	    *tasks, *nodes, *gpus, *mem, *rss, *cpu, *cput, *gutil, *key;
+};
+
+static const char header[] = "jobid\tarray_job\tarray_task\tattempt\tstate\t"
+	"start\telapsed_s\ttimelimit_s\talloc_cpus\tntasks\tnnodes\t"
+	"alloc_gpus\tmem_limit_node_b\tmax_rss_b\ttotal_cpu_s\tcpu_time_s\t"
+	"gpu_util\tworkload_key\n";
+
+static struct sp_buf rows;
+
+static void
+field(const char *s, int last)
+{
+	sp_buf_adds(&rows, s ? s : "");
+	sp_buf_addc(&rows, last ? '\n' : '\t');
+}
+
+static void
+row(struct R r)
+{
+	field(r.id, 0);
+	field(r.aj, 0);
+	field(r.at, 0);
+	field(r.att, 0);
+	field(r.state, 0);
+	field(r.start, 0);
+	field(r.el, 0);
+	field(r.lim, 0);
+	field(r.cpus, 0);
+	field(r.tasks, 0);
+	field(r.nodes, 0);
+	field(r.gpus, 0);
+	field(r.mem, 0);
+	field(r.rss, 0);
+	field(r.cpu, 0);
+	field(r.cput, 0);
+	field(r.gutil, 0);
+	field(r.key ? r.key : "u/p/cpu/w", 1);
+}
+
+#define ROW(...) row((struct R){ __VA_ARGS__ })
+
+/* Numbers as text, from a ring long enough for one ROW. */
+static const char *
+N(double v)
+{
+	static char ring[32][40];
+	static int i;
+
+	i = (i + 1) % 32;
+	snprintf(ring[i], sizeof ring[i], "%.17g", v);
+	return ring[i];
+}
+
+static const char *
+G(double gib)
+{
+	return N(gib * GIB);
+}
+
+static struct sp_histset set;
+
+/* Reads the rows gathered so far into a fresh set. */
+static void
+load(void)
+{
+	struct sp_reader r;
+	struct sp_jobcols c;
+	struct sp_job j;
+	struct sp_buf text = { 0 };
+	FILE *fp;
+
+	sp_histset_free(&set);
+	sp_buf_adds(&text, header);
+	sp_buf_add(&text, rows.p, rows.len);
+	fp = fmemopen(text.p, text.len, "r");
+	if (sp_reader_open_stream(&r, fp, "rows") < 0)
+		sp_die(2, "%s", sp_buf_str(&r.err));
+	sp_jobcols_resolve(&c, &r);
+	while (sp_reader_next(&r) == 1) {
+		sp_job_parse(&j, &c, &r);
+		sp_hist_add(sp_histset_get(&set, j.workload_key.p,
+					   j.workload_key.n), &j);
+	}
+	sp_histset_finish(&set);
+	sp_reader_close(&r);
+	fclose(fp);
+	sp_buf_free(&text);
+	sp_buf_clear(&rows);
+}
+
+static struct sp_size_site site;
+static struct sp_pattern_list found;
+
+/* Loads the rows and finds what they show, most severe first. */
+static void
+find(void)
+{
+	load();
+	sp_pattern_list_free(&found);
+	for (size_t i = 0; i < set.n; i++)
+		sp_patterns_find(&found, set.v[i], &site);
+	sp_pattern_list_sort(&found);
+}
+
+static const struct sp_pattern *
+get(const char *code)
+{
+	for (size_t i = 0; i < found.n; i++)
+		if (strcmp(found.v[i].code, code) == 0)
+			return &found.v[i];
+	return NULL;
+}
+
+static const char *
+sev(const struct sp_pattern *p)
+{
+	return p ? sp_pattern_sev_name(p->severity) : "none";
+}
+
+static const char *
+ev(const struct sp_pattern *p)
+{
+	return p ? sp_buf_str(&p->evidence) : "(none)";
+}
+
+static const char *
+act(const struct sp_pattern *p)
+{
+	return p ? sp_buf_str(&p->action) : "(none)";
+}
+
+static const char *
+ids(const struct sp_pattern *p)
+{
+	return p ? sp_buf_str(&p->jobids) : "(none)";
+}
+
+static void
+repeat_failure(void)
+{
+	const struct sp_pattern *p;
+
+	/* cot-exp: 14 hung timeouts at one limit, 6 completions. */
+	for (int i = 0; i < 20; i++) {
+		int hung = (i % 5 != 0 && i % 5 != 4) || i == 0 || i == 5;
+
+		ROW(.id = N(5100001 + i), .state = hung ? "TIMEOUT" : "COMPLETED",
+		    .el = hung ? "1826" : "1780", .lim = "1800",
+		    .cpu = hung ? "0.5" : "1780", .gpus = "1", .cpus = "6",
+		    .key = "y/test/gpu/cot-exp");
+	}
+	find();
+	p = get("repeat-failure");
+	is_string("warning", sev(p), "repeat: 14 of 20 is a warning (not over 80%%)");
+	is_string("14 of 20 runs failed; 14 were TIMEOUT. Every one used the same --time=00:30:00. The failures held 7.1 GPU-hours.",
+		  ev(p), "repeat: evidence");
+	is_string("14 of these consumed under 10 CPU-seconds: they hung, and raising the limit will not help; fix the blocking call (sp-hang lists them).",
+		  act(p), "repeat: hung, not slow");
+	is_string("5100019,5100018,5100017,5100014,5100013,5100012,5100009,5100008,5100007,5100006",
+		  ids(p), "repeat: the newest ten failures");
+	ok(get("noop-allocations") != NULL, "repeat: the hangs are also noop-allocations");
+
+	/* Nine of ten failed, one completed: critical, not deterministic. */
+	for (int i = 0; i < 10; i++)
+		ROW(.id = N(i + 1), .state = i == 3 ? "COMPLETED" : "FAILED", .el = "60", .cpu = "50");
+	find();
+	p = get("repeat-failure");
+	is_string("critical", sev(p), "repeat: 9 of 10 is critical");
+	is_string("Reproduce interactively. Not deterministic: 1 of 10 runs completed; compare them with the failures.",
+		  act(p), "repeat: not deterministic");
+
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(i + 1), .state = "FAILED", .el = "60", .cpu = "50");
+	find();
+	is_string("Stop resubmitting; the failure is deterministic. Reproduce interactively.",
+		  act(get("repeat-failure")), "repeat: five of five is deterministic");
+
+	/* One array where 2 of 8 tasks completed: never "deterministic". */
+	for (int i = 0; i < 8; i++)
+		ROW(.id = N(600 + i), .aj = "500", .at = N(i),
+		    .state = i < 2 ? "COMPLETED" : "FAILED", .el = "60", .cpu = "50");
+	find();
+	p = get("repeat-failure");
+	is_string("6 of 8 runs failed; 6 were FAILED. All 8 are tasks of one array (job 500).",
+		  ev(p), "repeat: one array named");
+	is_string("One array submission, not repeated ones: reproduce a single task.",
+		  act(p), "repeat: one array, reproduce a task");
+
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(i + 1), .state = i ? "FAILED" : "COMPLETED", .el = "60", .cpu = "50");
+	ROW(.id = "9", .state = "CANCELLED", .el = "60", .cpu = "50");
+	find();
+	ok(get("repeat-failure") == NULL, "repeat: four failures are not five");
+
+	/* A tie between TIMEOUT and FAILED goes to TIMEOUT. */
+	for (int i = 0; i < 6; i++)
+		ROW(.id = N(i + 1), .state = i % 2 ? "TIMEOUT" : "FAILED", .el = "600",
+		    .lim = N(600 + 60 * i), .cpu = "500");
+	find();
+	is_string("6 of 6 runs failed; 3 were TIMEOUT.", ev(get("repeat-failure")), "repeat: the tie goes to TIMEOUT");
+	is_string("Raise --time above 00:15:00 (sp-size --time says by how much).",
+		  act(get("repeat-failure")), "repeat: timeouts that computed");
+}
+
+static void
+memory(void)
+{
+	static const double lim[] = { 48, 32, 32, 17, 12, 12, 14, 16, 18, 32 };
+	const struct sp_pattern *p;
+
+	for (int i = 0; i < 10; i++)
+		ROW(.id = N(7000 + i), .state = i == 0 ? "CANCELLED" : i == 9 ?
+		    "COMPLETED" : "OUT_OF_MEMORY", .el = "1200",
+		    .mem = G(lim[i]), .rss = G(i == 9 ? 24 : lim[i] + 0.1),
+		    .cpus = "16", .cpu = "2000");
+	find();
+	p = get("memory-search");
+	is_string("critical", sev(p), "memory-search: critical on the contradiction");
+	is_string("8 submissions were killed for memory at 6 different --mem values, in order: 32G x2 -> 17G -> 12G x2 -> 14G -> 16G -> 18G. Job 7009 later COMPLETED at 32G, a size already killed (job 7001).",
+		  ev(p), "memory-search: the walk and the contradiction");
+	is_string("Memory is not the deciding variable: find what else changed (workers, batch size, input shard); no further increment.",
+		  act(p), "memory-search: no further increment");
+	is_string("7009,7001,7002,7003,7004,7005,7006,7007,7008", ids(p), "memory-search: the completion, then the kills");
+	is_string("critical", found.n ? sp_pattern_sev_name(found.v[0].severity) : "", "memory-search: sorted first");
+	is_string("warning", sev(get("repeat-failure")), "memory-search: 8 of 10 failed is a warning");
+	is_string("Killed for memory: see the memory finding and sp-size --mem.",
+		  act(get("repeat-failure")), "memory-search: repeat-failure points at it");
+
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(4));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
+	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(8));
+	find();
+	p = get("memory-search");
+	is_string("warning", sev(p), "memory-search: a warning without a contradiction");
+	is_string("Stop stepping: jump well past the largest failure (8G), then tighten from a measurement.",
+		  act(p), "memory-search: monotone");
+
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(8));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(4));
+	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
+	find();
+	is_string("The search moves both ways and is not converging: measure the peak once with a live reading instead of guessing.",
+		  act(get("memory-search")), "memory-search: both ways");
+
+	for (int i = 0; i < 12; i++)
+		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "60", .mem = G(i + 1));
+	find();
+	is_string("12 submissions were killed for memory at 12 different --mem values, in order: 1G -> 2G -> 3G -> 4G -> ... 5 more ... -> 10G -> 11G -> 12G.",
+		  ev(get("memory-search")), "memory-search: a long walk is cut");
+
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
+	find();
+	p = get("memory-unchanged");
+	is_string("warning", sev(p), "memory-unchanged: three kills at one limit");
+	is_string("3 submissions were killed for memory, all at --mem=6G; nothing changed between them.",
+		  ev(p), "memory-unchanged: evidence");
+	ok(get("memory-search") == NULL, "memory-unchanged: not a search");
+
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
+	find();
+	ok(get("memory-unchanged") == NULL, "memory-unchanged: two kills are not enough");
+}
+
+static void
+array_probes(void)
+{
+	const struct sp_pattern *p;
+
+	/* Two probes at 8G peaking 1.00 and 0.72 GiB, then an array of 142
+	 * at 6G whose peaks spread from 0.5 to 12 GiB, then the rerun at 16G. */
+	ROW(.id = "8001", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(1.00));
+	ROW(.id = "8002", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(0.72));
+	for (int i = 0; i < 142; i++) {
+		double peak = 0.5 + 11.5 * i / 141.0;
+
+		ROW(.id = N(9001 + i), .aj = "9000", .at = N(i),
+		    .state = peak > 6 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "600",
+		    .mem = G(6), .rss = G(peak > 6 ? 5.9 : peak));
+	}
+	for (int i = 0; i < 142; i++)
+		ROW(.id = N(9501 + i), .aj = "9500", .at = N(i), .state = "COMPLETED",
+		    .el = "600", .mem = G(16), .rss = G(0.5 + 11.5 * i / 141.0));
+	find();
+	p = get("array-probes");
+	is_string("warning", sev(p), "array-probes: found");
+	is_string("Array 9000 (142 tasks, --mem=6G) had 74 killed for memory. Before it, 2 single runs peaked at 1.0 GiB and 737.3 MiB. Across the workload's 284 array tasks (a killed task counts at its limit) the highest probe is at or above only 14 (5%); the tasks reach 12.0 GiB.",
+		  ev(p), "array-probes: evidence");
+	is_string("Size an array from its population, not from a sample: run the largest inputs first, or request above the population's peak (--mem=16G covers the largest seen, x 1.30). MaxRSS reads high; a live reading of the largest task measures it.",
+		  act(p), "array-probes: action");
+	is_string("9000,8001,8002", ids(p), "array-probes: the array and its probes");
+	ok(get("memory-unchanged") == NULL && get("memory-search") == NULL,
+	   "array-probes: one array is one submission, not a memory walk");
+
+	/* Probes that sat high in the population are no finding. */
+	ROW(.id = "8001", .state = "COMPLETED", .el = "600", .mem = G(16), .rss = G(11));
+	for (int i = 0; i < 142; i++) {
+		double peak = 0.5 + 11.5 * i / 141.0;
+
+		ROW(.id = N(9001 + i), .aj = "9000", .at = N(i),
+		    .state = peak > 6 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "600",
+		    .mem = G(6), .rss = G(peak > 6 ? 5.9 : peak));
+	}
+	find();
+	ok(get("array-probes") == NULL, "array-probes: a high probe is no finding");
+}
+
+static void
+requeue(void)
+{
+	const struct sp_pattern *p;
+
+	for (int i = 1; i <= 3; i++) {
+		ROW(.id = N(i), .att = "0", .state = "NODE_FAIL", .el = "600");
+		ROW(.id = N(i), .att = "1", .state = "COMPLETED", .el = "900");
+	}
+	for (int i = 4; i <= 10; i++)
+		ROW(.id = N(i), .att = "0", .state = "COMPLETED", .el = "900");
+	find();
+	p = get("requeue-repeat");
+	is_string("3 of 10 jobs were requeued, 6 attempts in all; 3 of the 3 abandoned attempts ended NODE_FAIL; they ran 00:30:00.",
+		  ev(p), "requeue: evidence");
+	is_string("The node failed, not the job: see sp-nodes for the machines.", act(p), "requeue: the node");
+	is_string("3,2,1", ids(p), "requeue: the jobs");
+
+	for (int i = 1; i <= 2; i++) {
+		ROW(.id = N(i), .att = "0", .state = "PREEMPTED", .el = "600");
+		ROW(.id = N(i), .att = "1", .state = "COMPLETED", .el = "900");
+	}
+	find();
+	ok(get("requeue-repeat") == NULL, "requeue: two requeued jobs are not enough");
+}
+
+static void
+noop(void)
+{
+	const struct sp_pattern *p;
+
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "TIMEOUT", .el = "3600", .lim = "3600",
+		    .cpu = "1", .gpus = "2", .cpus = "8", .key = "u/p/gpu/w");
+	ROW(.id = "4", .state = "CANCELLED", .el = "600", .cpu = "2", .gpus = "2", .cpus = "8", .key = "u/p/gpu/w");
+	ROW(.id = "5", .state = "OUT_OF_MEMORY", .el = "600", .cpu = "2", .gpus = "2", .cpus = "8", .key = "u/p/gpu/w");
+	ROW(.id = "6", .state = "COMPLETED", .el = "600", .cpu = "2000", .gpus = "2", .cpus = "8", .key = "u/p/gpu/w");
+	find();
+	p = get("noop-allocations");
+	is_string("4 of 6 runs ran over 00:05:00 while consuming under 10 CPU-seconds; together they held 6.3 GPU-hours; 1 was killed within 00:15:00, so it was noticed: the cost is in the long ones.",
+		  ev(p), "noop: evidence (the OOM-killed one is explained)");
+	is_string("3,2,1,4", ids(p), "noop: most compute first");
+}
+
+static void
+near_limit(void)
+{
+	const struct sp_pattern *p;
+
+	ROW(.id = "1", .state = "COMPLETED", .el = "20000", .lim = "28800", .cpu = "19000");
+	ROW(.id = "2", .state = "COMPLETED", .el = "28724", .lim = "28800", .cpu = "28000");
+	ROW(.id = "3", .state = "COMPLETED", .el = "21000", .lim = "28800", .cpu = "20000");
+	find();
+	p = get("near-limit");
+	is_string("1 completed run finished within 10% of its --time; job 2 took 07:58:44 of 08:00:00 (00:01:16 to spare).",
+		  ev(p), "near-limit: evidence");
+	is_string("Raise --time before a slower run is cut off: --time=10:00:00.", act(p), "near-limit: action");
+
+	ROW(.id = "1", .state = "COMPLETED", .el = "20000", .lim = "28800", .cpu = "19000");
+	ROW(.id = "2", .state = "COMPLETED", .el = "28724", .lim = "28800", .cpu = "28000");
+	ROW(.id = "3", .state = "COMPLETED", .el = "21000", .lim = "43200", .cpu = "20000");
+	find();
+	ok(get("near-limit") == NULL, "near-limit: the newest request already leaves room");
+}
+
+int
+main(void)
+{
+	plan_lazy();
+	sp_size_site_unknown(&site);
+	repeat_failure();
+	memory();
+	array_probes();
+	requeue();
+	noop();
+	near_limit();
+	sp_pattern_list_free(&found);
+	sp_histset_free(&set);
+	sp_buf_free(&rows);
+	return done_testing();
+}
