@@ -2352,6 +2352,8 @@ struct tailent {
  */
 #define TAIL_PERIOD	435
 #define TAIL_HEAVY	12
+/* The partitions' MaxTime, two days. */
+#define TAIL_MAX_LIMIT_MIN 2880
 /* The longest a tail job waits in the queue. */
 #define TAIL_MAX_WAIT	21610
 #define TAIL_MID	140
@@ -2527,18 +2529,20 @@ tail_sized(struct tailwl *t, struct rng *r, int mid)
 	t->el_lo = (int64_t)((double)t->el_hi * rdbl(r, 0.3, 0.9));
 	t->limit_min = limit_for((int64_t)((double)t->el_hi *
 	    rdbl(r, 1.05, 4.0)), 30);
+	if (t->limit_min > TAIL_MAX_LIMIT_MIN)
+		t->limit_min = TAIL_MAX_LIMIT_MIN;
 	if (rchance(r, 200)) {
 		t->p_fail = 250;
 		t->p_timeout = 100;
-		t->p_oom = 80;
+		t->p_oom = 25;
 		t->p_cancel = 50;
 	} else {
 		t->p_fail = 25;
 		t->p_timeout = 15;
-		t->p_oom = 10;
+		t->p_oom = 4;
 		t->p_cancel = 30;
 	}
-	t->p_hang = t->part == P_GPU ? 400 : 0;
+	t->p_hang = t->part == P_GPU ? 150 : 0;
 }
 
 static void
