@@ -423,9 +423,10 @@ noop_allocations(struct sp_pattern_list *out, const struct sp_hist *h)
 		return;
 	f = add(out, h, "noop-allocations", SP_PAT_WARNING);
 	sp_fmt_hms(&t, SP_NOOP_MIN_ELAPSED_S);
-	sp_buf_printf(&f->evidence, "%ld of %ld runs ran over %s while "
+	sp_buf_printf(&f->evidence, "%ld of %ld %s ran over %s while "
 		      "consuming under %.0f CPU-seconds", h->hang, h->runs,
-		      sp_buf_str(&t), SP_NOOP_MAX_CPU_S);
+		      plural(h->runs, "run", "runs"), sp_buf_str(&t),
+		      SP_NOOP_MAX_CPU_S);
 	if (h->hang > 1 && h->hang_gpu_h > 0)
 		sp_buf_printf(&f->evidence, "; together they held %.1f "
 			      "GPU-hours", h->hang_gpu_h);
@@ -480,11 +481,20 @@ near_limit(struct sp_pattern_list *out, const struct sp_hist *h,
 		      SP_NEAR_LIMIT_SHARE * 100,
 		      plural(h->near.seen, "its", "their"), w->jobid,
 		      sp_buf_str(&t1), sp_buf_str(&t2), sp_buf_str(&t3));
-	sp_buf_adds(&f->action, "Raise --time before a slower run is cut off");
-	if (sp_size_advise(h, site, SP_FLAG_TIME, &adv) == 0 &&
-	    adv.verdict == SP_V_RAISE)
-		sp_buf_printf(&f->action, ": %s", sp_buf_str(&adv.suggestion));
-	sp_buf_addc(&f->action, '.');
+	sp_size_advise(h, site, SP_FLAG_TIME, &adv);
+	if (adv.verdict == SP_V_HOLD) {
+		sp_buf_adds(&f->action, "Fix the hang first: the timeouts "
+			    "computed nothing, and a longer limit buys a longer "
+			    "hang; then size --time from the runs that "
+			    "completed.");
+	} else {
+		sp_buf_adds(&f->action, "Raise --time before a slower run is "
+			    "cut off");
+		if (adv.verdict == SP_V_RAISE)
+			sp_buf_printf(&f->action, ": %s",
+				      sp_buf_str(&adv.suggestion));
+		sp_buf_addc(&f->action, '.');
+	}
 	sp_advice_free(&adv);
 	add_ids(f, &h->near, 0);
 	sp_buf_free(&t1);

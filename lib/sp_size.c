@@ -1322,6 +1322,15 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct txt *t,
 	}
 	a->target = target;
 	a->verdict = judge(target, req);
+	/* Inside the band, but the longest run nearly hit this very limit:
+	 * the next slower input is cut off, so a small raise is worth it. */
+	if (a->verdict == SP_V_KEEP && target > req &&
+	    longest >= (1 - SP_NEAR_LIMIT_SHARE) * req) {
+		a->verdict = SP_V_RAISE;
+		clause(&a->basis, "raised although within %.0f%% of the "
+		       "request: the longest run left under %.0f%% of it",
+		       SP_SIZE_CHANGE * 100, SP_NEAR_LIMIT_SHARE * 100);
+	}
 	if (actionable(a->verdict))
 		suggest(a, t_hms(t, target));
 	else
@@ -1428,8 +1437,11 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	else if (h->mem_trusted > 0)
 		sp_fmt_bytes(&a->observed, h->peak.a);
 
+	/* Trial and error that already succeeded at a killed size: memory is
+	 * not the variable.  One or two kills beside a success are more
+	 * likely inputs that differ: the floor below still applies. */
 	contra = sp_hist_contradiction(h, &done);
-	if (contra >= 0) {
+	if (contra >= 0 && h->noomsubs >= SP_MEMSEARCH_MIN_KILLS) {
 		const struct sp_oomsub *e = &h->oomsubs[contra];
 
 		a->verdict = SP_V_HOLD;
@@ -1470,6 +1482,11 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			       "higher still, at %s (job %s)",
 			       t_bytes(t, h->peak.a), h->peak.jobid);
 		}
+		if (contra >= 0)
+			clause(&a->caution, "job %s later completed at %s, a "
+			       "size that was killed: the need varies between "
+			       "runs", done->jobid,
+			       t_mem(t, h->oomsubs[contra].limit_b));
 		clause(&a->caution, "a killed run's MaxRSS is a sample short of "
 		       "its real peak");
 	} else if (h->mem_measured > 0 && h->mem_untrusted >=

@@ -291,6 +291,23 @@ time_p95(void)
 	is_string("--time=00:25:00", sp_buf_str(&adv.suggestion), "rounding: 1250 s up to 5 minutes under an hour");
 }
 
+static void
+time_near_limit(void)
+{
+	/* 09:02:51 of a 10-hour limit: 11:30:00 is inside the 20% band,
+	 * but the run left under 10% of its limit, so it is raised. */
+	ROW(.id = "1", .state = "COMPLETED", .el = "32571", .lim = "36000", .cpu = "30000");
+	ROW(.id = "2", .state = "COMPLETED", .el = "20000", .lim = "36000", .cpu = "19000");
+	ROW(.id = "3", .state = "COMPLETED", .el = "21000", .lim = "36000", .cpu = "20000");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("raise", verdict(), "near limit: raised inside the band");
+	is_string("--time=11:30:00", sp_buf_str(&adv.suggestion), "near limit: 32571 s x 1.25 -> 11:30:00");
+	is_string("longest of 3 completed runs took 09:02:51; raised although within 20% of the request: the longest run left under 10% of it",
+		  sp_buf_str(&adv.basis), "near limit: the basis says why");
+	is_string("job 1 finished 00:57:09 inside its 10:00:00 limit", sp_buf_str(&adv.caution), "near limit: the run is called out");
+}
+
 /* -------------------------------------------------------------- --mem */
 
 static void
@@ -345,6 +362,19 @@ mem_contradiction_hold(void)
 		  sp_buf_str(&adv.basis), "contradiction: the basis names both jobs");
 	is_string("", sp_buf_str(&adv.suggestion), "contradiction: no bigger number");
 	is_string("8 kills at up to 32G", sp_buf_str(&adv.observed), "contradiction: observed");
+
+	/* One kill beside later successes at that size: the need varies
+	 * between inputs; the floor holds, not a hold. */
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(96), .rss = G(90));
+	ROW(.id = "2", .state = "COMPLETED", .el = "100", .mem = G(96), .rss = G(60));
+	ROW(.id = "3", .state = "COMPLETED", .el = "100", .mem = G(96), .rss = G(50));
+	ROW(.id = "4", .state = "COMPLETED", .el = "100", .mem = G(96), .rss = G(55));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("raise", verdict(), "contradiction: one kill is not trial and error");
+	is_string("--mem=125G", sp_buf_str(&adv.suggestion), "contradiction: 96 x 1.3 = 124.8 -> 125G");
+	ok(has(&adv.caution, "job 4 later completed at 96G, a size that was killed: the need varies between runs"),
+	   "contradiction: said as a caution");
 
 	/* A completion before the kills is no contradiction. */
 	ROW(.id = "1", .state = "COMPLETED", .el = "100", .mem = G(8), .rss = G(5));
@@ -656,6 +686,7 @@ main(void)
 	time_hang_veto();
 	time_computing_floor();
 	time_p95();
+	time_near_limit();
 	mem_oom_floor();
 	mem_contradiction_hold();
 	mem_rss_above_limit();
