@@ -129,6 +129,7 @@ struct cell {
 	size_t node;
 	long trials;
 	long bad;
+	double bad_gpu_h;	/* NaN until a known value is added */
 	unsigned long last;	/* the record that last placed here */
 };
 
@@ -149,6 +150,8 @@ struct sp_nodes {
 	size_t slotcap;
 
 	/* scratch, reused for every record */
+	size_t *placed;		/* the cells one record placed into */
+	size_t placedcap;
 	struct sp_names names;
 	struct sp_buf key;
 	struct sp_buf fold;
@@ -209,6 +212,7 @@ cell_of(struct sp_nodes *t, size_t wl, size_t node)
 	memset(c, 0, sizeof *c);
 	c->wl = wl;
 	c->node = node;
+	c->bad_gpu_h = NAN;
 	t->slot[i] = ++t->ncell;
 	t->wl[wl].nnodes++;
 	return c;
@@ -237,6 +241,7 @@ sp_nodes_free(struct sp_nodes *t)
 	sp_intern_free(&t->nodes);
 	free(t->cell);
 	free(t->slot);
+	free(t->placed);
 	sp_names_free(&t->names);
 	sp_buf_free(&t->key);
 	sp_buf_free(&t->fold);
@@ -321,7 +326,8 @@ sp_nodes_add(struct sp_nodes *t, const struct sp_job *j)
 {
 	struct sp_slice key, workload;
 	struct sp_nodes_workload *w;
-	size_t wi, i;
+	size_t wi, i, nplaced = 0;
+	double gpu_h;
 	int bad;
 
 	if (!sp_job_usable(j))
@@ -338,6 +344,9 @@ sp_nodes_add(struct sp_nodes *t, const struct sp_job *j)
 	job_key(t, j, &key, &workload);
 	wi = workload_id(t, key, j->user, workload);
 	t->serial++;
+	/* Cell numbers, not pointers: the cell array may move as it grows. */
+	t->placed = sp_xgrow(t->placed, &t->placedcap, t->names.n,
+			     sizeof *t->placed);
 	for (i = 0; i < t->names.n; i++) {
 		const char *name = sp_names_at(&t->names, i);
 		size_t ni = sp_intern(&t->nodes, name, strlen(name));
@@ -348,8 +357,19 @@ sp_nodes_add(struct sp_nodes *t, const struct sp_job *j)
 		c->last = t->serial;
 		c->trials++;
 		c->bad += bad;
-		t->wl[wi].trials++;
-		t->wl[wi].bad += bad;
+		t->placed[nplaced++] = (size_t)(c - t->cell);
+	}
+	t->wl[wi].trials += (long)nplaced;
+	t->wl[wi].bad += bad * (long)nplaced;
+	/* A bad run's GPU-hours, shared evenly by the nodes it held. */
+	gpu_h = sp_job_gpu_hours(j);
+	if (bad && !isnan(gpu_h)) {
+		for (i = 0; i < nplaced; i++) {
+			struct cell *c = &t->cell[t->placed[i]];
+
+			c->bad_gpu_h = (isnan(c->bad_gpu_h) ? 0 : c->bad_gpu_h) +
+				       gpu_h / (double)nplaced;
+		}
 	}
 	w = &t->wl[wi];
 	w->runs++;
@@ -415,7 +435,13 @@ sp_nodes_table(const struct sp_nodes *t, long wi, struct sp_node_table *out)
 		if (row_of[c->node] == 0) {
 			out->rows[n].node = t->nodes.e[c->node].s;
 			out->rows[n].node_id = c->node;
+			out->rows[n].bad_gpu_h = NAN;
 			row_of[c->node] = ++n;
+		}
+		if (!isnan(c->bad_gpu_h)) {
+			double *h = &out->rows[row_of[c->node] - 1].bad_gpu_h;
+
+			*h = (isnan(*h) ? 0 : *h) + c->bad_gpu_h;
 		}
 		st[row_of[c->node] - 1].trials += c->trials;
 		st[row_of[c->node] - 1].bad += c->bad;
@@ -424,6 +450,8 @@ sp_nodes_table(const struct sp_nodes *t, long wi, struct sp_node_table *out)
 	out->tested = sp_node_judge(st, n);
 	for (i = 0; i < n; i++) {
 		out->rows[i].s = st[i];
+		if (st[i].bad == 0)
+			out->rows[i].bad_gpu_h = 0;
 		out->trials += st[i].trials;
 		out->bad += st[i].bad;
 		switch (st[i].verdict) {

@@ -94,6 +94,9 @@ struct sp_nodes_workload {
 struct sp_node_row {
 	const char *node;	/* owned by the struct sp_nodes */
 	size_t node_id;
+	/* GPU-hours of the bad placements here (a run on several nodes
+	 * shares its hours evenly among them); NaN when none is known. */
+	double bad_gpu_h;
 	struct sp_node_stat s;
 };
 

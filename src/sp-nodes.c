@@ -9,6 +9,7 @@
  * With --exclude it prints the "#SBATCH --exclude=" line instead.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,7 +214,7 @@ row_note(struct sp_buf *b, const struct sp_node_row *row,
 
 static const char *const columns[] = { "user", "workload", "workload_key",
 	"node", "trials", "bad", "rate", "ci_low", "ci_high", "comparison",
-	"p", "verdict", "note", NULL };
+	"p", "verdict", "bad_gpu_h", "note", NULL };
 
 /*
  * The table exists only once the whole input is read, so the header
@@ -252,6 +253,7 @@ write_rows(struct sp_writer *w, const struct sp_node_table *tab,
 		sp_writer_num(w, row->s.comparison);
 		sp_writer_num(w, row->s.p);
 		sp_writer_str(w, sp_node_verdict_name(row->s.verdict));
+		sp_writer_num(w, row->bad_gpu_h);
 		row_note(&note, row, tab);
 		sp_writer_str(w, sp_buf_str(&note));
 		sp_writer_end(w);
@@ -351,6 +353,30 @@ list_nodes(struct sp_buf *b, const struct sp_node_table *tab,
 	}
 }
 
+/* " (45 placements there computed nothing, holding 689.0 GPU-hours)" */
+static void
+worse_cost(struct sp_buf *b, const struct sp_node_table *tab,
+	   const struct options *o)
+{
+	long bad = 0;
+	double gpu_h = NAN;
+
+	for (size_t i = 0; i < tab->nrows; i++) {
+		const struct sp_node_row *r = &tab->rows[i];
+
+		if (r->s.verdict != SP_VERDICT_WORSE)
+			continue;
+		bad += r->s.bad;
+		if (!isnan(r->bad_gpu_h))
+			gpu_h = (isnan(gpu_h) ? 0 : gpu_h) + r->bad_gpu_h;
+	}
+	sp_buf_printf(b, " (%ld placement%s there %s", bad,
+		      bad == 1 ? "" : "s", bad_words(o->metric));
+	if (!isnan(gpu_h) && gpu_h > 0)
+		sp_buf_printf(b, ", holding %.1f GPU-hours", gpu_h);
+	sp_buf_addc(b, ')');
+}
+
 static void
 plain_scope(const struct sp_node_table *tab, const struct scope *s,
 	    const struct options *o)
@@ -387,6 +413,7 @@ plain_notes(const struct sp_node_table *tab, const struct scope *s,
 	       SP_NODES_FDR * 100, tab->untested, SP_NODES_MIN_TRIALS);
 	if (tab->worse) {
 		list_nodes(&b, tab, SP_VERDICT_WORSE, 0);
+		worse_cost(&b, tab, o);
 		printf("worse than every other node: %s\n", sp_buf_str(&b));
 		sp_buf_clear(&b);
 	} else if (why_none(&b, tab, o)) {

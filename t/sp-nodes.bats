@@ -35,9 +35,9 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
 	[ "${#lines[@]}" -eq 3 ]
-	[ "${lines[0]}" = "$(printf 'user\tworkload\tworkload_key\tnode\ttrials\tbad\trate\tci_low\tci_high\tcomparison\tp\tverdict\tnote')" ]
-	[ "${lines[1]}" = "$(printf 'yz\tcot-exp\tyz/test/gpu/cot-exp\tmidway3-0385\t12\t12\t1\t0.757506\t1\t0.25\t0.00144479\tworse\tp survives the correction for 1 tested row and the interval clears the comparison')" ]
-	[ "${lines[2]}" = "$(printf 'yz\tcot-exp\tyz/test/gpu/cot-exp\tmidway3-0602\t8\t2\t0.25\t0.0714792\t0.590725\t1\t\tuntested\t8 placements; 10 needed for a test')" ]
+	[ "${lines[0]}" = "$(printf 'user\tworkload\tworkload_key\tnode\ttrials\tbad\trate\tci_low\tci_high\tcomparison\tp\tverdict\tbad_gpu_h\tnote')" ]
+	[ "${lines[1]}" = "$(printf 'yz\tcot-exp\tyz/test/gpu/cot-exp\tmidway3-0385\t12\t12\t1\t0.757506\t1\t0.25\t0.00144479\tworse\t6.086667\tp survives the correction for 1 tested row and the interval clears the comparison')" ]
+	[ "${lines[2]}" = "$(printf 'yz\tcot-exp\tyz/test/gpu/cot-exp\tmidway3-0602\t8\t2\t0.25\t0.0714792\t0.590725\t1\t\tuntested\t1.014444\t8 placements; 10 needed for a test')" ]
 }
 
 @test "sp-nodes --exclude: the line to paste" {
@@ -53,12 +53,12 @@ setup() {
 	[ -z "$stderr" ]
 	expected="workload yz/test/gpu/cot-exp, metric hang: 20 runs, 20 placements on 2 nodes; 14 runs computed nothing
 
-node          trials  bad  rate    ci_low  ci_high  comparison  p           verdict   note
-midway3-0385      12   12  100.0%   75.8%   100.0%       25.0%  0.00144479  worse     p survives the correction for 1 tested row and the interval clears the comparison
-midway3-0602       8    2   25.0%    7.1%    59.1%      100.0%         n/a  untested  8 placements; 10 needed for a test
+node          trials  bad  rate    ci_low  ci_high  comparison  p           verdict   bad_gpu_h  note
+midway3-0385      12   12  100.0%   75.8%   100.0%       25.0%  0.00144479  worse           6.1  p survives the correction for 1 tested row and the interval clears the comparison
+midway3-0602       8    2   25.0%    7.1%    59.1%      100.0%         n/a  untested        1.0  8 placements; 10 needed for a test
 
 1 of 2 nodes tested, Benjamini-Hochberg at 5%; 1 untested (under 10 placements, or nothing to compare with)
-worse than every other node: midway3-0385
+worse than every other node: midway3-0385 (12 placements there computed nothing, holding 6.1 GPU-hours)
 1 other workload not shown: --workload KEY picks one, --all-workloads pools them (confounded)"
 	[ "$output" = "$expected" ]
 }
@@ -66,14 +66,14 @@ worse than every other node: midway3-0385
 @test "sp-nodes --json: one object per node, unknown as null" {
 	run sp-nodes --json "$COT"
 	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = '{"user":"yz","workload":"cot-exp","workload_key":"yz/test/gpu/cot-exp","node":"midway3-0602","trials":8,"bad":2,"rate":0.25,"ci_low":0.0714792,"ci_high":0.590725,"comparison":1,"p":null,"verdict":"untested","note":"8 placements; 10 needed for a test"}' ]
+	[ "${lines[1]}" = '{"user":"yz","workload":"cot-exp","workload_key":"yz/test/gpu/cot-exp","node":"midway3-0602","trials":8,"bad":2,"rate":0.25,"ci_low":0.0714792,"ci_high":0.590725,"comparison":1,"p":null,"verdict":"untested","bad_gpu_h":1.014444,"note":"8 placements; 10 needed for a test"}' ]
 }
 
 @test "sp-nodes --workload: another workload, judged on its own" {
 	run --separate-stderr sp-nodes --workload yz/test/gpu/midtrain "$COT"
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 2 ]
-	[ "${lines[1]}" = "$(printf 'yz\tmidtrain\tyz/test/gpu/midtrain\tmidway3-0600\t1\t0\t0\t0\t0.793451\t\t\tuntested\t1 placement; 10 needed for a test')" ]
+	[ "${lines[1]}" = "$(printf 'yz\tmidtrain\tyz/test/gpu/midtrain\tmidway3-0600\t1\t0\t0\t0\t0.793451\t\t\tuntested\t0\t1 placement; 10 needed for a test')" ]
 	run --separate-stderr sp-nodes --exclude --workload yz/test/gpu/midtrain "$COT"
 	[ "$output" = "# no --exclude: nothing to attribute to a node: no placement computed nothing" ]
 }
@@ -83,7 +83,7 @@ worse than every other node: midway3-0385
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "sp-nodes: --all-workloads pools 2 workloads: the result is confounded by the work each node happened to run" ]
 	[ "${#lines[@]}" -eq 4 ]
-	[ "${lines[1]}" = "$(printf 'yz\t*\t*\tmidway3-0385\t12\t12\t1\t0.757506\t1\t0.222222\t0.000619195\tworse\tp survives the correction for 1 tested row and the interval clears the comparison')" ]
+	[ "${lines[1]}" = "$(printf 'yz\t*\t*\tmidway3-0385\t12\t12\t1\t0.757506\t1\t0.222222\t0.000619195\tworse\t6.086667\tp survives the correction for 1 tested row and the interval clears the comparison')" ]
 	[[ "${lines[3]}" == "$(printf 'yz\t*\t*\tmidway3-0600\t1\t0\t')"* ]]
 	run --separate-stderr sp-nodes --all-workloads --plain "$COT"
 	[ -z "$stderr" ]
@@ -124,7 +124,7 @@ worse than every other node: midway3-0385
 	} >"$BATS_TEST_TMPDIR/none.tsv"
 	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/none.tsv"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf "$HDR" | sed 's/^.*$/user\tworkload\tworkload_key\tnode\ttrials\tbad\trate\tci_low\tci_high\tcomparison\tp\tverdict\tnote/')" ]
+	[ "$output" = "$(printf "$HDR" | sed 's/^.*$/user\tworkload\tworkload_key\tnode\ttrials\tbad\trate\tci_low\tci_high\tcomparison\tp\tverdict\tbad_gpu_h\tnote/')" ]
 	run sp-nodes --exclude "$BATS_TEST_TMPDIR/none.tsv"
 	[ "$output" = "# no --exclude: no usable job record with a node list" ]
 }

@@ -321,6 +321,11 @@ test_placements(void)
 	x = row(&tab, "n3");
 	ok(x && x->s.trials == 2 && x->s.bad == 0,
 	   "placements: the data mover is a good placement");
+	is_double(0.0, x ? x->bad_gpu_h : NAN, 0,
+		  "placements: no bad placement held nothing");
+	x = row(&tab, "n1");
+	is_double(0.25 + 0.5, x ? x->bad_gpu_h : NAN, 1e-12,
+		  "placements: a two-node hang's GPU-hours are shared");
 	ok(row(&tab, "n9") == NULL, "placements: steps and open records none");
 	is_int(3, (long long)tab.untested, "placements: all three thin");
 	sp_node_table_free(&tab);
