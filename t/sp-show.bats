@@ -1,0 +1,378 @@
+#!/usr/bin/env bats
+# sp-show: the post-mortem view, --json, --findings, the log ladder seen
+# from the command line, and every error path with its exit status.
+
+load lib/common
+
+GOLDEN=$SP_TOP/t/sp-show
+
+COLS="jobid jobid_raw array_job array_task step attempt name user uid account
+partition qos cluster state exit_code signal derived_exit_code cancelled_by
+reason submit eligible start end open elapsed_s timelimit_s req_cpus
+alloc_cpus ntasks alloc_gpus nnodes nodelist req_mem mem_limit_node_b
+mem_limit_total_b max_rss_b max_rss_step max_rss_node ave_rss_b rss_imbalance
+max_vmsize_b total_cpu_s user_cpu_s sys_cpu_s cpu_time_s ave_cpu_s min_cpu_s
+min_cpu_node min_cpu_task ave_cpu_freq_hz read_b write_b max_pages gpu_util
+gpu_mem_b energy_j req_tres alloc_tres constraints workdir stdout stderr
+submit_line comment flags wait_s"
+
+# The job-record header, every column sp-fetch writes.
+header() {
+	echo $COLS | tr ' ' '\t'
+}
+
+# One record from key=value arguments; unnamed columns stay empty.
+record() {
+	awk -v cols="$(echo $COLS)" 'BEGIN {
+		n = split(cols, c, " ")
+		for (i = 1; i < ARGC; i++) {
+			p = index(ARGV[i], "=")
+			v[substr(ARGV[i], 1, p - 1)] = substr(ARGV[i], p + 1)
+		}
+		for (i = 1; i <= n; i++)
+			printf "%s%s", (i > 1 ? "\t" : ""), v[c[i]]
+		printf "\n"
+		exit
+	}' "$@"
+}
+
+# The article's figure 3: an evaluation on one card, a 12-hour limit for
+# a run of an hour, MaxRSS above the limit without a kill, 48.7% kernel.
+FIG3="jobid=5100457 jobid_raw=5100457 name=eval-gsm8k user=alice uid=1000
+account=rcc partition=gpu qos=normal cluster=midway3 state=COMPLETED
+exit_code=0 signal=0 derived_exit_code=0 submit=2026-11-12T14:03:10
+eligible=2026-11-12T14:03:10 start=2026-11-12T14:03:11
+end=2026-11-12T15:10:23 open=0 elapsed_s=4032 timelimit_s=43200 req_cpus=8
+alloc_cpus=8 ntasks=1 alloc_gpus=1 nnodes=1 nodelist=midway3-0412 req_mem=64G
+mem_limit_node_b=68719476736 mem_limit_total_b=68719476736
+max_rss_b=98784247808 max_rss_step=batch max_rss_node=midway3-0412
+total_cpu_s=5400 user_cpu_s=2770 sys_cpu_s=2630 cpu_time_s=32256
+read_b=13000000000 write_b=1300000000 wait_s=1 workdir=/nonexistent/eval"
+
+# The demo's midtrain: nothing to say about it.
+HEALTHY="jobid=5100021 jobid_raw=5100021 name=midtrain user=youzhi
+uid=940740146 partition=test state=COMPLETED exit_code=0 signal=0
+submit=2026-11-10T08:00:00 start=2026-11-10T08:00:01 end=2026-11-10T09:52:50
+open=0 elapsed_s=6769 timelimit_s=7200 alloc_cpus=4 ntasks=1 alloc_gpus=3
+nnodes=1 nodelist=midway3-0600 mem_limit_node_b=214748364800
+max_rss_b=198162165760 total_cpu_s=19899 sys_cpu_s=936 cpu_time_s=27076
+read_b=112700000000 write_b=139600000000 workdir=/nonexistent/mid"
+
+# The demo's cot-exp: a timeout that hung.
+HUNG="jobid=5100002 jobid_raw=5100002 name=cot-exp user=youzhi uid=940740146
+partition=test state=TIMEOUT exit_code=0 signal=15 start=2026-11-10T08:13:00
+end=2026-11-10T08:43:26 open=0 elapsed_s=1826 timelimit_s=1800 alloc_cpus=6
+ntasks=1 alloc_gpus=1 nnodes=1 nodelist=midway3-0385 total_cpu_s=0.5
+cpu_time_s=10956 workdir=/nonexistent/cot"
+
+setup() {
+	export SLURMPAST_NO_SITE=1 LC_ALL=C.UTF-8 TZ=UTC
+	unset NO_COLOR COLUMNS
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "the figure-3 job, drawn as the article describes" {
+	{ header; record $FIG3; } >fig3.tsv
+	run sp-show --plain --no-color --width 100 fig3.tsv
+	[ "$status" -eq 0 ]
+	diff -u "$GOLDEN/fig3.txt" <(printf '%s\n' "$output")
+}
+
+@test "figure 3: no memory percentage, the reason instead" {
+	{ header; record $FIG3; } >fig3.tsv
+	run sp-show --no-color --width 100 fig3.tsv
+	memory=$(printf '%s\n' "$output" | sed -n '/^kernel/q;/^memory /,$p')
+	[[ "$memory" == *"cannot be its footprint and no percentage"* ]]
+	[[ "$memory" != *"%"* ]]
+	[[ "$output" == *"kernel 48.7% of CPU time"* ]]
+	[[ "$output" == *"walltime-slack"* ]]
+	[[ "$output" == *"rss-above-limit"* ]]
+	[[ "$output" == *"system-cpu-heavy"* ]]
+}
+
+@test "a healthy job: no finding, exit 0" {
+	{ header; record $HEALTHY; } >ok.tsv
+	run sp-show --plain --no-color --width 100 ok.tsv
+	[ "$status" -eq 0 ]
+	diff -u "$GOLDEN/healthy.txt" <(printf '%s\n' "$output")
+}
+
+@test "a hung timeout: critical, exit 1" {
+	{ header; record $HUNG; } >hung.tsv
+	run sp-show --no-color --width 100 --no-logs hung.tsv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"CRITICAL  timeout-hang"* ]]
+	[[ "$output" == *"Do not raise --time"* ]]
+}
+
+@test "with no job named, every job of the input is shown" {
+	{ header; record $HEALTHY; record $HUNG; } >two.tsv
+	run sp-show --no-color --width 80 --no-logs two.tsv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"5100021  midtrain"* ]]
+	[[ "$output" == *"5100002  cot-exp"* ]]
+}
+
+@test "-j shows only that job; its status alone decides the exit" {
+	{ header; record $HEALTHY; record $HUNG; } >two.tsv
+	run sp-show -j 5100021 --no-color --no-logs two.tsv
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"midtrain"* ]]
+	[[ "$output" != *"cot-exp"* ]]
+}
+
+@test "-j with an array master shows its tasks" {
+	{ header
+	  record jobid=900_1 jobid_raw=901 array_job=900 array_task=1 \
+		name=a state=COMPLETED
+	  record jobid=900_2 jobid_raw=902 array_job=900 array_task=2 \
+		name=a state=COMPLETED
+	  record jobid=9001 name=b state=COMPLETED; } >arr.tsv
+	run sp-show --json -j 900 --no-logs arr.tsv
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | jq -r .jobid | tr '\n' ' ')" = \
+	  "900_1 900_2 " ]
+}
+
+@test "a job id not in the input: what was found, then exit 2" {
+	{ header; record $HEALTHY; } >ok.tsv
+	run --separate-stderr sp-show -j 5100021,999 --no-color --no-logs ok.tsv
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"midtrain"* ]]
+	[ "$stderr" = "sp-show: no job 999 in the input" ]
+}
+
+@test "an escape sequence in a job name is shown, not obeyed" {
+	{ header
+	  record jobid=7 name=$'evil\e]0;pwned\a\e[2Jname' user=$'b\e[31mob' \
+		state=FAILED exit_code=1; } >esc.tsv
+	run sp-show --no-logs --width 80 esc.tsv
+	[[ "${lines[0]}" == '7  evil\x1b]0;pwned\x07\x1b[2Jname  FAILED  exit 1' ]]
+	[[ "$output" == *'user b\x1b[31mob'* ]]
+	! printf '%s' "$output" | grep -q $'\e'
+	! printf '%s' "$output" | grep -q $'\a'
+}
+
+@test "an escape sequence in a log is shown, not obeyed, even on a terminal" {
+	mkdir wd
+	printf 'ok\n\e[31mred\e[0m \xc2\x9b2J \xe2\x80\xaeevil\n' \
+		>wd/slurm-8.out
+	{ header; record jobid=8 name=x state=FAILED exit_code=1 \
+		workdir="$PWD/wd"; } >log.tsv
+	run script -qec "sp-show --width 80 log.tsv" /dev/null
+	[[ "$output" == *'\x1b[31mred\x1b[0m \u009b2J \u202eevil'* ]]
+	# Only our own colour escapes reach the terminal, none from the log.
+	! printf '%s' "$output" | grep -q $'\e\\[31mred'
+	! printf '%s' "$output" | grep -q $'\xc2\x9b'
+}
+
+@test "colour only on a terminal, and not with NO_COLOR or TERM=dumb" {
+	{ header; record $HUNG; } >hung.tsv
+	run script -qec "sp-show --no-logs hung.tsv" /dev/null
+	printf '%s' "$output" | grep -q $'\e\\['
+	run script -qec "NO_COLOR=1 sp-show --no-logs hung.tsv" /dev/null
+	! printf '%s' "$output" | grep -q $'\e\\['
+	run script -qec "TERM=dumb sp-show --no-logs hung.tsv" /dev/null
+	! printf '%s' "$output" | grep -q $'\e\\['
+	run script -qec "sp-show --no-color --no-logs hung.tsv" /dev/null
+	! printf '%s' "$output" | grep -q $'\e\\['
+	run sp-show --no-logs hung.tsv
+	! printf '%s' "$output" | grep -q $'\e\\['
+}
+
+@test "--ascii, and a locale that cannot draw the glyphs, give ASCII" {
+	{ header; record $FIG3; } >fig3.tsv
+	run sp-show --ascii --no-logs --width 100 fig3.tsv
+	! printf '%s' "$output" | LC_ALL=C grep -q '[^ -~]'
+	[[ "$output" == *"time    ####....."* ]]
+	LC_ALL=C run sp-show --no-logs fig3.tsv
+	! printf '%s' "$output" | LC_ALL=C grep -q '[^ -~]'
+}
+
+@test "--json: every column, null for unknown, steps, findings, log" {
+	{ header; record $FIG3
+	  record jobid=5100457 jobid_raw=5100457 step=batch state=COMPLETED \
+		max_rss_b=98784247808 total_cpu_s=5399
+	  record jobid=5100457 jobid_raw=5100457 step=extern state=COMPLETED \
+		max_rss_b=2002944 total_cpu_s=0; } >fig3.tsv
+	run sp-show --json fig3.tsv
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	printf '%s\n' "$output" | jq -e '
+		.jobid == "5100457" and .elapsed_s == 4032 and
+		.max_rss_b == 98784247808 and .qos == "normal" and
+		.reason == null and .gpu_util == null and
+		.derived.mem_used == null and
+		.derived.peak_trustworthy == false and
+		.derived.sys_fraction > 0.487 and
+		.derived.sys_fraction < 0.4871 and
+		(.steps | length) == 2 and .steps[0].step == "batch" and
+		.steps[1].max_rss_b == 2002944 and
+		([.findings[].code] == ["rss-above-limit",
+			"system-cpu-heavy", "walltime-slack"]) and
+		.findings[0].severity == "warning" and
+		.log.status == "absent" and .log.files == []'
+	# Every value: the 66 columns, the derived values, site, log, steps.
+	n=$(printf '%s\n' "$output" | jq '[.. | scalars] | length')
+	[ "$n" -ge 150 ]
+}
+
+@test "--json with --no-logs: the log is null, not absent" {
+	{ header; record $FIG3; } >fig3.tsv
+	run sp-show --json --no-logs fig3.tsv
+	printf '%s\n' "$output" | jq -e '.log.status == null and
+		.log.expected.path == null and .log.expected.status == null'
+}
+
+@test "--json holds invalid UTF-8 and control characters as valid JSON" {
+	{ header; record jobid=3 name=$'bad\xff\xfe\e[1m' state=COMPLETED; } \
+		>bad.tsv
+	run sp-show --json --no-logs bad.tsv
+	printf '%s\n' "$output" | jq -e '.name == "bad\ufffd\ufffd\u001b[1m"'
+}
+
+@test "--findings: finding records for every job, in sp-size's columns" {
+	{ header; record $HEALTHY; record $HUNG; } >two.tsv
+	run sp-show --findings --no-logs two.tsv
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "$(printf 'user\tworkload\tworkload_key\tjobid\tcode\tseverity\tevidence\taction')" ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == "$(printf 'youzhi\tcot-exp\tyouzhi/test/gpu/cot-exp\t5100002\ttimeout-hang\tcritical\tHeld the allocation for 00:30:26')"* ]]
+}
+
+@test "--findings folds the workload when the input has none" {
+	{ header; record jobid=1 name=s1e20 user=al partition=p \
+		state=FAILED exit_code=2; } >w.tsv
+	run sp-show --findings --no-logs w.tsv
+	[[ "${lines[1]}" == "$(printf 'al\ts#e#\tal/p/cpu/s#e#\t1\texit-nonzero-nolog\twarning\tExited 2, but no log was read')"* ]]
+}
+
+@test "--findings keeps sp-group's workload columns" {
+	printf '%s\tworkload\tworkload_key\n' "$(header)" >g.tsv
+	printf '%s\tW\tK\n' "$(record jobid=1 name=n state=DEADLINE)" >>g.tsv
+	run sp-show --findings --no-logs g.tsv
+	[[ "${lines[1]}" == "$(printf '\tW\tK\t1\tdeadline\tcritical\t')"* ]]
+}
+
+@test "the log ladder from the command line: found, labelled, tailed" {
+	mkdir -p wd logs
+	printf 'step 1\nstep 2\nTraceback (most recent call last):\n  File "t.py", line 1, in <module>\nKeyError: 3\n' \
+		>logs/train-55.err
+	{ header; record jobid=55 name=train state=FAILED exit_code=1 \
+		workdir="$PWD/wd" stdout="$PWD/wd/out-%j.log" \
+		stderr="logs/gone-%j.err"; } >l.tsv
+	run sp-show --no-color --width 200 --log-dir "$PWD/logs" l.tsv
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"error $PWD/wd/logs/gone-55.err (the StdErr field): not there any more (moved or deleted)"* ]]
+	[[ "$output" == *"error $PWD/logs/train-55.err (a log named after the job)"* ]]
+	[[ "$output" == *"│ KeyError: 3"* ]]
+	[[ "$output" == *"INFO      traceback"* ]]
+	[[ "$output" != *"exit-nonzero-nolog"* ]]
+}
+
+@test "--no-logs reads nothing" {
+	mkdir wd
+	printf 'hello\n' >wd/slurm-56.out
+	{ header; record jobid=56 name=x state=FAILED exit_code=1 \
+		workdir="$PWD/wd"; } >l.tsv
+	run sp-show --no-color --no-logs l.tsv
+	[[ "$output" == *"not read (--no-logs)"* ]]
+	[[ "$output" != *"hello"* ]]
+	[[ "$output" == *"no log was read"* ]]
+}
+
+@test "--log-dir with --no-logs warns that it has no effect" {
+	{ header; record $HEALTHY; } >ok.tsv
+	run --separate-stderr sp-show --no-logs --log-dir /tmp ok.tsv
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-show: --log-dir has no effect with --no-logs" ]
+}
+
+@test "step records follow their allocation and are shown" {
+	{ header; record $HUNG
+	  record jobid=5100002 step=batch state=CANCELLED elapsed_s=1826 \
+		total_cpu_s=0.5 max_rss_b=1048576 ntasks=1; } >s.tsv
+	run sp-show --no-color --no-logs --width 100 s.tsv
+	[[ "$output" == *"  batch: CANCELLED, elapsed 00:30:26, CPU 0.50s, MaxRSS 1.0 MiB, tasks 1"* ]]
+}
+
+@test "a node with a history of failing this work gets a note" {
+	{ header
+	  for i in $(seq 1 12); do
+		record jobid=$((100 + i)) name=w user=u partition=p \
+			state=FAILED exit_code=1 elapsed_s=100 nodelist=bad1 \
+			total_cpu_s=90
+	  done
+	  for i in $(seq 1 40); do
+		record jobid=$((200 + i)) name=w user=u partition=p \
+			state=COMPLETED exit_code=0 elapsed_s=100 \
+			nodelist=good$((i % 4)) total_cpu_s=90
+	  done; } >h.tsv
+	run sp-show --findings --no-logs h.tsv
+	[[ "$output" == *$'\t101\tnode-history\tinfo\tbad1 failed 12 of 12 placements there'* ]]
+	n=$(printf '%s\n' "$output" | grep -c node-history)
+	[ "$n" -eq 12 ]
+}
+
+@test "usage errors: one line, exit 2" {
+	run --separate-stderr sp-show --width x
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: --width: not a width in columns: 'x'" ]
+	run --separate-stderr sp-show --json --findings
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: --plain, --json and --findings are different outputs: choose one" ]
+	run --separate-stderr sp-show -j
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: option '-j' needs a value" ]
+}
+
+@test "bad input: the missing column, and the file and line of a bad value" {
+	printf 'jobid\tname\n1\tx\n' >nostate.tsv
+	run --separate-stderr sp-show nostate.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: no column 'state' (pipe through sp-fetch first)" ]
+	{ header; record jobid=1 state=COMPLETED elapsed_s=1:00; } >bad.tsv
+	run --separate-stderr sp-show bad.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: bad.tsv:2: field 'elapsed_s' is not a number: \"1:00\"" ]
+}
+
+@test "standard input works, and a full disk is a failed run" {
+	{ header; record $HEALTHY; } >ok.tsv
+	run sh -c 'sp-show --no-logs < ok.tsv'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *midtrain* ]]
+	[ -w /dev/full ] || skip "no /dev/full on this system"
+	run --separate-stderr sh -c 'sp-show --no-logs ok.tsv >/dev/full'
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "sp-show: <stdout>: No space left on device" ]
+}
+
+# The demo's evaluation of the article's figure 3 (examples/ and
+# sp-fetch --demo): if the demo's numbers change, regenerate the golden
+# with the command in the test and read it before committing.
+demo_fig3() {
+	sp-fetch --demo >demo.tsv 2>/dev/null ||
+		skip "sp-fetch --demo is not available in this build"
+	id=$(awk -F '\t' '$7 == "eval-ckpt-4000" && $5 == "" { print $1 }' \
+		demo.tsv)
+	[ -n "$id" ]
+}
+
+@test "the demo's figure-3 job renders as the article describes" {
+	demo_fig3
+	run sp-show -j "$id" --plain --no-color --width 100 demo.tsv
+	[ "$status" -eq 0 ]
+	diff -u "$GOLDEN/demo-fig3.txt" <(printf '%s\n' "$output")
+}
+
+@test "the demo's figure-3 job: its three findings, no memory percentage" {
+	demo_fig3
+	run sp-show -j "$id" --json demo.tsv
+	printf '%s\n' "$output" | jq -e '
+		[.findings[].code] == ["rss-above-limit", "system-cpu-heavy",
+			"walltime-slack"] and
+		.derived.mem_used == null and
+		(.derived.sys_fraction * 1000 | round) == 487 and
+		.derived.walltime_used < 0.05'
+}
