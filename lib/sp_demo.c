@@ -208,9 +208,10 @@ static const char *const state_reasons[] = {
 enum { STEP_BATCH, STEP_EXTERN, STEP_INTERACTIVE, STEP_SRUN };
 enum { LINK_NEW, LINK_SAME_ID };
 enum { LOG_DEFAULT, LOG_NAMED, LOG_NONE };
-enum { FL_MAIN, FL_BACKFILL, FL_SUBMIT };
+enum { FL_MAIN, FL_BACKFILL, FL_SUBMIT, FL_NONE };
+/* How the scheduler started the job; nothing for one that never ran. */
 static const char *const flag_names[] = {
-	"SchedMain", "SchedBackfill", "SchedSubmit"
+	"SchedMain", "SchedBackfill", "SchedSubmit", ""
 };
 
 struct dstep {
@@ -458,11 +459,14 @@ put_hms(struct demo *d, int64_t s)
 	put_2(d, s % 60);
 }
 
-/* TotalCPU and friends: MM:SS.mmm below an hour, else as put_hms. */
+/*
+ * TotalCPU and friends as sacct prints them: MM:SS.mmm below an hour
+ * when there are milliseconds, else as put_hms ("00:00:00" for none).
+ */
 static void
 put_cpu(struct demo *d, int64_t ms)
 {
-	if (ms >= 3600000) {
+	if (ms >= 3600000 || ms % 1000 == 0) {
 		put_hms(d, ms / 1000);
 		return;
 	}
@@ -1118,6 +1122,9 @@ static void
 step_work_usage(struct dstep *st, const struct jspec *s, struct rng *r,
 		int gpu_job)
 {
+	/* A step that barely ran read little, unless it says otherwise. */
+	int busy = st->user_ms + st->sys_ms >= 60000;
+
 	st->rss_k = s->rss_k;
 	if (s->rss_k < 0)
 		return;
@@ -1130,9 +1137,10 @@ step_work_usage(struct dstep *st, const struct jspec *s, struct rng *r,
 	st->vm_k = gpu_job ? 1690000000LL + rint_in(r, 0, 90000000) +
 	    s->rss_k : s->rss_k + s->rss_k / 4 + rint_in(r, 200000, 900000);
 	st->pages = s->pages;
-	st->read_b = s->read_b > 0 ? s->read_b : rint_in(r, 20, 4000) << 20;
+	st->read_b = s->read_b > 0 ? s->read_b :
+	    rint_in(r, busy ? 20 : 1, busy ? 4000 : 40) << 20;
 	st->write_b = s->write_b > 0 ? s->write_b :
-	    rint_in(r, 1, 600) << 20;
+	    rint_in(r, 1, busy ? 600 : 4) << 20;
 	st->gpu_util = gpu_job ? s->gpu_util : 0;
 	st->gpu_mem_m = !gpu_job ? 0 : s->gpu_util > 0 ?
 	    rint_in(r, 9000, 70000) : rint_in(r, 0, 600);
@@ -1304,11 +1312,13 @@ build(struct djob *j, const struct jspec *s, struct sp_buf *arena)
 	if (s->pending) {
 		j->state = ST_PENDING;
 		j->start = j->end = -1;
+		j->flags = FL_NONE;
 		return;
 	}
 	j->start = s->submit + s->wait;
 	if (s->unplaced) {
 		j->end = j->start;
+		j->flags = FL_NONE;
 		return;
 	}
 	j->placed = 1;
@@ -1832,7 +1842,7 @@ static const struct {
 static void
 case_nodes(struct demo *d)
 {
-	int slot[ROLLOUT_RUNS], n = 0, nbad = 0, bad_cancelled = 0;
+	int slot[ROLLOUT_RUNS], n = 0, nbad = 0;
 	int64_t el[ROLLOUT_RUNS], sum = 0;
 	int last_cancel = -1;
 	int64_t span = 65LL * 86400 / ROLLOUT_RUNS;
@@ -1854,7 +1864,6 @@ case_nodes(struct demo *d)
 		if (nbad++ % 6 == 0) {
 			el[i] = -rint_in(&r, 14400, 27000);
 			last_cancel = i;
-			bad_cancelled++;
 		} else {
 			el[i] = 28800 + rint_in(&r, 10, 55);
 		}
@@ -1908,7 +1917,6 @@ case_nodes(struct demo *d)
 		}
 		add(d, &s);
 	}
-	(void)bad_cancelled;
 }
 
 /*
