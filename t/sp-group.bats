@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# sp-group: the workload fold and key on every record, streaming; the
+# rollup of workloads by compute; the errors, exactly.
+
+load lib/common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	# Columns in an order of their own, one the tool does not know.
+	cat >"$T/jobs.tsv" <<-'EOF'
+	jobid	name	user	partition	alloc_gpus	extra	state	elapsed_s	alloc_cpus	total_cpu_s	start	end
+	1	s1e20	alice	gpu	1	x	COMPLETED	3600	4	7200	2026-11-01T10:00:00	2026-11-01T11:00:00
+	2	s2e47	alice	gpu	1	y	FAILED	600	4	100	2026-11-02T10:00:00	2026-11-02T10:10:00
+	3	mid85_059	alice	cpu	0	z	COMPLETED	60	1	59	2026-11-03T10:00:00	2026-11-03T10:01:00
+	4		bob		2		CANCELLED	400	2	1	2026-11-04T10:00:00	2026-11-04T10:06:40
+	5	tool-bench-2026-03-15	bob	cpu		w	TIMEOUT	1800	8	14000	2026-11-05T10:00:00	2026-11-05T10:30:00
+	6	20261101	bob	cpu		v	COMPLETED	100	1	90	2026-11-06T10:00:00	2026-11-06T10:01:40
+	7	20261102	bob	cpu		v	COMPLETED	100	1	90	2026-11-07T10:00:00	2026-11-07T10:01:40
+	8	20261103	bob	cpu		v	RUNNING	100	1	90	2026-11-08T10:00:00	
+	EOF
+}
+
+@test "sp-group: workload and workload_key on every record, columns passed through" {
+	run --separate-stderr sp-group "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[0]}" = "$(printf 'jobid\tname\tuser\tpartition\talloc_gpus\textra\tstate\telapsed_s\talloc_cpus\ttotal_cpu_s\tstart\tend\tworkload\tworkload_key')" ]
+	run sh -c 'sp-group "$1" | cut -f1,2,6,13,14' sh "$T/jobs.tsv"
+	[ "$output" = "$(printf '%s\n' \
+		'jobid	name	extra	workload	workload_key' \
+		'1	s1e20	x	s#e#	alice/gpu/gpu/s#e#' \
+		'2	s2e47	y	s#e#	alice/gpu/gpu/s#e#' \
+		'3	mid85_059	z	mid#_#	alice/cpu/cpu/mid#_#' \
+		'4			?	bob/?/gpu/?' \
+		'5	tool-bench-2026-03-15	w	tool-bench-#-#-#	bob/cpu/cpu/tool-bench-#-#-#' \
+		'6	20261101	v	#	bob/cpu/cpu/#' \
+		'7	20261102	v	#	bob/cpu/cpu/#' \
+		'8	20261103	v	#	bob/cpu/cpu/#')" ]
+}
+
+@test "sp-group: only name is needed; an absent user or partition is unknown" {
+	printf 'name\tuser\tpartition\nc9ea44e\tu\tp\n' >"$T/min.tsv"
+	run sp-group "$T/min.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'name\tuser\tpartition\tworkload\tworkload_key\nc9ea44e\tu\tp\tc#ea#e\tu/p/cpu/c#ea#e')" ]
+	printf 'name\nc9ea44e\n' >"$T/name.tsv"
+	run sp-group "$T/name.tsv"
+	[ "$output" = "$(printf 'name\tworkload\tworkload_key\nc9ea44e\tc#ea#e\t?/?/cpu/c#ea#e')" ]
+}
+
+@test "sp-group: a step takes its allocation's workload" {
+	printf 'jobid\tstep\tname\tuser\tpartition\talloc_gpus\n' >"$T/steps.tsv"
+	printf '42\t\ttrain7\tu\tp\t2\n42\tbatch\tbatch\tu\tp\t\n42\t0\tpython\tu\tp\t\n43\t\tprep\tu\tp\t0\n' >>"$T/steps.tsv"
+	run sh -c 'sp-group "$1" | cut -f2,7,8' sh "$T/steps.tsv"
+	[ "$output" = "$(printf 'step\tworkload\tworkload_key\n\ttrain#\tu/p/gpu/train#\nbatch\ttrain#\tu/p/gpu/train#\n0\ttrain#\tu/p/gpu/train#\n\tprep\tu/p/cpu/prep')" ]
+}
+
+@test "sp-group: run twice, the columns are recomputed in place, not doubled" {
+	run sh -c 'sp-group "$1" | sp-group | head -2' sh "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(sp-group "$T/jobs.tsv" | head -2)" ]
+}
+
+@test "sp-group: a missing column names the stage that adds it" {
+	printf 'jobid\tuser\tpartition\n1\tu\tp\n' >"$T/noname.tsv"
+	run --separate-stderr sp-group "$T/noname.tsv"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "sp-group: no column 'name' (pipe through sp-fetch first)" ]
+}
+
+@test "sp-group: a GPU count that is not a number names file and line" {
+	printf 'name\tuser\tpartition\talloc_gpus\na\tu\tp\t1\nb\tu\tp\tfour\n' >"$T/bad.tsv"
+	run --separate-stderr sp-group "$T/bad.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-group: $T/bad.tsv:3: field 'alloc_gpus' is not a number" ]
+}
+
+@test "sp-group --rollup: one record per workload, most compute first" {
+	run --separate-stderr sp-group --rollup "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-group: left out 1 open record (never ended)" ]
+	[ "$output" = "$(printf '%s\n' \
+		'user	workload	workload_key	label	partition	names	runs	completed	failed	cancelled	noop	problems	gpu_h	core_h	compute	share	cum_share	severity	first	last' \
+		'alice	s#e#	alice/gpu/gpu/s#e#	s#e#	gpu	2	2	1	1	0	0	1	1.166667	4.666667	23.333333	0.748263	0.748263	warning	2026-11-01T10:00:00	2026-11-02T10:10:00' \
+		'bob	tool-bench-#-#-#	bob/cpu/cpu/tool-bench-#-#-#	tool-bench-2026-03-15	cpu	1	1	0	1	0	0	1		4	4	0.128274	0.876537	warning	2026-11-05T10:00:00	2026-11-05T10:30:00' \
+		'bob	?	bob/?/gpu/?	?	?	1	1	0	0	1	1	1	0.222222	0.222222	3.777778	0.121147	0.997684	warning	2026-11-04T10:00:00	2026-11-04T10:06:40' \
+		'bob	#	bob/cpu/cpu/#	20261102+1	cpu	2	2	2	0	0	0	0		0.0555556	0.0555556	0.00178158	0.999466	ok	2026-11-06T10:00:00	2026-11-07T10:01:40' \
+		'alice	mid#_#	alice/cpu/cpu/mid#_#	mid85_059	cpu	1	1	1	0	0	0	0	0	0.0166667	0.0166667	0.000534474	1	ok	2026-11-03T10:00:00	2026-11-03T10:01:00')" ]
+}
+
+@test "sp-group --rollup --sort: each order, ties broken by the key" {
+	run sh -c 'sp-group --rollup --sort failures "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
+	[ "$output" = "$(printf 'workload_key\nalice/gpu/gpu/s#e#\nbob/cpu/cpu/tool-bench-#-#-#\nbob/?/gpu/?\nbob/cpu/cpu/#\nalice/cpu/cpu/mid#_#')" ]
+	run sh -c 'sp-group --rollup --sort rate "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
+	[ "$output" = "$(printf 'workload_key\nbob/cpu/cpu/tool-bench-#-#-#\nalice/gpu/gpu/s#e#\nbob/cpu/cpu/#\nalice/cpu/cpu/mid#_#\nbob/?/gpu/?')" ]
+	run sh -c 'sp-group --rollup --sort recent "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
+	[ "$output" = "$(printf 'workload_key\nbob/cpu/cpu/#\nbob/cpu/cpu/tool-bench-#-#-#\nbob/?/gpu/?\nalice/cpu/cpu/mid#_#\nalice/gpu/gpu/s#e#')" ]
+	run sh -c 'sp-group --rollup --sort runs "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
+	[ "$output" = "$(printf 'workload_key\nbob/cpu/cpu/#\nalice/gpu/gpu/s#e#\nbob/?/gpu/?\nalice/cpu/cpu/mid#_#\nbob/cpu/cpu/tool-bench-#-#-#')" ]
+	run sh -c 'sp-group --rollup --sort name "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
+	[ "$output" = "$(printf 'workload_key\nbob/cpu/cpu/#\nbob/?/gpu/?\nalice/cpu/cpu/mid#_#\nalice/gpu/gpu/s#e#\nbob/cpu/cpu/tool-bench-#-#-#')" ]
+}
+
+@test "sp-group --rollup: a key already on the record is kept (merged by awk)" {
+	run sh -c 'sp-group "$1" | awk -F "\t" -v OFS="\t" "NR > 1 && \$NF ~ /s#e#/ { \$NF = \"alice/gpu/gpu/sweep\" } 1" | sp-group --rollup 2>/dev/null | cut -f3,6,7' sh "$T/jobs.tsv"
+	[ "${lines[1]}" = "$(printf 'alice/gpu/gpu/sweep\t2\t2')" ]
+}
+
+@test "sp-group --rollup: the same workload records from a split input" {
+	sp-group "$T/jobs.tsv" >"$T/grouped.tsv"
+	whole=$(sp-group --rollup "$T/grouped.tsv" 2>/dev/null | cut -f1-15,18-20 | sort)
+	parts=$(for k in $(tail -n +2 "$T/grouped.tsv" | cut -f14 | sort -u); do
+		awk -F '\t' -v k="$k" 'NR == 1 || $14 == k' "$T/grouped.tsv" |
+		    sp-group --rollup 2>/dev/null | tail -n +2
+	done | cut -f1-15,18-20 | sort)
+	[ -n "$whole" ]
+	[ "$(echo "$whole" | grep -v '^user')" = "$parts" ]
+}
+
+@test "sp-group: a split input streams to the same records" {
+	sp-group "$T/jobs.tsv" | sort >"$T/whole"
+	for f in 1 2 3 4 5 6 7 8; do
+		awk -v n="$f" 'NR == 1 || NR == n + 1' "$T/jobs.tsv" | sp-group
+	done | awk '!seen[$0]++' | sort >"$T/parts"
+	cmp "$T/whole" "$T/parts"
+}
+
+@test "sp-group: --sort without --rollup, and an unknown key, are usage errors" {
+	run --separate-stderr sp-group --sort cost "$T/jobs.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-group: --sort orders the workloads of --rollup; add --rollup" ]
+	run --separate-stderr sp-group --rollup --sort size "$T/jobs.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-group: --sort: unknown key 'size' (cost, failures, rate, recent, runs or name)" ]
+}
+
+@test "sp-group --rollup --json: numbers are numbers, unknown is null" {
+	run sh -c 'sp-group --rollup --json "$1" 2>/dev/null | grep "\"bob/cpu/cpu/#\""' sh "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"runs":2'* ]]
+	[[ "$output" == *'"gpu_h":null'* ]]
+	[[ "$output" == *'"label":"20261102+1"'* ]]
+}
+
+@test "sp-group --rollup: the demo's workloads, as the article counts them" {
+	run sh -c 'sp-fetch --demo | sp-group --rollup 2>/dev/null | awk -F "\t" "\$2 == \"att-speed-#\" || \$2 == \"reasoning-exp\" || \$2 == \"rc-tok-github_code\" { print \$2, \$6, \$7, \$9, \$11, \$18 }"'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"att-speed-# 7 7 0 0 ok"* ]]
+	[[ "$output" == *"reasoning-exp 1 137 99 99 critical"* ]]
+	[[ "$output" == *"rc-tok-github_code 1 10 8 0 critical"* ]]
+}
