@@ -91,10 +91,14 @@ classify(const struct sp_job *j)
 static void
 how_it_ended(struct sp_buf *b, const struct sp_job *j)
 {
+	double by;
+
 	if (sp_job_state_is(j, "CANCELLED")) {
 		sp_buf_adds(b, "was cancelled");
-		if (j->cancelled_by.n > 0) {
-			sp_buf_adds(b, " by ");
+		if (sp_field_num(j->cancelled_by, &by) == 1 && by == j->uid) {
+			sp_buf_adds(b, " by its owner");
+		} else if (j->cancelled_by.n > 0) {
+			sp_buf_adds(b, " by uid ");
 			sp_display_sanitize(b, j->cancelled_by.p,
 					    j->cancelled_by.n);
 		}

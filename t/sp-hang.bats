@@ -31,7 +31,7 @@ setup() {
 	[ "$stderr" = "sp-hang: left out 1 open record (never ended)" ]
 	[ "${#lines[@]}" -eq 5 ]
 	[ "${lines[0]}" = "$(printf 'jobid\tuser\tpartition\tname\tstate\tcancelled_by\texit_code\telapsed_s\ttimelimit_s\ttotal_cpu_s\talloc_cpus\talloc_gpus\tread_b\twrite_b\tstep\topen\tkind\twhy\theld_gpu_h\theld_core_h')" ]
-	[ "${lines[1]}" = "$(printf '5100057\tyz\ttest\tnode-evaluation\tCANCELLED\t940740146\t0\t151200\t129600\t0.54\t8\t2\t\t\t\t0\thung\theld 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by 940740146\t84\t336')" ]
+	[ "${lines[1]}" = "$(printf '5100057\tyz\ttest\tnode-evaluation\tCANCELLED\t940740146\t0\t151200\t129600\t0.54\t8\t2\t\t\t\t0\thung\theld 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by uid 940740146\t84\t336')" ]
 	[ "${lines[2]}" = "$(printf '5100001\tyz\ttest\tcot-exp\tTIMEOUT\t\t0\t1826\t1800\t0.5\t6\t1\t\t\t\t0\tblocked\tblocked, not slow: held 1 GPU for 00:30:26 with 0.50s of CPU until its 00:30:00 limit\t0.507222\t3.043333')" ]
 	[ "${lines[3]}" = "$(printf '5100003\tyz\ttest\tprep\tFAILED\t\t1\t600\t3600\t2\t4\t0\t\t\t\t0\thung\theld 4 cores for 00:10:00 with 2.0s of CPU, then failed with exit code 1\t0\t0.666667')" ]
 	[ "${lines[4]}" = "$(printf '5100004\tyz\ttest\tcopy\tCOMPLETED\t\t0\t1800\t7200\t3.1\t16\t0\t268435456000\t96636764160\t\t0\tmoving-data\tmoving data, not hung: read 250.0 GiB and wrote 90.0 GiB in 00:30:00 (193.4 MiB/s) with 3.1s of CPU\t0\t8')" ]
@@ -41,7 +41,7 @@ setup() {
 	run --separate-stderr sp-hang --plain "$IN"
 	[ "$status" -eq 0 ]
 	expected="jobid    user  name             state      elapsed_s   kind         held_gpu_h  held_core_h  why
-5100057  yz    node-evaluation  CANCELLED  1-18:00:00  hung               84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by 940740146
+5100057  yz    node-evaluation  CANCELLED  1-18:00:00  hung               84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by uid 940740146
 5100001  yz    cot-exp          TIMEOUT      00:30:26  blocked             0.5          3.0  blocked, not slow: held 1 GPU for 00:30:26 with 0.50s of CPU until its 00:30:00 limit
 5100003  yz    prep             FAILED       00:10:00  hung                0.0          0.7  held 4 cores for 00:10:00 with 2.0s of CPU, then failed with exit code 1
 5100004  yz    copy             COMPLETED    00:30:00  moving-data         0.0          8.0  moving data, not hung: read 250.0 GiB and wrote 90.0 GiB in 00:30:00 (193.4 MiB/s) with 3.1s of CPU"
@@ -62,7 +62,7 @@ setup() {
 'moving					6	1		0	8	0	not counted: idle CPU explained by the data moved (340.0 GiB)' \
 'explained					6	1		0	2	0	not counted: the state says why (OUT_OF_MEMORY, NODE_FAIL, PREEMPTED, BOOT_FAIL, DEADLINE)' \
 'open					6	1					left out: never ended (running or pending)' \
-'worst	yz/test/gpu/node-evaluation	node-evaluation	5100057	CANCELLED		1	151200	84	336	0.988067	held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by 940740146' \
+'worst	yz/test/gpu/node-evaluation	node-evaluation	5100057	CANCELLED		1	151200	84	336	0.988067	held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by uid 940740146' \
 'worst	yz/test/gpu/cot-exp	cot-exp	5100001	TIMEOUT		1	1826	0.507222	3.043333	0.00596631	blocked, not slow: held 1 GPU for 00:30:26 with 0.50s of CPU until its 00:30:00 limit' \
 'worst	yz/test/cpu/prep	prep	5100003	FAILED		1	600	0	0.666667	0	held 4 cores for 00:10:00 with 2.0s of CPU, then failed with exit code 1' \
 'workload	yz/test/gpu/node-evaluation	node-evaluation			1	1		84	336	0.988067	1 of 1 run computed nothing' \
@@ -84,7 +84,7 @@ Not counted as hangs: 1 run moving data (340.0 GiB moved), 1 whose state says wh
 The worst 3, by GPU-hours held:
 
 jobid    workload         elapsed_s   held_gpu_h  held_core_h  why
-5100057  node-evaluation  1-18:00:00        84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by 940740146
+5100057  node-evaluation  1-18:00:00        84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by uid 940740146
 5100001  cot-exp            00:30:26         0.5          3.0  blocked, not slow: held 1 GPU for 00:30:26 with 0.50s of CPU until its 00:30:00 limit
 5100003  prep               00:10:00         0.0          0.7  held 4 cores for 00:10:00 with 2.0s of CPU, then failed with exit code 1
 
@@ -164,4 +164,51 @@ Not counted as hangs: 0 runs moving data (0 B moved), 0 whose state says why; 0 
 	run --separate-stderr sh -c 'sp-hang --summary "$1" >/dev/full' sh "$IN"
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "sp-hang: <stdout>: No space left on device" ]
+}
+
+@test "sp-hang: a run cancelled by its own user says so" {
+	printf 'jobid\tuid\tstate\tcancelled_by\telapsed_s\ttotal_cpu_s\talloc_gpus\n7\t41203\tCANCELLED\t41203\t3600\t0.1\t1\n' >"$BATS_TEST_TMPDIR/own.tsv"
+	run sp-hang "$BATS_TEST_TMPDIR/own.tsv"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "$(printf '7\t41203\tCANCELLED\t41203\t3600\t0.1\t1\thung\theld 1 GPU for 01:00:00 with 0.10s of CPU, then was cancelled by its owner\t1\t')" ]
+}
+
+# ------------------------------------------------------------- the demo
+
+demo_records() {
+	command -v sp-group >/dev/null || skip "sp-group is not built yet"
+	sp-fetch --demo | sp-group >"$BATS_TEST_TMPDIR/demo.tsv"
+	DEMO=$BATS_TEST_TMPDIR/demo.tsv
+}
+
+# field SECTION COLUMN: that column of the first --summary row of SECTION
+field() {
+	awk -F '\t' -v s="$1" -v c="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$1 == s { print $h[c]; exit }' "$BATS_TEST_TMPDIR/summary.tsv"
+}
+
+@test "demo: the 42-hour evaluation that held two GPUs is a hang" {
+	demo_records
+	run --separate-stderr sp-hang --plain "$DEMO"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"node-evaluation    CANCELLED  1-18:00:00  hung               84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by its owner"* ]]
+	[[ "$output" == *"stage-shards       COMPLETED    00:44:00  moving-data         0.0          2.9  moving data, not hung: read 300.0 GiB and wrote 298.0 GiB in 00:44:00 (232.0 MiB/s) with 7.5s of CPU"* ]]
+	[[ "$output" == *"jupyter            TIMEOUT    1-00:00:42  blocked            24.0         96.0  blocked, not slow: held 1 GPU for 24:00:42 with 4.2s of CPU until its 24:00:00 limit"* ]]
+}
+
+@test "demo --summary: the counts add up and the data mover is apart" {
+	demo_records
+	sp-hang --summary "$DEMO" >"$BATS_TEST_TMPDIR/summary.tsv"
+	hangs=$(field hangs count)
+	[ "$hangs" -gt 0 ]
+	[ $(( $(field noticed count) + $(field long count) )) -eq "$hangs" ]
+	[ "$(field moving count)" -eq 1 ]
+	[ "$(field moving why)" = "not counted: idle CPU explained by the data moved (598.0 GiB)" ]
+	# the share is the hangs' GPU-hours over the record's
+	awk -v h="$(field hangs held_gpu_h)" -v r="$(field record held_gpu_h)" \
+	    -v s="$(field hangs share)" 'BEGIN { d = h / r - s; exit !(d < 1e-6 && d > -1e-6) }'
+	grep -q "$(printf '^worst\talice/gpu/gpu/node-evaluation\tnode-evaluation\t')" "$BATS_TEST_TMPDIR/summary.tsv"
+	# the workload the node table picks hangs more than any other
+	[ "$(awk -F '\t' '$1 == "workload" { print $2; exit }' "$BATS_TEST_TMPDIR/summary.tsv")" = "alice/gpu/gpu/rollout-gen" ]
 }

@@ -254,3 +254,65 @@ worse than every other node: midway3-0385 (12 placements there computed nothing,
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "sp-nodes: <stdout>: No space left on device" ]
 }
+
+# ------------------------------------------------------------- the demo
+
+demo_records() {
+	command -v sp-group >/dev/null || skip "sp-group is not built yet"
+	sp-fetch --demo | sp-group >"$BATS_TEST_TMPDIR/demo.tsv"
+	DEMO=$BATS_TEST_TMPDIR/demo.tsv
+}
+
+# verdicts VERDICT: the nodes with that verdict, in table order
+verdicts() {
+	awk -F '\t' -v v="$1" 'NR > 1 && $12 == v { printf "%s ", $4 }' "$BATS_TEST_TMPDIR/nodes.tsv"
+}
+
+@test "demo: rollout-gen, three worse nodes, the big node better (figure 11)" {
+	demo_records
+	sp-nodes "$DEMO" >"$BATS_TEST_TMPDIR/nodes.tsv"
+	[ "$(awk -F '\t' 'NR > 1 { print $3 }' "$BATS_TEST_TMPDIR/nodes.tsv" | sort -u)" = "alice/gpu/gpu/rollout-gen" ]
+	[ "$(awk -F '\t' 'NR > 1 { n += $5 } END { print n }' "$BATS_TEST_TMPDIR/nodes.tsv")" -eq 1098 ]
+	[ "$(verdicts worse)" = "g003 g011 g017 " ]
+	[ "$(verdicts better)" = "g041 " ]
+	[ "$(verdicts untested)" = "g019 g016 g014 g013 g015 g018 g020 g021 " ]
+	[ "$(verdicts inconclusive)" = "g005 g012 g009 g008 g007 g002 g001 " ]
+	grep -q "$(printf '\tg041\t403\t8\t')" "$BATS_TEST_TMPDIR/nodes.tsv"
+	grep -q "$(printf '\tg005\t69\t12\t.*\tinconclusive\t[0-9.]*\theld back: the interval clears the comparison, but p does not survive the correction for 11 tested rows$')" "$BATS_TEST_TMPDIR/nodes.tsv"
+}
+
+@test "demo --plain: the notes name the nodes and what they cost" {
+	demo_records
+	run --separate-stderr sp-nodes --plain "$DEMO"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "workload alice/gpu/gpu/rollout-gen, metric hang: 1098 runs, 1098 placements on 19 nodes; 105 runs computed nothing" ]
+	[[ "$output" == *"
+11 of 19 nodes tested, Benjamini-Hochberg at 5%; 8 untested (under 10 placements, or nothing to compare with)
+worse than every other node: g003, g011 and g017 (45 placements there computed nothing, holding 689.0 GPU-hours)
+better than every other node: g041
+held back: g005 (1 interval stands out on its own, not after the correction: with many rows, about one in twenty does by chance)
+"* ]]
+}
+
+@test "demo --exclude: the three worse nodes, compressed" {
+	demo_records
+	run --separate-stderr sp-nodes --exclude "$DEMO"
+	[ "$status" -eq 0 ]
+	[ "$output" = "#SBATCH --exclude=g[003,011,017]" ]
+	[ -z "$stderr" ]
+}
+
+@test "demo: cot-exp, 12 of 12 hung on g027 against 2 of 8 on g031" {
+	demo_records
+	run sp-nodes --workload alice/gpu/gpu/cot-exp "$DEMO"
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == "$(printf 'alice\tcot-exp\talice/gpu/gpu/cot-exp\tg027\t12\t12\t1\t0.757506\t1\t0.25\t0.00144479\tworse\t')"* ]]
+	[[ "${lines[2]}" == "$(printf 'alice\tcot-exp\talice/gpu/gpu/cot-exp\tg031\t8\t2\t0.25\t')"*"$(printf '\tuntested\t')"* ]]
+}
+
+@test "demo --all-workloads: pooling changes the answer and says so" {
+	demo_records
+	run --separate-stderr sp-nodes --all-workloads --exclude "$DEMO"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == "sp-nodes: --all-workloads pools "*" workloads: the result is confounded by the work each node happened to run" ]]
+}
