@@ -136,6 +136,7 @@ struct cell {
 struct sp_nodes {
 	enum sp_node_metric metric;
 	long usable;
+	long cut;
 	unsigned long serial;
 
 	struct sp_intern wlkeys;	/* workload_key -> wl[] */
@@ -260,6 +261,12 @@ sp_nodes_usable(const struct sp_nodes *t)
 	return t->usable;
 }
 
+long
+sp_nodes_cut(const struct sp_nodes *t)
+{
+	return t->cut;
+}
+
 size_t
 sp_nodes_nworkloads(const struct sp_nodes *t)
 {
@@ -338,7 +345,8 @@ sp_nodes_add(struct sp_nodes *t, const struct sp_job *j)
 		return 0;
 	sp_names_clear(&t->names);
 	/* Past SP_HOSTLIST_MAX names the first ones still count. */
-	(void)sp_hostlist_expand(j->nodelist.p, j->nodelist.n, &t->names);
+	if (sp_hostlist_expand(j->nodelist.p, j->nodelist.n, &t->names) < 0)
+		t->cut++;
 	if (t->names.n == 0)
 		return 0;
 	job_key(t, j, &key, &workload);

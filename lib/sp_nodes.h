@@ -120,6 +120,9 @@ enum sp_node_metric sp_nodes_metric(const struct sp_nodes *t);
 int sp_nodes_add(struct sp_nodes *t, const struct sp_job *j);
 /* Records that were usable at all (whatever the metric made of them). */
 long sp_nodes_usable(const struct sp_nodes *t);
+/* Records whose node list named more than SP_HOSTLIST_MAX nodes (or
+ * bytes): only the names that fit were placed. */
+long sp_nodes_cut(const struct sp_nodes *t);
 
 size_t sp_nodes_nworkloads(const struct sp_nodes *t);
 const struct sp_nodes_workload *sp_nodes_workload(const struct sp_nodes *t,

@@ -126,9 +126,19 @@ read_placements(struct sp_nodes *t, const struct options *o)
 	sp_jobcols_need(&r, "sp-group", "workload_key", NULL);
 	sp_jobcols_resolve(&c, &r);
 	while (sp_next_or_die(&r)) {
+		long cut = sp_nodes_cut(t);
+
 		sp_job_parse(&j, &c, &r);
 		sp_nodes_add(t, &j);
+		/* Never silent; named once, then counted. */
+		if (cut == 0 && sp_nodes_cut(t) == 1)
+			sp_warn("%s:%lu: node list past %d names: only the "
+				"names that fit were counted", r.name, r.line,
+				SP_HOSTLIST_MAX);
 	}
+	if (sp_nodes_cut(t) > 1)
+		sp_warn("%ld node lists in all were cut the same way",
+			sp_nodes_cut(t));
 	sp_reader_close(&r);
 }
 

@@ -194,6 +194,16 @@ worse than every other node: midway3-0385 (12 placements there computed nothing,
 	[[ "${lines[1]}" == "$(printf 'yz\ta\tk\tn1\t1\t1\t')"* ]]
 }
 
+@test "sp-nodes: a node list past the cap is counted in part, and said" {
+	printf 'jobid\tstate\telapsed_s\ttotal_cpu_s\tnodelist\tworkload_key\n1\tTIMEOUT\t900\t0\tn[1-99999999]\tk\n2\tTIMEOUT\t900\t0\tn1\tk\n3\tTIMEOUT\t900\t0\tu[1-2000]r[1-2000]\tk\n' >"$BATS_TEST_TMPDIR/cap.tsv"
+	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/cap.tsv"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-nodes: $BATS_TEST_TMPDIR/cap.tsv:2: node list past 65536 names: only the names that fit were counted
+sp-nodes: 2 node lists in all were cut the same way" ]
+	[ "${#lines[@]}" -eq 131073 ]
+	[[ "${lines[1]}" == "$(printf '\t?\tk\tn1\t2\t2\t')"* ]]
+}
+
 @test "sp-nodes: without workload_key, pipe through sp-group" {
 	printf 'jobid\tstate\telapsed_s\ttotal_cpu_s\tnodelist\n1\tTIMEOUT\t900\t0\tn1\n' >"$BATS_TEST_TMPDIR/raw.tsv"
 	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/raw.tsv"
