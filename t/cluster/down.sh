@@ -11,26 +11,6 @@ PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 
 [ "$(id -u)" = 0 ] || spc_die "down.sh needs root"
 
-# Sends TERM, waits up to $2 seconds, then KILL.
-stop_pid() {
-	local pid=$1 wait=$2 i
-	spc_pid_alive "$pid" || return 0
-	kill -TERM "$pid" 2>/dev/null || :
-	for i in $(seq 1 $((wait * 5))); do
-		spc_pid_alive "$pid" || return 0
-		sleep 0.2
-	done
-	spc_log "pid $pid ignored TERM for ${wait} s; killing it"
-	kill -KILL "$pid" 2>/dev/null || :
-}
-
-stop_daemon() {
-	local pid
-	pid=$(spc_pidfile_alive "$(spc_pidfile "$1")") || return 0
-	stop_pid "$pid" "$2"
-	rm -f "$(spc_pidfile "$1")"
-}
-
 if [ -f "$SLURM_CONF" ] && spc_pidfile_alive "$(spc_pidfile slurmctld)" >/dev/null; then
 	jobs=$(timeout 10 squeue -h -o %i 2>/dev/null | tr '\n' ' ')
 	if [ -n "${jobs// }" ]; then
@@ -43,12 +23,12 @@ if [ -f "$SLURM_CONF" ] && spc_pidfile_alive "$(spc_pidfile slurmctld)" >/dev/nu
 fi
 
 for n in $SPC_NODES; do
-	stop_daemon "slurmd-$n" 15
+	spc_stop_daemon "slurmd-$n" 15
 done
-stop_daemon slurmctld 15
-stop_daemon slurmdbd 15
-stop_daemon mysqld 60
-stop_daemon munged 10
+spc_stop_daemon slurmctld 15
+spc_stop_daemon slurmdbd 15
+spc_stop_daemon mysqld 60
+spc_stop_daemon munged 10
 
 if [ "${1:-}" = --purge ]; then
 	case $SPC in

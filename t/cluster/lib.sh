@@ -71,3 +71,24 @@ spc_wait_for() {
 		sleep 0.2
 	done
 }
+
+# Sends TERM, waits up to $2 seconds, then KILL.
+spc_stop_pid() {
+	local pid=$1 wait=$2 i
+	spc_pid_alive "$pid" || return 0
+	kill -TERM "$pid" 2>/dev/null || :
+	for i in $(seq 1 $((wait * 5))); do
+		spc_pid_alive "$pid" || return 0
+		sleep 0.2
+	done
+	spc_log "pid $pid ignored TERM for ${wait} s; killing it"
+	kill -KILL "$pid" 2>/dev/null || :
+}
+
+# Stops daemon $1 (a name from spc_daemons) by its pid file.
+spc_stop_daemon() {
+	local pid
+	pid=$(spc_pidfile_alive "$(spc_pidfile "$1")") || return 0
+	spc_stop_pid "$pid" "$2"
+	rm -f "$(spc_pidfile "$1")"
+}

@@ -98,6 +98,9 @@ SlurmdTimeout=300
 InactiveLimit=0
 KillWait=5
 MinJobAge=300
+# Without a default, a job that gives no --mem holds a whole node's memory
+# and the mix would run one job per node at a time.
+DefMemPerCPU=100
 JobAcctGatherType=jobacct_gather/linux
 JobAcctGatherFrequency=task=1
 AccountingStorageType=accounting_storage/slurmdbd
@@ -313,10 +316,10 @@ start_slurmctld() {
 # for the parent.
 start_slurmd() {
 	local n
-	for n in $SPC_NODES; do
+	for n in "$@"; do
 		spawn slurmd -N "$n"
 	done
-	for n in $SPC_NODES; do
+	for n in "$@"; do
 		spc_wait_for 30 spc_pidfile_alive "$(spc_pidfile "slurmd-$n")" ||
 			spc_die "slurmd $n did not start; see $SPC/slurmd/$n.log"
 	done
@@ -341,6 +344,22 @@ wait_nodes_idle() {
 	spc_die "nodes not idle after 60 s: $(sinfo -h -N -o '%N=%T' | tr '\n' ' '); see $SPC/slurmd/*.log"
 }
 
+alive() {
+	spc_pidfile_alive "$(spc_pidfile "$1")" >/dev/null
+}
+
+restart_missing() {
+	local n
+	make_dirs
+	alive munged || start_munged
+	alive mysqld || start_mysqld
+	alive slurmdbd || start_slurmdbd
+	alive slurmctld || start_slurmctld
+	for n in $SPC_NODES; do
+		alive "slurmd-$n" || start_slurmd "$n"
+	done
+}
+
 main() {
 	local new mode
 	if [ -n "$(missing_binaries)" ]; then
@@ -356,9 +375,17 @@ main() {
 	mode=$(memory_mode)
 	new=$(mktemp -d "$SPC/etc.new.XXXXXX")
 	write_configs "$new" "$mode"
-	if ! configs_changed "$new" && healthy; then
+	if ! configs_changed "$new" && [ -d "$SPC/mysql/data/mysql" ]; then
 		rm -rf "$new"
-		spc_log "already up in $SPC"
+		if healthy; then
+			spc_log "already up in $SPC"
+			return 0
+		fi
+		# Same configs: start only the daemons that are not running (a
+		# test stops one to see how sacct fails, then calls us again).
+		restart_missing
+		wait_nodes_idle
+		spc_log "up again in $SPC"
 		return 0
 	fi
 
@@ -376,7 +403,7 @@ main() {
 	start_slurmdbd
 	register_accounting
 	start_slurmctld
-	start_slurmd
+	start_slurmd $SPC_NODES
 	wait_nodes_idle
 	spc_log "up in $SPC (memory: $mode); export SLURM_CONF=$SLURM_CONF"
 }

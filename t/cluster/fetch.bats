@@ -1,0 +1,414 @@
+#!/usr/bin/env bats
+# sp-fetch against a real Slurm 22.05: the private cluster of up.sh, the
+# job mix of mix.sh, and the ways sacct fails when a piece of Slurm is
+# missing.  Needs root; brings the cluster up itself (and down again if it
+# was not already running), so `make check-slurm` works from nothing.
+# Set SP_CLUSTER_KEEP=1 to leave a cluster this file started running.
+
+bats_require_minimum_version 1.5.0
+SP_TOP=${SP_TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
+load ../lib/common
+
+CLUSTER=$BATS_TEST_DIRNAME
+
+setup_file() {
+	[ "$(id -u)" = 0 ] || return 0
+	. "$CLUSTER/lib.sh"
+	export SLURM_CONF SPC
+	local d was_up=1
+	for d in $(spc_daemons); do
+		spc_pidfile_alive "$(spc_pidfile "$d")" >/dev/null || was_up=0
+	done
+	export SPC_WAS_UP=$was_up
+	# A cluster that cannot come up is a failure, never a skip: in CI a
+	# silent skip would hide that nothing was tested.
+	"$CLUSTER/up.sh" || {
+		echo "# up.sh failed: the real-Slurm tests cannot run" >&3
+		return 1
+	}
+	"$CLUSTER/mix.sh" || {
+		echo "# mix.sh failed: the job mix did not reach accounting" >&3
+		return 1
+	}
+	MANIFEST=$SPC/manifest.tsv
+	export MANIFEST
+	RECORDS=$BATS_FILE_TMPDIR/records.tsv
+	export RECORDS
+	# One fetch of every job of the mix; each test reads its part.
+	sp-fetch --all-users -j "$(mix_ids)" >"$RECORDS" 2>"$BATS_FILE_TMPDIR/fetch.err"
+	echo $? >"$BATS_FILE_TMPDIR/fetch.rc"
+}
+
+teardown_file() {
+	[ "$(id -u)" = 0 ] || return 0
+	if [ "${SPC_WAS_UP:-1}" = 0 ] && [ -z "${SP_CLUSTER_KEEP:-}" ]; then
+		"$CLUSTER/down.sh"
+	fi
+}
+
+setup() {
+	[ "$(id -u)" = 0 ] || skip "the real Slurm cluster needs root"
+	. "$CLUSTER/lib.sh"
+}
+
+# A test that stopped a daemon or hid something puts the cluster back
+# even when it failed half-way, so the tests after it still have one.
+teardown() {
+	[ "$(id -u)" = 0 ] || return 0
+	if [ -e "$BATS_FILE_TMPDIR/restore" ]; then
+		rm -f "$BATS_FILE_TMPDIR/restore"
+		"$CLUSTER/up.sh"
+	fi
+}
+
+# The manifest's job ids, array tasks asked for by their array job.
+mix_ids() {
+	awk -F'\t' 'NR > 1 { sub(/_.*/, "", $2); print $2 }' "$MANIFEST" |
+		sort -un | paste -sd, -
+}
+
+# expect KEY COLUMN: the manifest's COLUMN for the job KEY.
+expect() {
+	awk -F'\t' -v key="$1" -v col="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["key"] == key { print $h[col]; found = 1 }
+		END { if (!found) { print "no job " key " in the manifest" > "/dev/stderr"; exit 1 } }' "$MANIFEST"
+}
+
+# rec FILE JOBID COLUMN [ATTEMPT]: the record's COLUMN, found by header
+# name; without ATTEMPT, the last attempt's.  Fails when there is none.
+rec_in() {
+	awk -F'\t' -v id="$2" -v col="$3" -v att="${4:-}" '
+		NR == 1 {
+			for (i = 1; i <= NF; i++) h[$i] = i
+			if (!(col in h)) { print "no column " col > "/dev/stderr"; exit 1 }
+			next
+		}
+		$h["jobid"] == id && (att == "" || $h["attempt"] == att) &&
+		    (best == "" || $h["attempt"] + 0 >= best) {
+			best = $h["attempt"] + 0; v = $h[col]; found = 1
+		}
+		END {
+			if (!found) { print "no record for job " id > "/dev/stderr"; exit 1 }
+			print v
+		}' "$1"
+}
+
+# rec KEY COLUMN [ATTEMPT]: the same for the mix job KEY, from the fetch.
+rec() {
+	rec_in "$RECORDS" "$(expect "$1" jobid)" "$2" "${3:-}"
+}
+
+# Every manifest key, one a line.
+keys() {
+	awk -F'\t' 'NR > 1 { print $1 }' "$MANIFEST"
+}
+
+# same ACTUAL WANT: equal, or both shown.
+same() {
+	[ "$1" = "$2" ] && return 0
+	printf 'got:  %s\nwant: %s\n' "$1" "$2"
+	return 1
+}
+
+# attempts_match FILE SKIP STRICT: FILE holds as many records of each mix
+# job as the manifest says it has attempts (keys in SKIP left out); STRICT
+# also wants no record of any other job.
+attempts_match() {
+	awk -F'\t' -v skip=" $2 " -v strict="${3:-}" '
+		NR == FNR {
+			if (FNR == 1) { for (i = 1; i <= NF; i++) m[$i] = i; next }
+			if (index(skip, " " $m["key"] " ")) { skipped[$m["jobid"]] = 1; next }
+			key[$m["jobid"]] = $m["key"]; want[$m["jobid"]] = $m["attempts"]
+			next
+		}
+		FNR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		{ n[$h["jobid"]]++ }
+		END {
+			for (id in want)
+				if (n[id] != want[id]) {
+					printf "%s (%s): %d records, want %d\n", key[id], id, n[id], want[id]
+					bad = 1
+				}
+			if (strict)
+				for (id in n)
+					if (!(id in want)) { printf "record of job %s, not in the mix\n", id; bad = 1 }
+			exit bad
+		}' "$MANIFEST" "$1"
+}
+
+# The earliest submit time of the mix, for -S.
+mix_since() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		{ print $h["submit"] }' "$RECORDS" | sort | head -n 1
+}
+
+# compare MCOL==RCOL ... : every manifest job's MCOL against its record's
+# (last attempt) RCOL; MCOL=RCOL skips jobs whose MCOL is empty.  One awk
+# pass over both files: prints every difference, fails if there is one.
+compare() {
+	awk -F'\t' -v pairs="$*" '
+		BEGIN {
+			np = split(pairs, p, " ")
+			for (k = 1; k <= np; k++) {
+				exact[k] = index(p[k], "==") > 0
+				split(p[k], ab, exact[k] ? "==" : "=")
+				mc[k] = ab[1]; rc[k] = ab[2]
+			}
+		}
+		NR == FNR {
+			if (FNR == 1) { for (i = 1; i <= NF; i++) m[$i] = i; next }
+			nm++; key[nm] = $m["key"]; id[nm] = $m["jobid"]
+			for (k = 1; k <= np; k++) want[nm, k] = $m[mc[k]]
+			next
+		}
+		FNR == 1 {
+			for (i = 1; i <= NF; i++) h[$i] = i
+			for (k = 1; k <= np; k++)
+				if (!(rc[k] in h)) { print "no column " rc[k]; exit 2 }
+			next
+		}
+		{
+			j = $h["jobid"]; a = $h["attempt"] + 0
+			if (!(j in best) || a >= best[j]) {
+				best[j] = a
+				for (k = 1; k <= np; k++) got[j, k] = $h[rc[k]]
+			}
+		}
+		END {
+			for (r = 1; r <= nm; r++)
+				for (k = 1; k <= np; k++) {
+					if (!exact[k] && want[r, k] == "") continue
+					if (!(id[r] in best)) { print key[r] ": no record"; bad = 1; break }
+					if (got[id[r], k] != want[r, k]) {
+						printf "%s (%s): %s=\"%s\", want \"%s\"\n", key[r], id[r],
+						    rc[k], got[id[r], k], want[r, k]
+						bad = 1
+					}
+				}
+			exit bad
+		}' "$MANIFEST" "$RECORDS"
+}
+
+# between X LO HI: X is a number from LO to HI.
+between() {
+	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x != "" && x + 0 >= lo && x + 0 <= hi) }'
+}
+
+@test "sp-fetch reads the whole mix from the real sacct" {
+	run cat "$BATS_FILE_TMPDIR/fetch.rc"
+	[ "$output" = 0 ] || {
+		cat "$BATS_FILE_TMPDIR/fetch.err"
+		false
+	}
+	[ ! -s "$BATS_FILE_TMPDIR/fetch.err" ]
+	head -n 1 "$RECORDS" | tr '\t' '\n' >"$BATS_TEST_TMPDIR/cols"
+	for c in jobid attempt name user state exit_code signal cancelled_by \
+	    mem_limit_node_b mem_limit_total_b max_rss_b total_cpu_s user_cpu_s \
+	    sys_cpu_s alloc_gpus nnodes nodelist open submit_line; do
+		grep -qx "$c" "$BATS_TEST_TMPDIR/cols" || { echo "no column $c"; false; }
+	done
+}
+
+@test "every job of the mix is there, once per attempt, and nothing else" {
+	attempts_match "$RECORDS" "" strict
+}
+
+@test "state, exit code and signal of every job" {
+	compare state==state exit_code==exit_code signal==signal
+}
+
+@test "user of every job, and who cancelled the cancelled ones" {
+	compare user==user cancelled_by==cancelled_by
+}
+
+@test "every record is closed" {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["open"] != "0" { print $h["jobid"] " open=" $h["open"]; bad = 1 }
+		END { exit bad }' "$RECORDS"
+}
+
+@test "the uid of every job is its user's" {
+	local u
+	for u in root $SPC_USERS; do
+		awk -F'\t' -v u="$u" -v uid="$(id -u "$u")" '
+			NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+			$h["user"] == u && $h["uid"] != uid { print $h["jobid"] " uid=" $h["uid"]; bad = 1 }
+			END { exit bad }' "$RECORDS"
+	done
+}
+
+@test "the trap names come through intact: | and tab in a name, newline in the command" {
+	[ "$(rec trap_name name)" = 'trap|pipe\ttab' ]
+	[ "$(expect trap_name name)" = 'trap|pipe\ttab' ]
+	[ "$(rec trap_name comment)" = 'a | in the comment' ]
+	run rec trap_newline submit_line
+	[[ $output == *'--wrap=echo one\necho two' ]]
+	[ "$(rec fold_s1e20 name)" = s1e20 ]
+	[ "$(rec fold_s2e47 name)" = s2e47 ]
+	[ "$(rec fold_lr name)" = train_lr0.001 ]
+}
+
+@test "per-node and total memory limits: --mem, --mem-per-cpu, two nodes" {
+	compare mem_node_b=mem_limit_node_b mem_total_b=mem_limit_total_b
+	# The default the cluster gives a job that asks for nothing: 100 MB a CPU.
+	[ "$(rec completed mem_limit_node_b)" = 104857600 ]
+}
+
+@test "the OOM job's peak against its limit, and the array's climb" {
+	local limit peak
+	limit=$(rec oom mem_limit_node_b)
+	peak=$(rec oom max_rss_b)
+	[ "$limit" = 209715200 ]
+	# Killed on reaching the limit: the 1-second sampler saw most of it,
+	# and never more than the cgroup allowed.
+	between "$peak" "$((limit / 2))" "$((limit * 105 / 100))" || {
+		echo "oom peak $peak against limit $limit"
+		false
+	}
+	# Array tasks: 1 stays near 100 MiB, 2 near 180; 3 and 4 die at the limit.
+	between "$(rec oom_array_1 max_rss_b)" 80000000 150000000
+	between "$(rec oom_array_2 max_rss_b)" 150000000 "$limit"
+	between "$(rec oom_array_3 max_rss_b)" "$((limit / 2))" "$((limit * 105 / 100))"
+	between "$(rec oom_array_4 max_rss_b)" "$((limit / 2))" "$((limit * 105 / 100))"
+	[ "$(rec oom max_rss_step)" = batch ]
+}
+
+@test "the burner's CPU: two workers of 4 s user time each, on 2 CPUs" {
+	local total user sys cpu_time
+	total=$(rec burner total_cpu_s)
+	user=$(rec burner user_cpu_s)
+	sys=$(rec burner sys_cpu_s)
+	cpu_time=$(rec burner cpu_time_s)
+	[ "$(rec burner alloc_cpus)" = 2 ]
+	between "$total" 7.9 20
+	between "$user" 7.9 20
+	# Work-step CPU is user plus system, to the millisecond each.
+	awk -v t="$total" -v u="$user" -v s="$sys" 'BEGIN { d = t - u - s; exit !(d > -0.0025 && d < 0.0025) }'
+	awk -v u="$user" -v t="$total" 'BEGIN { exit !(u / t > 0.9) }'
+	# Never more than the allocation could burn (elapsed x 2 CPUs).
+	awk -v t="$total" -v c="$cpu_time" 'BEGIN { exit !(t <= c) }'
+}
+
+@test "dd bs=1 spends a kernel share the burner does not" {
+	local total sys user
+	total=$(rec dd total_cpu_s)
+	sys=$(rec dd sys_cpu_s)
+	user=$(rec dd user_cpu_s)
+	between "$total" 0.5 1000
+	awk -v t="$total" -v u="$user" -v s="$sys" 'BEGIN { d = t - u - s; exit !(d > -0.0025 && d < 0.0025) }'
+	awk -v s="$sys" -v t="$total" 'BEGIN { exit !(s / t > 0.3) }' || {
+		echo "dd: sys $sys of total $total"
+		false
+	}
+	awk -v s="$(rec burner sys_cpu_s)" -v t="$(rec burner total_cpu_s)" \
+		'BEGIN { exit !(s / t < 0.1) }'
+}
+
+@test "GPU counts: --gres=gpu:2, --gres=gpu:1, --gpus=3" {
+	[ "$(rec sleeper alloc_gpus)" = 2 ]
+	[ "$(rec gpu1 alloc_gpus)" = 1 ]
+	[ "$(rec gpu3 alloc_gpus)" = 3 ]
+	[ "$(rec sleeper alloc_cpus)" = 4 ]
+}
+
+@test "the two-node job: two nodes, and its node list expands to them" {
+	local list nodes
+	[ "$(rec twonode nnodes)" = 2 ]
+	list=$(rec twonode nodelist)
+	nodes=$(scontrol show hostnames "$list" | sort -u)
+	[ "$(printf '%s\n' "$nodes" | grep -cE '^n[1-4]$')" = 2 ]
+	# The same two nodes sacct names for the job.
+	[ "$nodes" = "$(scontrol show hostnames "$(sacct -n -X -P -j "$(expect twonode jobid)" -o nodelist)" | sort -u)" ]
+}
+
+@test "jobs that never started have no node list; the others one node of ours" {
+	local key bad=
+	for key in cancel_pending cancel_held deadline; do
+		[ -z "$(rec "$key" nodelist)" ] || bad="$bad $key nodelist='$(rec "$key" nodelist)';"
+	done
+	for key in completed exit1 oom burner dd node_fail; do
+		[[ $(rec "$key" nodelist) =~ ^n[1-4]$ ]] || bad="$bad $key nodelist='$(rec "$key" nodelist)';"
+	done
+	[ "$(rec node_fail nodelist)" = n4 ]
+	[ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+@test "the requeue's two attempts: REQUEUED, then COMPLETED" {
+	local id
+	id=$(expect requeue jobid)
+	[ "$(rec requeue state 0)" = REQUEUED ]
+	[ "$(rec requeue state 1)" = COMPLETED ]
+	[ "$(rec requeue jobid_raw 0)" = "$id" ]
+	[ "$(rec requeue jobid_raw 1)" = "$id" ]
+	[[ $(rec requeue start 0) < $(rec requeue start 1) ]]
+}
+
+@test "a window (-S) with --all-users holds every job that started, once per attempt" {
+	run --separate-stderr sp-fetch --all-users -S "$(mix_since)"
+	[ "$status" = 0 ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/window.tsv"
+	# sacct leaves jobs cancelled before they started out of -S windows.
+	attempts_match "$BATS_TEST_TMPDIR/window.tsv" "cancel_pending cancel_held"
+}
+
+@test "-u spalice gives spalice's jobs and no one else's" {
+	run --separate-stderr sp-fetch -u spalice -S "$(mix_since)"
+	[ "$status" = 0 ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/alice.tsv"
+	[ "$(rec_in "$BATS_TEST_TMPDIR/alice.tsv" "$(expect timeout jobid)" user)" = spalice ]
+	[ "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["user"] != "spalice" { n++ } END { print n + 0 }' "$BATS_TEST_TMPDIR/alice.tsv")" = 0 ]
+	run rec_in "$BATS_TEST_TMPDIR/alice.tsv" "$(expect completed jobid)" user
+	[ "$status" = 1 ]
+}
+
+# --- sacct failing: one line, exit 2, nothing on stdout, within seconds ---
+# The outer timeout only bounds a hang; sacct answers these at once (munge
+# in about 2 s), and SLURMPAST_TIMEOUT would turn a hang into another message.
+
+fetch_one() {
+	run --separate-stderr timeout 60 sp-fetch --all-users -j "$(expect completed jobid)"
+}
+
+@test "slurmdbd stopped: one line naming the refused connection, exit 2" {
+	touch "$BATS_FILE_TMPDIR/restore"
+	spc_stop_daemon slurmdbd 15
+	fetch_one
+	[ "$status" = 2 ]
+	[ -z "$output" ]
+	same "$stderr" "sp-fetch: sacct cannot reach the accounting database, slurmdbd (Connection refused): try again later, or tell the admins"
+}
+
+@test "accounting switched off: one line, exit 2" {
+	mkdir -p "$BATS_TEST_TMPDIR/etc"
+	sed 's|^AccountingStorageType=.*|AccountingStorageType=accounting_storage/none|' \
+		"$SLURM_CONF" >"$BATS_TEST_TMPDIR/etc/slurm.conf"
+	SLURM_CONF=$BATS_TEST_TMPDIR/etc/slurm.conf fetch_one
+	[ "$status" = 2 ]
+	[ -z "$output" ]
+	same "$stderr" "sp-fetch: Slurm accounting storage is disabled on this cluster (AccountingStorageType=accounting_storage/none), so there is no job history to read: ask the admins, or try --demo"
+}
+
+@test "munged stopped: one line about munge, exit 2" {
+	touch "$BATS_FILE_TMPDIR/restore"
+	spc_stop_daemon munged 10
+	fetch_one
+	[ "$status" = 2 ]
+	[ -z "$output" ]
+	same "$stderr" "sp-fetch: sacct cannot authenticate: munge is not running on this node (Munge encode failed): try a login node, or ask the admins to start munged"
+}
+
+@test "sacct not on PATH: one line, exit 2" {
+	run --separate-stderr env PATH="$SP_BIN" sp-fetch --all-users -j "$(expect completed jobid)"
+	[ "$status" = 2 ]
+	[ -z "$output" ]
+	same "$stderr" "sp-fetch: sacct is not on PATH: load your site's Slurm module (module load slurm), or try --demo"
+}
+
+@test "the cluster is whole again after the failure tests" {
+	"$CLUSTER/up.sh"
+	run --separate-stderr sp-fetch --all-users -j "$(expect completed jobid)"
+	[ "$status" = 0 ]
+	[ "$(rec_in <(printf '%s\n' "$output") "$(expect completed jobid)" state)" = COMPLETED ]
+}
