@@ -337,6 +337,9 @@ between() {
 @test "the requeue's two attempts: REQUEUED, then COMPLETED" {
 	local id
 	id=$(expect requeue jobid)
+	# Shown when a check below fails: every record of the job.
+	awk -F'\t' -v id="$id" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["jobid"] == id { print "attempt=" $h["attempt"] " state=" $h["state"] " start=" $h["start"] }' "$RECORDS"
 	[ "$(rec requeue state 0)" = REQUEUED ]
 	[ "$(rec requeue state 1)" = COMPLETED ]
 	[ "$(rec requeue jobid_raw 0)" = "$id" ]
