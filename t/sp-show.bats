@@ -376,3 +376,24 @@ demo_fig3() {
 		(.derived.sys_fraction * 1000 | round) == 487 and
 		.derived.walltime_used < 0.05'
 }
+
+@test "the demo: what examples/demo-expected.md says sp-show finds" {
+	demo_fig3
+	codes() {
+		sp-show -j "$1" --json demo.tsv |
+			jq -r '[.findings[] | .code + "/" + .severity] | join(" ")'
+	}
+	[ "$(codes 53563545)" = "noop-allocation/critical cancelled/info" ]
+	[ "$(codes 52662000)" = "straggler/warning exit-nonzero-nolog/warning" ]
+	[ "$(codes 51926935)" = "timeout-hang/critical" ]
+	[ "$(codes 53176200)" = "cpu-overrequest/warning system-cpu-heavy/warning io-heavy/warning" ]
+	[ "$(codes 52971120)" = "cpu-overrequest/warning paging/warning" ]
+	[ "$(codes 53511658)" = "walltime-slack/info" ]
+	# Restraint: the midtrain and att-speed runs have nothing to say.
+	ids=$(awk -F '\t' '$5 == "" && ($7 == "midtrain" || $7 ~ /^att-speed-/) \
+		{ print $1 }' demo.tsv | paste -sd, -)
+	[ -n "$ids" ]
+	run sp-show -j "$ids" --findings demo.tsv
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+}
