@@ -1,0 +1,658 @@
+#!/usr/bin/env bats
+# slurmpast, the front door: every command on the demo (the screen, the
+# sections, job ids, --json), the refusals of bad options, and the error
+# lines: no sacct, accounting off, an empty window, a filter that fails or
+# is missing, a failed write.
+
+load lib/common
+
+FAILED_RE='^(FAILED|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|BOOT_FAIL|DEADLINE)$'
+
+# The demo screens many tests only read, each made once (in parallel):
+# remember NAME ARG... keeps the output, standard error and status of
+# slurmpast ARG..., recall NAME sets them as bats' run would.
+remember() {
+	local name=$1 status=0
+	shift
+	slurmpast "$@" >"$BATS_FILE_TMPDIR/$name.out" \
+		2>"$BATS_FILE_TMPDIR/$name.err" || status=$?
+	echo "$status" >"$BATS_FILE_TMPDIR/$name.status"
+}
+
+recall() {
+	run --separate-stderr cat "$BATS_FILE_TMPDIR/$1.out"
+	status=$(cat "$BATS_FILE_TMPDIR/$1.status")
+	stderr=$(cat "$BATS_FILE_TMPDIR/$1.err")
+	mapfile -t stderr_lines <"$BATS_FILE_TMPDIR/$1.err"
+}
+
+setup_file() {
+	remember screen --demo &
+	for s in overview patterns hangs nodes sizing cost; do
+		remember "$s" --demo --$s &
+		remember "$s.json" --demo --$s --json &
+	done
+	wait
+}
+
+screen() {
+	cat "$BATS_FILE_TMPDIR/screen.out"
+}
+
+# The lines of one part of a screen on stdin: from its title to the blank
+# line that ends it, the title left out.
+part() {
+	awk -v t="$1" '$0 == t { on = 1; next } on && $0 == "" { exit } on'
+}
+
+# A directory of the ordinary tools the script uses, without sacct: a
+# PATH for "sacct is not installed" on a machine where it is.
+tools() {
+	local dir=$BATS_TEST_TMPDIR/tools t
+	mkdir -p "$dir"
+	for t in sh awk sed mktemp dirname cat cp mv rm sort head grep id; do
+		ln -sf "$(command -v "$t")" "$dir/$t"
+	done
+	echo "$dir"
+}
+
+# stage_fake DIR NAME BODY: a filter NAME in DIR that runs the sh BODY
+# (the link to the real one removed first, never written through).
+stage_fake() {
+	rm -f "$1/$2"
+	printf '#!/bin/sh\n%s\n' "$3" >"$1/$2"
+	chmod +x "$1/$2"
+}
+
+# A copy of the toolkit in its own directory, to replace one filter in:
+# the script finds the filters beside itself before PATH.
+private_bin() {
+	local dir=$BATS_TEST_TMPDIR/bin p
+	mkdir -p "$dir"
+	for p in sp-fetch sp-group sp-size sp-hang sp-nodes sp-show; do
+		ln -sf "$SP_BIN/$p" "$dir/$p"
+	done
+	cp "$SP_BIN/slurmpast" "$dir/slurmpast"
+	echo "$dir"
+}
+
+# The shared fake sacct (t/fake/sacct) first on PATH.
+fake_sacct() {
+	local dir=$BATS_TEST_TMPDIR/fake
+	mkdir -p "$dir"
+	ln -sf "$SP_TOP/t/fake/sacct" "$dir/sacct"
+	export FAKE_SACCT_HELPFORMAT=$SP_TOP/t/fake/helpformat-24.05
+	export FAKE_SACCT_ROWS=${FAKE_SACCT_ROWS:-$SP_TOP/t/fake/rows.psv}
+	export FAKE_SACCT_LOG=$BATS_TEST_TMPDIR/sacct.log
+	PATH="$dir:$PATH"
+}
+
+# ----------------------------------------------------------------------
+# --help, --version
+
+@test "--help is the man page's SYNOPSIS" {
+	run slurmpast --help
+	[ "$status" -eq 0 ]
+	help=$(printf '%s\n' "$output" | sed '1s/^usage: //' | tr -s ' \n' '  ')
+	synopsis=$(MANWIDTH=200 mandoc -T ascii "$SP_TOP/man1/slurmpast.1" |
+		col -b | awk '/^SYNOPSIS/ { on = 1; next } /^[A-Z]/ { on = 0 } on' |
+		tr -s ' \t\n' '   ')
+	[ "$(echo $help)" = "$(echo $synopsis)" ] ||
+		{ echo "help:     $help"; echo "synopsis: $synopsis"; return 1; }
+}
+
+@test "--version is the toolkit's SP_VERSION" {
+	run slurmpast --version
+	[ "$status" -eq 0 ]
+	v=$(sed -n 's/^#define SP_VERSION "\(.*\)"$/\1/p' "$SP_TOP/lib/sp.h")
+	[ -n "$v" ]
+	[ "$output" = "slurmpast $v" ]
+	run sp-fetch --version
+	[ "$output" = "sp-fetch $v" ]
+}
+
+# ----------------------------------------------------------------------
+# The default screen on the demo
+
+@test "--demo: the first line says the history is synthetic" {
+	[ "$(screen | head -1)" = \
+	  "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+}
+
+@test "--demo never shows a relative time (now-...)" {
+	! screen | grep -q 'now-'
+	! grep -q 'now-' "$BATS_FILE_TMPDIR/screen.err"
+}
+
+@test "--demo exits 1: the tokenizer's memory search is critical" {
+	[ "$(cat "$BATS_FILE_TMPDIR/screen.status")" -eq 1 ]
+	screen | grep -qx 'critical  rc-tok-github_code (alice): memory-search'
+	screen | grep -q 'Memory is not the deciding variable'
+}
+
+@test "the headline: the GPU-hours that never computed, and where" {
+	run screen
+	[[ "${lines[1]}" =~ ^[0-9]+\ GPU-hours,\ [0-9]+\ of\ them\ in\ allocations\ that\ never\ computed$ ]]
+	[[ "${lines[2]}" =~ ^[0-9]+\ of\ them\ in\ rollout-gen\ \([0-9.]+%\ of\ its\ [0-9]+\ GPU-hours\)\.$ ]]
+	[[ "${lines[3]}" =~ ^3611\ jobs\ of\ alice,\ bob\ and\ carol,\ 2026-01-05\ to\ 2026-03-1[0-9],\ in\ 470\ workloads\;\ 4\ still\ running,\ left\ out\.$ ]]
+}
+
+@test "the default screen's parts, in order" {
+	titles=$(screen | grep -n -x -e 'Workloads by compute' \
+		-e 'Findings across runs' -e 'Problem jobs, newest first' \
+		-e 'What the next submission should ask for' | cut -d: -f2)
+	[ "$titles" = "Workloads by compute
+Findings across runs
+Problem jobs, newest first
+What the next submission should ask for" ]
+	# a blank line before each title
+	screen | awk '/^(Workloads by compute|Findings across runs|Problem jobs, newest first|What the next submission should ask for)$/ {
+		if (prev != "") exit 1 } { prev = $0 }'
+}
+
+@test "the workloads: the ten costliest, then the tail in one line" {
+	run part "Workloads by compute" < <(screen)
+	[ "${#lines[@]}" -eq 12 ]
+	[[ "${lines[0]}" =~ ^workload\ +user\ +partition\ +runs\ +failed\ +noop\ +gpu_h\ +core_h\ +share\ +severity$ ]]
+	[[ "${lines[1]}" =~ ^train-web\ +alice\ +gpu\ +22\  ]]
+	[[ "${lines[1]}" == *" 16.8%"* ]]
+	[[ "${lines[2]}" =~ ^rollout-gen\ +alice\ +gpu\ +1098\  ]]
+	[[ "${lines[11]}" =~ ^460\ more\ workloads\ \([0-9]+\ runs\)\ holding\ [0-9.]+%\ of\ the\ compute$ ]]
+}
+
+@test "the findings: the article's cases across runs" {
+	screen | grep -qx 'warning   scan-corpus (alice): array-probes'
+	screen | grep -qx 'warning   pretrain-slice-# (alice): near-limit'
+	screen | grep -qx 'warning   reasoning-exp (alice): repeat-failure'
+	screen | grep -q 'raising the limit will not help'
+	screen | grep -qE '^[0-9]+ more findings: slurmpast --patterns$'
+}
+
+@test "the problem jobs: 25, newest first, each with why" {
+	run part "Problem jobs, newest first" < <(screen)
+	[ "${#lines[@]}" -eq 27 ]	# header, 25 jobs, how many more
+	[[ "${lines[0]}" =~ ^jobid\ +name\ +state\ +started\ +finding$ ]]
+	[[ "${lines[26]}" =~ ^[0-9]+\ more:\ slurmpast\ -n\ 0\ lists\ every\ one$ ]]
+	printf '%s\n' "${lines[@]:1:25}" | awk '{ print $4 }' >"$BATS_TEST_TMPDIR/started"
+	sort -r "$BATS_TEST_TMPDIR/started" | cmp - "$BATS_TEST_TMPDIR/started"
+	printf '%s\n' "${lines[@]:1:25}" | grep -q 'blocked, not slow: held 1 GPU'
+}
+
+@test "-n 3 lists three problem jobs, -n 0 every one" {
+	run slurmpast --demo -n 3
+	[ "$status" -eq 1 ]
+	run part "Problem jobs, newest first" <<<"$output"
+	[ "${#lines[@]}" -eq 5 ]
+	more=$(echo "${lines[4]}" | cut -d' ' -f1)
+	run slurmpast --demo -n 0
+	[ "$status" -eq 1 ]
+	run part "Problem jobs, newest first" <<<"$output"
+	[ "${#lines[@]}" -eq $((more + 3 + 1)) ]
+	! printf '%s\n' "${lines[@]}" | grep -q 'more: slurmpast -n 0'
+}
+
+@test "the advice: the article's raises as #SBATCH lines, the exclude line" {
+	run part "What the next submission should ask for" < <(screen)
+	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --mem=45G'
+	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --time=05:15:00'
+	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --exclude=g\[003,011,017\]'
+	printf '%s\n' "${lines[@]}" | grep -q '^# moe-gating-r# (bob): raise --mem from 24G; .*34.6 GiB'
+	printf '%s\n' "${lines[@]}" | grep -q '^# ablate-warmup-# (carol): raise --time from 00:35:00; .*04:10:00'
+	# the largest change first
+	[ "${lines[0]%%:*}" = "# ablate-warmup-# (carol)" ]
+	# every line a comment or an #SBATCH line, then how many more
+	n=${#lines[@]}
+	for ((i = 0; i < n - 1; i++)); do
+		[[ "${lines[i]}" == "# "* || "${lines[i]}" == "#SBATCH --"* ]] ||
+			{ echo "line $i: ${lines[i]}"; return 1; }
+	done
+	[[ "${lines[n - 1]}" =~ ^[0-9]+\ more:\ slurmpast\ --sizing$ ]]
+}
+
+@test "no colour when standard output is not a terminal" {
+	! screen | grep -q $'\033'
+}
+
+@test "colour on a terminal; none with NO_COLOR, --no-color, --plain or TERM=dumb" {
+	command -v script >/dev/null || skip "no script(1) to give a terminal"
+	export TERM=xterm
+	unset NO_COLOR
+	script -qec "slurmpast --demo --overview" /dev/null >"$BATS_TEST_TMPDIR/tty"
+	grep -q $'\033\[1m' "$BATS_TEST_TMPDIR/tty"
+	for how in "NO_COLOR=1 slurmpast" "slurmpast --no-color" \
+	    "slurmpast --plain" "TERM=dumb slurmpast"; do
+		script -qec "env $how --demo --overview" /dev/null \
+			>"$BATS_TEST_TMPDIR/tty"
+		grep -q 'Workloads by compute' "$BATS_TEST_TMPDIR/tty"
+		! grep -q $'\033' "$BATS_TEST_TMPDIR/tty" || { echo "$how"; return 1; }
+	done
+}
+
+@test "--plain is the screen a pipe gets" {
+	run --separate-stderr slurmpast --demo --plain
+	[ "$status" -eq 1 ]
+	[ "$output" = "$(screen)" ]
+}
+
+@test "the filters' warnings reach standard error once, as ours" {
+	[ -s "$BATS_FILE_TMPDIR/screen.err" ]
+	! grep -v '^slurmpast: ' "$BATS_FILE_TMPDIR/screen.err"
+	[ -z "$(sort "$BATS_FILE_TMPDIR/screen.err" | uniq -d)" ]
+}
+
+# ----------------------------------------------------------------------
+# Sections
+
+@test "--overview: the headline and the workloads, exit 0" {
+	recall overview
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+	[[ "${lines[1]}" == *" of them in allocations that never computed" ]]
+	[[ "$output" == *$'\nWorkloads by compute\n'* ]]
+	[[ "$output" != *"Findings across runs"* ]]
+}
+
+@test "--patterns: every finding across runs, exit 1 for a critical one" {
+	recall patterns
+	[ "$status" -eq 1 ]
+	[ "${lines[1]}" = "Findings across runs" ]
+	[ "${lines[2]}" = "critical  rc-tok-github_code (alice): memory-search" ]
+	[[ "$output" != *"more findings"* ]]
+	n=$(printf '%s\n' "$output" | grep -cE '^(critical|warning|info) ')
+	m=$(wc -l <"$BATS_FILE_TMPDIR/patterns.json.out")
+	[ "$n" -eq "$m" ]
+}
+
+@test "--hangs: the allocations that computed nothing" {
+	recall hangs
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "Allocations that computed nothing" ]
+	[[ "$output" == *"53563545"*"node-evaluation"* ]]
+	[[ "$output" == *"blocked, not slow"* ]]
+}
+
+@test "--nodes: the machines, and the line that leaves the bad ones out" {
+	recall nodes
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "Machines that fail one workload" ]
+	printf '%s\n' "$output" | grep -qE '^g003 .* worse'
+	printf '%s\n' "$output" | grep -qE '^g041 .* better'
+	[ "${lines[${#lines[@]} - 1]}" = '#SBATCH --exclude=g[003,011,017]' ]
+	[ "${lines[${#lines[@]} - 2]}" = '# rollout-gen (alice): leave out g003, g011, g017, worse than the other machines for it' ]
+}
+
+@test "--nodes --metric failure --all-workloads reach sp-nodes" {
+	run --separate-stderr slurmpast --demo --nodes --metric failure --all-workloads
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"metric failure"* ]]
+	[[ "$output" == *"confounded"* ]]
+}
+
+@test "--sizing: every verdict workload by workload, the refusals counted" {
+	recall sizing
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "What to request next time" ]
+	printf '%s\n' "$output" | grep -q '^# rc-tok-github_code (alice): hold --mem at 32G; .*no further increment'
+	printf '%s\n' "$output" | grep -q '^# reasoning-exp (alice): hold --time at 00:30:00; blocked, not slow'
+	printf '%s\n' "$output" | grep -qx '#SBATCH --mem=45G'
+	[[ "${lines[${#lines[@]} - 1]}" =~ ^[0-9]+\ refused:\ fewer\ than\ 3\ usable\ runs\ of\ the\ workload$ ]]
+	# the costliest workload first
+	[[ "${lines[2]}" == "# train-web (alice): "* ]]
+}
+
+@test "--cost: what following the advice would change" {
+	recall cost
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "The value of following the advice" ]
+	printf '%s\n' "$output" | grep -q '^memory  *GiB-hours'
+}
+
+@test "sections combine in one order, a blank line between" {
+	run --separate-stderr slurmpast --demo --cost --hangs --overview
+	[ "$status" -eq 0 ]
+	titles=$(printf '%s\n' "$output" | grep -n -x -e 'Workloads by compute' \
+		-e 'Allocations that computed nothing' \
+		-e 'The value of following the advice')
+	[ "$(echo "$titles" | cut -d: -f2)" = "Workloads by compute
+Allocations that computed nothing
+The value of following the advice" ]
+	for n in $(echo "$titles" | sed -n '2,$p' | cut -d: -f1); do
+		[ -z "$(printf '%s\n' "$output" | sed -n "$((n - 1))p")" ] ||
+			{ echo "no blank before line $n"; return 1; }
+	done
+	[[ "$output" != *"Findings across runs"* ]]
+}
+
+@test "--sort reaches the rollup" {
+	run --separate-stderr slurmpast --demo --overview --sort runs
+	[ "$status" -eq 0 ]
+	run part "Workloads by compute" <<<"$output"
+	[[ "${lines[1]}" =~ ^rollout-gen\  ]]
+}
+
+# ----------------------------------------------------------------------
+# --json
+
+@test "--json: each section's records parse, one object a line" {
+	for s in overview patterns hangs nodes sizing cost; do
+		cp "$BATS_FILE_TMPDIR/$s.json.out" "$BATS_TEST_TMPDIR/$s.json"
+		cp "$BATS_FILE_TMPDIR/$s.json.err" "$BATS_TEST_TMPDIR/$s.err"
+		jq -e . "$BATS_TEST_TMPDIR/$s.json" >/dev/null ||
+			{ echo "$s does not parse"; return 1; }
+		[ -s "$BATS_TEST_TMPDIR/$s.json" ]
+		grep -qx "slurmpast: --demo: a synthetic history, not a real cluster's record" \
+			"$BATS_TEST_TMPDIR/$s.err"
+	done
+	[ "$(jq -s length "$BATS_TEST_TMPDIR/overview.json")" -eq 470 ]
+	[ "$(jq -r -s '.[0].label' "$BATS_TEST_TMPDIR/overview.json")" = train-web ]
+	[ "$(jq -r 'select(.code == "memory-search") | .severity' \
+		"$BATS_TEST_TMPDIR/patterns.json")" = critical ]
+	[ "$(jq -r 'select(.node == "g003") | .verdict' \
+		"$BATS_TEST_TMPDIR/nodes.json")" = worse ]
+	[ "$(jq -r 'select(.workload == "moe-gating-r#" and .flag == "--mem") | .sbatch' \
+		"$BATS_TEST_TMPDIR/sizing.json")" = "#SBATCH --mem=45G" ]
+	jq -s -e 'map(select(.resource == "memory")) | length == 1' \
+		"$BATS_TEST_TMPDIR/cost.json" >/dev/null
+}
+
+@test "--json exit status: 1 for the critical pattern, 0 for the others" {
+	for s in overview patterns hangs nodes sizing cost; do
+		want=0
+		[ $s = patterns ] && want=1
+		[ "$(cat "$BATS_FILE_TMPDIR/$s.json.status")" -eq $want ] ||
+			{ echo "$s"; return 1; }
+	done
+}
+
+@test "--json with a job id: sp-show's JSON of the job" {
+	run --separate-stderr slurmpast --demo --json 53449206
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .jobid <<<"$output")" = 53449206 ]
+	[ "$(jq -r .name <<<"$output")" = eval-ckpt-4000 ]
+	jq -e '.findings[] | select(.code == "rss-above-limit")' <<<"$output" >/dev/null
+}
+
+@test "--json prints one section at a time" {
+	for args in "--json" "--json --overview --nodes"; do
+		run --separate-stderr slurmpast --demo $args
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[ "$stderr" = "slurmpast: --json prints one section at a time: --overview, --patterns, --hangs, --nodes, --sizing or --cost" ]
+	done
+}
+
+# ----------------------------------------------------------------------
+# Job ids
+
+@test "a job id: the article's figure 3, exit 0 (warnings only)" {
+	run --separate-stderr slurmpast --demo --no-color 53449206
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+	[[ "${lines[1]}" == "53449206  eval-ckpt-4000  COMPLETED"* ]]
+	[[ "$output" == *"above the 32.0 GiB limit"* ]]
+	[[ "$output" == *"48.7%"* ]]
+	[[ "$output" != *$'\033'* ]]
+}
+
+@test "a job id with a critical finding exits 1" {
+	run --separate-stderr slurmpast --demo 53563545
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"node-evaluation"* ]]
+}
+
+@test "several job ids, and an array's own id stands for its tasks" {
+	run --separate-stderr slurmpast --demo --no-color 53449206 52581003
+	[ "$status" -eq 1 ]
+	[[ "$output" == *$'\n53449206  eval-ckpt-4000'* ]]
+	[[ "$output" == *$'\n52581003_0  scan-corpus'* ]]
+	[[ "$output" == *$'\n52581003_141  scan-corpus'* ]]
+}
+
+@test "--ascii reaches the post-mortem" {
+	run --separate-stderr slurmpast --demo --ascii 53449206
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"█"* ]]
+	[[ "$output" != *"→"* ]]
+}
+
+@test "a job id with no record: one line, exit 2" {
+	run --separate-stderr slurmpast --demo 999 53449206 998
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: no accounting records for: 999, 998" ]
+}
+
+@test "a job id that is not one: one line, exit 2" {
+	for id in abc 12a '1;rm' ''; do
+		run --separate-stderr slurmpast --demo "$id"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "slurmpast: '$id' is not a job id (123, 123_4, 123_[1-9], 500+0)" ]
+	done
+}
+
+# ----------------------------------------------------------------------
+# Filters on the demo
+
+@test "--demo -u bob: bob's work only" {
+	run --separate-stderr slurmpast --demo -u bob --overview
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -Eq '^[0-9]+ jobs of bob, 2026-'
+	run part "Workloads by compute" <<<"$output"
+	printf '%s\n' "${lines[@]:1:10}" | awk '$2 != "bob" { exit 1 }'
+}
+
+@test "--demo -p cpu -A nlp-lab: one partition of one account" {
+	run --separate-stderr slurmpast --demo -p cpu -A nlp-lab --overview
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", partition cpu, account nlp-lab, in "* ]]
+	run part "Workloads by compute" <<<"$output"
+	printf '%s\n' "${lines[@]:1:10}" | awk '$3 != "cpu" { exit 1 }'
+}
+
+@test "--demo --failed: the problem jobs are failed ones" {
+	run --separate-stderr slurmpast --demo --failed -n 0
+	[ "$status" -eq 1 ]
+	[[ "$output" == *", failed only, in "* ]]
+	run part "Problem jobs, newest first" <<<"$output"
+	printf '%s\n' "${lines[@]:1}" | awk '{ print $3 }' | grep -Evq "$FAILED_RE" && return 1
+	[ "${#lines[@]}" -gt 100 ]
+}
+
+@test "--demo with nothing matching: one line, exit 2" {
+	run --separate-stderr slurmpast --demo -u nobody
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: no demo job matches" ]
+}
+
+@test "--demo ignores -S and -E, and says so" {
+	run --separate-stderr slurmpast --demo -S now-30days --overview
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "slurmpast: --demo is a fixed history: -S and -E are ignored" ]
+	[[ "$output" != *"now-"* ]]
+}
+
+@test "--log-dir with --demo or --no-logs has no effect, and says so" {
+	run --separate-stderr slurmpast --demo --log-dir /tmp --overview
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "slurmpast: --log-dir has no effect with --no-logs or --demo" ]
+}
+
+# ----------------------------------------------------------------------
+# Refusals: one line, exit 2, nothing asked of sacct
+
+@test "bad options: one line each, exit 2, before sacct runs" {
+	fake_sacct
+	check() {
+		local want=$1
+		shift
+		run --separate-stderr slurmpast "$@"
+		[ "$status" -eq 2 ] || { echo "$*: status $status"; return 1; }
+		[ -z "$output" ] || { echo "$*: stdout $output"; return 1; }
+		[ "$stderr" = "slurmpast: $want" ] ||
+			{ echo "$*: $stderr"; return 1; }
+	}
+	check "-u and --all-users ask for different things: choose one" -u alice --all-users
+	check "-u: no user named" -u ''
+	check "-p: no partition named" -p ''
+	check "-A: no account named" --account=
+	check "-n: must be 0 (unlimited) or more" -n -1
+	check "-n: 'many' is not a number" -n many
+	check "-n: '' is not a number" -n ''
+	check "-S needs a value" -S
+	check "--demo takes no value" --demo=yes
+	check "--sort: unknown key 'size' (cost, failures, rate, recent, runs or name)" --sort size
+	check "--metric: unknown metric 'slow' (hang or failure)" --metric=slow
+	check "--plain and --json are different outputs: choose one" --plain --json --overview
+	check "job ids and sections ask for different things: choose one" 123 --sizing
+	check "unknown option '--bogus' (slurmpast --help)" --bogus
+	[ ! -e "$FAKE_SACCT_LOG" ]
+}
+
+@test "nothing from the command line is run by the shell" {
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr slurmpast --demo -u '$(touch pwned)' -p '`touch pwned`'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: no demo job matches" ]
+	run --separate-stderr slurmpast --demo -u 'x;touch pwned' --sort '$(touch pwned)'
+	[ "$status" -eq 2 ]
+	[ ! -e pwned ]
+}
+
+# ----------------------------------------------------------------------
+# A real query (sacct faked), and what goes wrong with one
+
+@test "a real query: sacct asked once, the window said as asked" {
+	fake_sacct
+	run --separate-stderr slurmpast
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "2 of 3 jobs failed" ]
+	[[ "${lines[1]}" =~ ^3\ jobs\ of\ alice\ in\ the\ last\ 7\ days\ \(2026-01-05\ to\ 2026-01-05\),\ in\ 3\ workloads\.$ ]]
+	[[ "$output" == *$'\n1003   oom '* ]]
+	# one query: every call but the --helpformat probe
+	queries=$(awk '/^--$/ { if (!probe) n++; probe = 0; next }
+		/^--helpformat$/ { probe = 1 } END { print n }' "$FAKE_SACCT_LOG")
+	[ "$queries" -eq 1 ]
+}
+
+@test "the query options reach sacct with their meaning" {
+	fake_sacct
+	run --separate-stderr slurmpast -u alice -S 2026-01-01 -E 2026-01-31 \
+		-p gpu -A lab --failed --overview
+	log=$(tr '\n' ' ' <"$FAKE_SACCT_LOG")
+	[[ "$log" == *"-u alice "* ]]
+	[[ "$log" == *"-S 2026-01-01 "* ]]
+	[[ "$log" == *"-E 2026-01-31 "* ]]
+	[[ "$log" == *"-r gpu "* ]]
+	[[ "$log" == *"-A lab "* ]]
+	[[ "$log" == *"--state FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL,BOOT_FAIL,DEADLINE "* ]]
+}
+
+@test "a job id on a real cluster: asked by id, the window read too" {
+	fake_sacct
+	run --separate-stderr slurmpast --no-color 1003
+	[ "$status" -eq 1 ]	# killed for memory: critical
+	[[ "$output" == "1003  oom  OUT_OF_MEMORY"* ]]
+	log=$(tr '\n' ' ' <"$FAKE_SACCT_LOG")
+	[[ "$log" == *"-j 1003 "* ]]
+}
+
+@test "an empty window: what was asked, exit 2" {
+	head -1 "$SP_TOP/t/fake/rows.psv" >"$BATS_TEST_TMPDIR/empty.psv"
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/empty.psv
+	fake_sacct
+	run --separate-stderr slurmpast -u alice
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: no jobs for alice since now-7days" ]
+}
+
+@test "no sacct on PATH: one line, exit 2" {
+	path="$SP_BIN:$(tools)"
+	run --separate-stderr env PATH="$path" slurmpast
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: sacct is not on PATH: load your site's Slurm module (module load slurm), or try --demo" ]
+	run --separate-stderr env PATH="$path" slurmpast 123
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: sacct is not on PATH: load your site's Slurm module (module load slurm), or try --demo" ]
+}
+
+@test "accounting off: one line, exit 2" {
+	mkdir -p "$BATS_TEST_TMPDIR/off"
+	stage_fake "$BATS_TEST_TMPDIR/off" sacct \
+		'echo "Slurm accounting storage is disabled" >&2; exit 1'
+	run --separate-stderr env PATH="$BATS_TEST_TMPDIR/off:$SP_BIN:$(tools)" \
+		slurmpast
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "slurmpast: Slurm accounting storage is disabled on this cluster"* ]]
+}
+
+@test "a filter failing in the middle: its own line, as ours; no screen" {
+	bin=$(private_bin)
+	stage_fake "$bin" sp-size 'cat >/dev/null
+echo "sp-size: <stdin>:812: field '"'elapsed_s'"' is not a number: \"1:00\"" >&2
+exit 2'
+	run --separate-stderr "$bin/slurmpast" --demo
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: <stdin>:812: field 'elapsed_s' is not a number: \"1:00\"" ]
+	# the other sections do not need sp-size
+	run --separate-stderr "$bin/slurmpast" --demo --overview
+	[ "$status" -eq 0 ]
+}
+
+@test "a filter killed by a signal, a filter missing: one line, exit 2" {
+	bin=$(private_bin)
+	stage_fake "$bin" sp-hang 'kill -9 $$'
+	run --separate-stderr "$bin/slurmpast" --demo --hangs
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: sp-hang was killed by signal 9" ]
+	rm "$bin/sp-nodes"
+	run --separate-stderr env PATH="$bin:$(tools)" "$bin/slurmpast" --demo --nodes
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: cannot find sp-nodes beside this script or on PATH" ]
+}
+
+@test "the filters are found on PATH when none is beside the script" {
+	mkdir -p "$BATS_TEST_TMPDIR/alone"
+	cp "$SP_BIN/slurmpast" "$BATS_TEST_TMPDIR/alone/"
+	run --separate-stderr "$BATS_TEST_TMPDIR/alone/slurmpast" --demo --overview
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Workloads by compute"* ]]
+}
+
+@test "control characters from a record are shown, not obeyed" {
+	sed 's/|train_s1e20|/|train\x1b[2Jx|/' "$SP_TOP/t/fake/rows.psv" \
+		>"$BATS_TEST_TMPDIR/esc.psv"
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/esc.psv
+	fake_sacct
+	run --separate-stderr slurmpast
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"train?[2Jx"* ]]
+	[[ "$output" != *$'\033'* ]]
+}
+
+@test "a failed write is exit 1 with one line; a reader that leaves is none" {
+	run --separate-stderr bash -c 'slurmpast --demo --overview >/dev/full'
+	[ "$status" -eq 1 ]
+	printf '%s\n' "$stderr" | grep -qx 'slurmpast: write error: No space left on device'
+	run --separate-stderr bash -c 'slurmpast --demo | head -1'
+	[ "$status" -eq 0 ]
+	[ "$output" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+	! printf '%s\n' "$stderr" | grep -Eq 'error|killed|Broken pipe'
+}
+
+@test "the script is POSIX sh: dash runs it, checkbashisms finds nothing" {
+	command -v dash >/dev/null || skip "no dash"
+	run --separate-stderr dash "$SP_BIN/slurmpast" --demo --overview --plain
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(slurmpast --demo --overview 2>/dev/null)" ]
+	if command -v checkbashisms >/dev/null; then
+		checkbashisms "$SP_TOP/bin/slurmpast"
+	fi
+}
