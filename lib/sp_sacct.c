@@ -182,6 +182,9 @@ is_space(int c)
 static struct sp_slice
 known_text(struct sp_slice s)
 {
+	/* No sentinel starts with a digit: most values skip the word list. */
+	if (s.n > 0 && is_digit((unsigned char)s.p[0]))
+		return s;
 	return sp_is_sentinel(s.p, s.n) ? empty_slice : s;
 }
 
@@ -463,7 +466,8 @@ in_list(struct sp_slice s, const char *const *list)
 	size_t i;
 
 	for (i = 0; list[i]; i++)
-		if (strlen(list[i]) == s.n && memcmp(list[i], s.p, s.n) == 0)
+		if (list[i][0] == s.p[0] && strlen(list[i]) == s.n &&
+		    memcmp(list[i], s.p, s.n) == 0)
 			return 1;
 	return 0;
 }
@@ -588,6 +592,52 @@ span(const struct sp_sacct *p, struct sp_sacct_span s)
 
 /* ------------------------------------------------------ one row's values */
 
+/*
+ * What a row measured: all the fold reads from a step, so steps are not
+ * parsed for identity and times nobody asks for.
+ */
+static void
+row_measures(const struct sp_slice *v, struct sp_sacct_rec *r)
+{
+	double d;
+
+	r->num[SP_JC_ntasks] = count(v[SP_SF_NTASKS]);
+	r->num[SP_JC_max_rss_b] = bytes(v[SP_SF_MAXRSS]);
+	r->text[SP_JC_max_rss_node] = known_text(v[SP_SF_MAXRSSNODE]);
+	r->num[SP_JC_ave_rss_b] = bytes(v[SP_SF_AVERSS]);
+	r->num[SP_JC_rss_imbalance] = r->num[SP_JC_ave_rss_b] > 0 ?
+	    r->num[SP_JC_max_rss_b] / r->num[SP_JC_ave_rss_b] : NAN;
+	r->num[SP_JC_max_vmsize_b] = bytes(v[SP_SF_MAXVMSIZE]);
+
+	r->num[SP_JC_total_cpu_s] = duration(v[SP_SF_TOTALCPU]);
+	r->num[SP_JC_user_cpu_s] = duration(v[SP_SF_USERCPU]);
+	r->num[SP_JC_sys_cpu_s] = duration(v[SP_SF_SYSTEMCPU]);
+	d = count(v[SP_SF_CPUTIMERAW]);
+	r->num[SP_JC_cpu_time_s] = isnan(d) ? duration(v[SP_SF_CPUTIME]) : d;
+	r->num[SP_JC_ave_cpu_s] = duration(v[SP_SF_AVECPU]);
+	r->num[SP_JC_min_cpu_s] = duration(v[SP_SF_MINCPU]);
+	r->text[SP_JC_min_cpu_node] = known_text(v[SP_SF_MINCPUNODE]);
+	/* 65534 is Slurm's 16-bit "no task". */
+	d = count(v[SP_SF_MINCPUTASK]);
+	r->text[SP_JC_min_cpu_task] = isnan(d) || d >= 65534 ? empty_slice :
+	    v[SP_SF_MINCPUTASK];
+	r->num[SP_JC_ave_cpu_freq_hz] = sp_sacct_cpu_freq(v[SP_SF_AVECPUFREQ]);
+
+	d = tres_amount(v[SP_SF_TRESUSAGEINTOT], "fs/disk", 1.0);
+	r->num[SP_JC_read_b] = isnan(d) ? bytes(v[SP_SF_MAXDISKREAD]) : d;
+	d = tres_amount(v[SP_SF_TRESUSAGEOUTTOT], "fs/disk", 1.0);
+	r->num[SP_JC_write_b] = isnan(d) ? bytes(v[SP_SF_MAXDISKWRITE]) : d;
+	r->num[SP_JC_max_pages] = bytes(v[SP_SF_MAXPAGES]);
+	d = tres_amount(v[SP_SF_TRESUSAGEINAVE], "gres/gpuutil", 1.0);
+	if (isnan(d))
+		d = tres_amount(v[SP_SF_TRESUSAGEINMAX], "gres/gpuutil", 1.0);
+	r->num[SP_JC_gpu_util] = d / 100;
+	d = tres_amount(v[SP_SF_TRESUSAGEINMAX], "gres/gpumem", 1.0);
+	if (isnan(d))
+		d = tres_amount(v[SP_SF_TRESUSAGEINAVE], "gres/gpumem", 1.0);
+	r->num[SP_JC_gpu_mem_b] = d;
+}
+
 /* The values a row carries by itself (allocation or step). */
 static void
 row_values(const struct sp_slice *v, struct sp_sacct_rec *r)
@@ -651,7 +701,6 @@ row_values(const struct sp_slice *v, struct sp_sacct_rec *r)
 	if (isnan(d))
 		d = tres_amount(v[SP_SF_ALLOCTRES], "cpu", 1.0);
 	r->num[SP_JC_alloc_cpus] = d;
-	r->num[SP_JC_ntasks] = count(v[SP_SF_NTASKS]);
 	r->num[SP_JC_alloc_gpus] = sp_sacct_gpus(v[SP_SF_ALLOCTRES],
 	    v[SP_SF_REQTRES], v[SP_SF_ALLOCGRES], v[SP_SF_REQGRES]);
 	d = count(v[SP_SF_NNODES]);
@@ -666,41 +715,7 @@ row_values(const struct sp_slice *v, struct sp_sacct_rec *r)
 	r->text[SP_JC_nodelist] = t;
 	r->text[SP_JC_req_mem] = known_text(v[SP_SF_REQMEM]);
 
-	r->num[SP_JC_max_rss_b] = bytes(v[SP_SF_MAXRSS]);
-	r->text[SP_JC_max_rss_node] = known_text(v[SP_SF_MAXRSSNODE]);
-	r->num[SP_JC_ave_rss_b] = bytes(v[SP_SF_AVERSS]);
-	if (r->num[SP_JC_ave_rss_b] > 0)
-		r->num[SP_JC_rss_imbalance] = r->num[SP_JC_max_rss_b] /
-		    r->num[SP_JC_ave_rss_b];
-	r->num[SP_JC_max_vmsize_b] = bytes(v[SP_SF_MAXVMSIZE]);
-
-	r->num[SP_JC_total_cpu_s] = duration(v[SP_SF_TOTALCPU]);
-	r->num[SP_JC_user_cpu_s] = duration(v[SP_SF_USERCPU]);
-	r->num[SP_JC_sys_cpu_s] = duration(v[SP_SF_SYSTEMCPU]);
-	d = count(v[SP_SF_CPUTIMERAW]);
-	r->num[SP_JC_cpu_time_s] = isnan(d) ? duration(v[SP_SF_CPUTIME]) : d;
-	r->num[SP_JC_ave_cpu_s] = duration(v[SP_SF_AVECPU]);
-	r->num[SP_JC_min_cpu_s] = duration(v[SP_SF_MINCPU]);
-	r->text[SP_JC_min_cpu_node] = known_text(v[SP_SF_MINCPUNODE]);
-	/* 65534 is Slurm's 16-bit "no task". */
-	d = count(v[SP_SF_MINCPUTASK]);
-	r->text[SP_JC_min_cpu_task] = isnan(d) || d >= 65534 ? empty_slice :
-	    v[SP_SF_MINCPUTASK];
-	r->num[SP_JC_ave_cpu_freq_hz] = sp_sacct_cpu_freq(v[SP_SF_AVECPUFREQ]);
-
-	d = tres_amount(v[SP_SF_TRESUSAGEINTOT], "fs/disk", 1.0);
-	r->num[SP_JC_read_b] = isnan(d) ? bytes(v[SP_SF_MAXDISKREAD]) : d;
-	d = tres_amount(v[SP_SF_TRESUSAGEOUTTOT], "fs/disk", 1.0);
-	r->num[SP_JC_write_b] = isnan(d) ? bytes(v[SP_SF_MAXDISKWRITE]) : d;
-	r->num[SP_JC_max_pages] = bytes(v[SP_SF_MAXPAGES]);
-	d = tres_amount(v[SP_SF_TRESUSAGEINAVE], "gres/gpuutil", 1.0);
-	if (isnan(d))
-		d = tres_amount(v[SP_SF_TRESUSAGEINMAX], "gres/gpuutil", 1.0);
-	r->num[SP_JC_gpu_util] = d / 100;
-	d = tres_amount(v[SP_SF_TRESUSAGEINMAX], "gres/gpumem", 1.0);
-	if (isnan(d))
-		d = tres_amount(v[SP_SF_TRESUSAGEINAVE], "gres/gpumem", 1.0);
-	r->num[SP_JC_gpu_mem_b] = d;
+	row_measures(v, r);
 	d = count(v[SP_SF_CONSUMEDENERGYRAW]);
 	if (isnan(d))
 		d = count(v[SP_SF_CONSUMEDENERGY]);
@@ -920,7 +935,7 @@ fold(struct sp_sacct *p, const struct sp_slice *av, size_t first,
 	agg_init(&a);
 	for (i = 0; i < nsteps; i++) {
 		view(p, &p->rows[first + i], sv);
-		row_values(sv, &sr);
+		row_measures(sv, &sr);
 		agg_step(&a, step_name(sv[SP_SF_JOBID]), &sr, limit, open);
 		p->st.steps++;
 	}
@@ -1225,7 +1240,9 @@ row_done(struct sp_sacct *p)
 static void
 add_pos(struct sp_sacct *p, size_t off, size_t len)
 {
-	p->pos = sp_xgrow(p->pos, &p->poscap, p->npos + 1, sizeof *p->pos);
+	if (p->npos == p->poscap)
+		p->pos = sp_xgrow(p->pos, &p->poscap, p->npos + 1,
+		    sizeof *p->pos);
 	p->pos[p->npos].off = off;
 	p->pos[p->npos].len = len;
 	p->npos++;
@@ -1274,10 +1291,14 @@ set_columns(struct sp_sacct *p, const char *names, size_t n, int sep)
 
 /* ------------------------------------------------------- physical lines */
 
-/* The input position k field of a line, or NULL when it has fewer. */
+/*
+ * The field at input position k of a line: 1 with *out set, 0 when the
+ * line has fewer fields.  *delimited says whether the line holds the
+ * delimiter at all.
+ */
 static int
 line_field(const struct sp_sacct *p, const char *s, size_t n, int k,
-	   struct sp_slice *out)
+	   struct sp_slice *out, int *delimited)
 {
 	const char *end = s + n, *e;
 	int i;
@@ -1291,6 +1312,7 @@ line_field(const struct sp_sacct *p, const char *s, size_t n, int k,
 	}
 	e = memchr(s, p->delim, (size_t)(end - s));
 	*out = sl(s, e ? (size_t)(e - s) : (size_t)(end - s));
+	*delimited = k > 0 || e != NULL;
 	return 1;
 }
 
@@ -1301,8 +1323,7 @@ line_field(const struct sp_sacct *p, const char *s, size_t n, int k,
  * row before it: a newline inside a field (a multi-line SubmitLine).
  */
 static int
-starts_record(const struct sp_sacct *p, struct sp_slice id, const char *s,
-	      size_t n)
+starts_record(const struct sp_sacct *p, struct sp_slice id, int delimited)
 {
 	size_t i;
 
@@ -1311,25 +1332,24 @@ starts_record(const struct sp_sacct *p, struct sp_slice id, const char *s,
 	for (i = 0; i < id.n; i++)
 		if (is_space((unsigned char)id.p[i]))
 			return 0;
-	return p->ncols < 2 || memchr(s, p->delim, n) != NULL;
+	return p->ncols < 2 || delimited;
 }
 
 static void
 split_row(struct sp_sacct *p)
 {
 	const char *base = p->arena.p;
-	size_t i = p->row_start, end = p->arena.len;
+	size_t i, start = p->row_start, end = p->arena.len;
+	char d = (char)p->delim;
 
+	/* A byte loop: sacct rows are mostly short and empty fields. */
 	p->npos = 0;
-	for (;;) {
-		const char *d = memchr(base + i, p->delim, end - i);
-		size_t e = d ? (size_t)(d - base) : end;
-
-		add_pos(p, i, e - i);
-		if (d == NULL)
-			break;
-		i = e + 1;
-	}
+	for (i = start; i < end; i++)
+		if (base[i] == d) {
+			add_pos(p, start, i - start);
+			start = i + 1;
+		}
+	add_pos(p, start, end - start);
 }
 
 static void
@@ -1347,6 +1367,7 @@ static int
 text_line(struct sp_sacct *p, const char *s, size_t n)
 {
 	struct sp_slice id;
+	int delimited;
 
 	if (n > 0 && s[n - 1] == '\r')
 		n--;
@@ -1355,13 +1376,13 @@ text_line(struct sp_sacct *p, const char *s, size_t n)
 			return 0;
 		return set_columns(p, s, n, p->delim);
 	}
-	if (line_field(p, s, n, p->jobid_pos, &id)) {
+	if (line_field(p, s, n, p->jobid_pos, &id, &delimited)) {
 		if (same_ci(id.p, id.n, "JobID")) {
 			commit_pending(p);
 			p->st.headers++;
 			return 0;
 		}
-		if (starts_record(p, id, s, n)) {
+		if (starts_record(p, id, delimited)) {
 			commit_pending(p);
 			p->row_start = p->arena.len;
 			sp_buf_add(&p->arena, s, n);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,6 +294,48 @@ header(struct run *run)
 	sp_writer_header(&run->w);
 }
 
+/*
+ * The two common cases written without a detour (most fields are whole
+ * numbers and text without escapes); the output is the same bytes as
+ * sp_writer_num and sp_writer_raw give, which take every other case.
+ */
+static void
+put_num(struct sp_writer *w, double v)
+{
+	char tmp[32], *p = tmp + sizeof tmp;
+	unsigned long long u;
+
+	if (isnan(v)) {
+		sp_writer_field(w, "", 0);
+		return;
+	}
+	if (v != trunc(v) || fabs(v) >= 1e15) {
+		sp_writer_num(w, v);
+		return;
+	}
+	u = (unsigned long long)fabs(v);
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	sp_writer_field(w, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+static void
+put_text(struct sp_writer *w, const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] == '\t' || p[i] == '\n' || p[i] == '\r' ||
+		    p[i] == '\\') {
+			sp_writer_raw(w, p, n);
+			return;
+		}
+	sp_writer_field(w, p, n);
+}
+
 static void
 emit(void *ctx, const struct sp_sacct_rec *rec)
 {
@@ -302,9 +345,9 @@ emit(void *ctx, const struct sp_sacct_rec *rec)
 	header(run);
 	for (i = 0; i < SP_JC_COUNT; i++) {
 		if (sp_sacct_col_is_num(i))
-			sp_writer_num(&run->w, rec->num[i]);
+			put_num(&run->w, rec->num[i]);
 		else
-			sp_writer_raw(&run->w, rec->text[i].p, rec->text[i].n);
+			put_text(&run->w, rec->text[i].p, rec->text[i].n);
 	}
 	sp_writer_end(&run->w);
 	run->records++;
@@ -356,35 +399,46 @@ static void
 fetch_input(struct run *run, const struct opts *o)
 {
 	struct sp_sacct ps;
+	struct sp_buf err = { 0 };
 	const char *name = strcmp(o->input, "-") == 0 ? "<stdin>" : o->input;
-	char *buf = sp_xmalloc(READ_CHUNK);
 	int fd = strcmp(o->input, "-") == 0 ? 0 : open(o->input, O_RDONLY);
+	char *buf;
 	ssize_t n;
 
 	if (fd < 0)
 		sp_die(SP_EXIT_USAGE, "%s:", o->input);
+	buf = sp_xmalloc(READ_CHUNK);
 	parser_init(&ps, run, o, SP_SACCT_DETECT, o->fields);
 	for (;;) {
 		n = read(fd, buf, READ_CHUNK);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			sp_die(SP_EXIT_USAGE, "%s:", name);
-		if (n == 0)
+		if (n < 0) {
+			sp_buf_printf(&err, "%s: %s", name, strerror(errno));
 			break;
-		if (sp_sacct_feed(&ps, buf, (size_t)n) != 0)
-			sp_die(SP_EXIT_USAGE, "%s: %s", name,
-			    sp_buf_str(&ps.err));
+		}
+		if (n == 0) {
+			if (sp_sacct_finish(&ps) != 0)
+				sp_buf_printf(&err, "%s: %s", name,
+				    sp_buf_str(&ps.err));
+			break;
+		}
+		if (sp_sacct_feed(&ps, buf, (size_t)n) != 0) {
+			sp_buf_printf(&err, "%s: %s", name, sp_buf_str(&ps.err));
+			break;
+		}
 	}
-	if (sp_sacct_finish(&ps) != 0)
-		sp_die(SP_EXIT_USAGE, "%s: %s", name, sp_buf_str(&ps.err));
+	free(buf);
 	if (fd != 0)
 		close(fd);
-	free(buf);
-	report_drops(&ps);
-	if (run->records == 0)
-		sp_warn("no jobs in %s", name);
+	if (err.len == 0) {
+		report_drops(&ps);
+		if (run->records == 0)
+			sp_warn("no jobs in %s", name);
+	}
 	sp_sacct_free(&ps);
+	if (err.len)
+		sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&err));
 }
 
 /* ---------------------------------------------------------- children */
