@@ -11,7 +11,7 @@ PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 
 [ "$(id -u)" = 0 ] || spc_die "down.sh needs root"
 
-if [ -f "$SLURM_CONF" ] && spc_pidfile_alive "$(spc_pidfile slurmctld)" >/dev/null; then
+if [ -f "$SLURM_CONF" ] && spc_daemon_pid slurmctld >/dev/null; then
 	jobs=$(timeout 10 squeue -h -o %i 2>/dev/null | tr '\n' ' ')
 	if [ -n "${jobs// }" ]; then
 		timeout 10 scancel $jobs 2>/dev/null || :

@@ -15,9 +15,17 @@ setup_file() {
 	[ "$(id -u)" = 0 ] || return 0
 	. "$CLUSTER/lib.sh"
 	export SLURM_CONF SPC
+	# One run at a time: a second `make check` would stop daemons under
+	# this one.  bats keeps fd 9 open until the file is done; up.sh's
+	# daemons never inherit it.
+	exec 9>>"$SPC.lock"
+	flock -w 1200 9 || {
+		echo "# another run of the cluster tests held $SPC.lock for 20 minutes" >&3
+		return 1
+	}
 	local d was_up=1
 	for d in $(spc_daemons); do
-		spc_pidfile_alive "$(spc_pidfile "$d")" >/dev/null || was_up=0
+		spc_daemon_pid "$d" >/dev/null || was_up=0
 	done
 	export SPC_WAS_UP=$was_up
 	# A cluster that cannot come up is a failure, never a skip: in CI a

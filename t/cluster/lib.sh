@@ -34,13 +34,26 @@ spc_pid_alive() {
 	return 0
 }
 
-# Prints the pid in file $1 and succeeds when that process is alive.
-spc_pidfile_alive() {
-	local pid
-	[ -s "$1" ] || return 1
-	pid=$(head -n 1 "$1" 2>/dev/null | tr -dc 0-9)
+# Prints the pid of daemon $1 (a name from spc_daemons) and succeeds when
+# its pid file names a live process running that program: a pid file left
+# from an earlier boot or session may name some unrelated process now.
+spc_daemon_pid() {
+	local file pid comm
+	file=$(spc_pidfile "$1")
+	[ -s "$file" ] || return 1
+	pid=$(head -n 1 "$file" 2>/dev/null | tr -dc 0-9)
 	spc_pid_alive "$pid" || return 1
+	comm=$(cat "/proc/$pid/comm" 2>/dev/null) || return 1
+	[ "$comm" = "$(spc_program "$1")" ] || return 1
 	printf '%s\n' "$pid"
+}
+
+spc_program() {
+	case $1 in
+	mysqld) echo mariadbd ;;
+	slurmd-*) echo slurmd ;;
+	*) echo "$1" ;;
+	esac
 }
 
 spc_pidfile() {
@@ -88,7 +101,7 @@ spc_stop_pid() {
 # Stops daemon $1 (a name from spc_daemons) by its pid file.
 spc_stop_daemon() {
 	local pid
-	pid=$(spc_pidfile_alive "$(spc_pidfile "$1")") || return 0
+	pid=$(spc_daemon_pid "$1") || return 0
 	spc_stop_pid "$pid" "$2"
 	rm -f "$(spc_pidfile "$1")"
 }

@@ -187,7 +187,7 @@ nodes_idle() {
 healthy() {
 	local d
 	for d in $(spc_daemons); do
-		spc_pidfile_alive "$(spc_pidfile "$d")" >/dev/null || return 1
+		spc_daemon_pid "$d" >/dev/null || return 1
 	done
 	sacctmgr -n -P show cluster format=cluster 2>/dev/null | grep -qx "$SPC_CLUSTER" || return 1
 	sinfo -h -N -o '%T' 2>/dev/null | grep -qvE '^(idle|mixed|allocated|completing)$' && return 1
@@ -320,7 +320,7 @@ start_slurmd() {
 		spawn slurmd -N "$n"
 	done
 	for n in "$@"; do
-		spc_wait_for 30 spc_pidfile_alive "$(spc_pidfile "slurmd-$n")" ||
+		spc_wait_for 30 spc_daemon_pid "slurmd-$n" ||
 			spc_die "slurmd $n did not start; see $SPC/slurmd/$n.log"
 	done
 }
@@ -345,7 +345,7 @@ wait_nodes_idle() {
 }
 
 alive() {
-	spc_pidfile_alive "$(spc_pidfile "$1")" >/dev/null
+	spc_daemon_pid "$1" >/dev/null
 }
 
 restart_missing() {
