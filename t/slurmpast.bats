@@ -478,6 +478,50 @@ The value of following the advice" ]
 	[ "${stderr_lines[0]}" = "slurmpast: --log-dir has no effect with --no-logs or --demo" ]
 }
 
+@test "--demo asks this site's Slurm nothing: its cluster is not this one" {
+	mkdir -p "$BATS_TEST_TMPDIR/site"
+	for c in scontrol sinfo; do
+		stage_fake "$BATS_TEST_TMPDIR/site" $c \
+			"echo $c >>'$BATS_TEST_TMPDIR/asked'; exit 1"
+	done
+	run --separate-stderr env PATH="$BATS_TEST_TMPDIR/site:$PATH" \
+		SLURMPAST_NO_SITE= slurmpast --demo --sizing
+	[ "$status" -eq 0 ]
+	[ ! -e "$BATS_TEST_TMPDIR/asked" ]
+}
+
+# ----------------------------------------------------------------------
+# --input: a saved dump
+
+@test "--input: a saved dump, read as the demo is, the file named" {
+	sp-fetch --demo-sacct >"$BATS_TEST_TMPDIR/dump.psv"
+	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/dump.psv" --overview
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *" of them in allocations that never computed" ]]
+	printf '%s\n' "$output" | grep -qx "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-1[0-9], read from $BATS_TEST_TMPDIR/dump.psv, in 470 workloads; 4 still running, left out."
+	[[ "$output" != *"Demo:"* ]]
+}
+
+@test "--input -: standard input; filters and job ids on its records" {
+	run --separate-stderr slurmpast --input - -u alice --no-color 1003 \
+		<"$SP_TOP/t/fake/rows.psv"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "1003  oom  OUT_OF_MEMORY"* ]]
+	run --separate-stderr slurmpast --input - -u bob <"$SP_TOP/t/fake/rows.psv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: no job in - matches" ]
+}
+
+@test "--input: a file that is not there; --demo with --input" {
+	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/none"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: $BATS_TEST_TMPDIR/none: No such file or directory" ]
+	run --separate-stderr slurmpast --demo --input x
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --demo and --input are different histories: choose one" ]
+}
+
 # ----------------------------------------------------------------------
 # Refusals: one line, exit 2, nothing asked of sacct
 
@@ -501,6 +545,8 @@ The value of following the advice" ]
 	check "-n: '' is not a number" -n ''
 	check "-S needs a value" -S
 	check "--demo takes no value" --demo=yes
+	check "--input: no file named" --input ''
+	check "--input needs a value" --input
 	check "--sort: unknown key 'size' (cost, failures, rate, recent, runs or name)" --sort size
 	check "--metric: unknown metric 'slow' (hang or failure)" --metric=slow
 	check "--plain and --json are different outputs: choose one" --plain --json --overview
