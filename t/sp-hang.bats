@@ -174,41 +174,69 @@ Not counted as hangs: 0 runs moving data (0 B moved), 0 whose state says why; 0 
 }
 
 # ------------------------------------------------------------- the demo
+# examples/demo-expected.md, "sp-hang --summary": read straight from
+# sp-fetch, as the file runs it (sp-hang folds the workloads itself).
 
 demo_records() {
-	command -v sp-group >/dev/null || skip "sp-group is not built yet"
-	sp-fetch --demo | sp-group >"$BATS_TEST_TMPDIR/demo.tsv"
+	sp-fetch --help 2>&1 | grep -q -- '--demo' || skip "sp-fetch --demo is not built yet"
+	sp-fetch --demo >"$BATS_TEST_TMPDIR/demo.tsv"
 	DEMO=$BATS_TEST_TMPDIR/demo.tsv
 }
 
-# field SECTION COLUMN: that column of the first --summary row of SECTION
+# field SECTION COLUMN [KEY]: that column of the first --summary row of
+# SECTION (and workload_key KEY)
 field() {
-	awk -F '\t' -v s="$1" -v c="$2" '
+	awk -F '\t' -v s="$1" -v c="$2" -v k="${3:-}" '
 		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		$1 == s { print $h[c]; exit }' "$BATS_TEST_TMPDIR/summary.tsv"
+		$1 == s && (k == "" || $2 == k) { print $h[c]; exit }' "$BATS_TEST_TMPDIR/summary.tsv"
 }
 
-@test "demo: the 42-hour evaluation that held two GPUs is a hang" {
+@test "demo: the 42-hour evaluation, the blocked sessions, the data mover" {
 	demo_records
 	run --separate-stderr sp-hang --plain "$DEMO"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"node-evaluation    CANCELLED  1-18:00:00  hung               84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by its owner"* ]]
-	[[ "$output" == *"stage-shards       COMPLETED    00:44:00  moving-data         0.0          2.9  moving data, not hung: read 300.0 GiB and wrote 298.0 GiB in 00:44:00 (232.0 MiB/s) with 7.5s of CPU"* ]]
-	[[ "$output" == *"jupyter            TIMEOUT    1-00:00:42  blocked            24.0         96.0  blocked, not slow: held 1 GPU for 24:00:42 with 4.2s of CPU until its 24:00:00 limit"* ]]
+	[ "$stderr" = "sp-hang: left out 4 open records (never ended)" ]
+	[[ "$output" == *"53563545  alice  node-evaluation    CANCELLED  1-18:00:00  hung               84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by its owner"* ]]
+	[[ "$output" == *"52525800  carol  stage-shards       COMPLETED    00:44:00  moving-data         0.0          2.9  moving data, not hung: read 300.0 GiB and wrote 298.0 GiB in 00:44:00 (232.0 MiB/s) with 7.5s of CPU"* ]]
+	[[ "$output" == *"52701622  bob    jupyter            TIMEOUT    1-00:00:42  blocked            24.0         96.0  blocked, not slow: held 1 GPU for 24:00:42 with 4.2s of CPU until its 24:00:00 limit"* ]]
+	[[ "$output" == *"53490412  bob    interactive        COMPLETED    00:06:10  hung                0.1          0.4  held 1 GPU for 00:06:10 with 1.1s of CPU, then completed"* ]]
 }
 
-@test "demo --summary: the counts add up and the data mover is apart" {
+@test "demo --summary: figure 10's hangs, node-evaluation first" {
 	demo_records
 	sp-hang --summary "$DEMO" >"$BATS_TEST_TMPDIR/summary.tsv"
 	hangs=$(field hangs count)
 	[ "$hangs" -gt 0 ]
 	[ $(( $(field noticed count) + $(field long count) )) -eq "$hangs" ]
+	[ "$(field record count)" -eq 3611 ]
+	[ "$(field open count)" -eq 4 ]
 	[ "$(field moving count)" -eq 1 ]
 	[ "$(field moving why)" = "not counted: idle CPU explained by the data moved (598.0 GiB)" ]
 	# the share is the hangs' GPU-hours over the record's
 	awk -v h="$(field hangs held_gpu_h)" -v r="$(field record held_gpu_h)" \
 	    -v s="$(field hangs share)" 'BEGIN { d = h / r - s; exit !(d < 1e-6 && d > -1e-6) }'
-	grep -q "$(printf '^worst\talice/gpu/gpu/node-evaluation\tnode-evaluation\t')" "$BATS_TEST_TMPDIR/summary.tsv"
-	# the workload the node table picks hangs more than any other
-	[ "$(awk -F '\t' '$1 == "workload" { print $2; exit }' "$BATS_TEST_TMPDIR/summary.tsv")" = "alice/gpu/gpu/rollout-gen" ]
+	[ "$(field worst jobid)" = 53563545 ]
+	[ "$(field worst why)" = "held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by its owner" ]
+	[ "$(field worst held_gpu_h)" = 84 ]
+	# figure 6: 99 timeouts of 137 runs, 50 GPU-hours and 300 core-hours
+	[ "$(field workload count alice/gpu/gpu/reasoning-exp)" = 99 ]
+	[ "$(field workload runs alice/gpu/gpu/reasoning-exp)" = 137 ]
+	[ "$(field workload held_gpu_h alice/gpu/gpu/reasoning-exp)" = 50 ]
+	[ "$(field workload held_core_h alice/gpu/gpu/reasoning-exp)" = 300 ]
+	[ "$(field workload count alice/gpu/gpu/cot-exp)" = 14 ]
+	[ "$(field workload runs alice/gpu/gpu/cot-exp)" = 20 ]
+	[ "$(field workload count bob/gpu/gpu/interactive)" = 4 ]
+	# the node table's workload hangs more than any other
+	[ "$(field workload workload_key)" = "alice/gpu/gpu/rollout-gen" ]
+	[ "$(field workload count)" = 105 ]
+}
+
+@test "demo --summary --plain: the sentences state the counts" {
+	demo_records
+	run --separate-stderr sp-hang --summary --plain "$DEMO"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^[0-9]+\ allocations\ ran\ over\ 00:05:00\ with\ under\ 10\ CPU-seconds\ of\ work\.$ ]]
+	[[ "${lines[1]}" =~ ^They\ held\ [0-9.]+\ GPU-hours\ and\ [0-9.]+\ core-hours:\ [0-9.]+%\ of\ the\ [0-9.]+\ GPU-hours\ in\ the\ record\.$ ]]
+	[[ "$output" == *"Not counted as hangs: 1 run moving data (598.0 GiB moved), "* ]]
+	[[ "$output" == *"The worst 10, by GPU-hours held:"* ]]
 }

@@ -287,7 +287,8 @@ verdicts() {
 	[ "$(verdicts better)" = "g041 " ]
 	[ "$(verdicts untested)" = "g019 g016 g014 g013 g015 g018 g020 g021 " ]
 	[ "$(verdicts inconclusive)" = "g005 g012 g009 g008 g007 g002 g001 " ]
-	grep -q "$(printf '\tg041\t403\t8\t')" "$BATS_TEST_TMPDIR/nodes.tsv"
+	# g041 ran 403 of the 1,098 and is compared without them: 97 of 695
+	[ "$(awk -F '\t' '$4 == "g041" { print $5, $6, $10 }' "$BATS_TEST_TMPDIR/nodes.tsv")" = "403 8 0.139568" ]
 	grep -q "$(printf '\tg005\t69\t12\t.*\tinconclusive\t[0-9.]*\theld back: the interval clears the comparison, but p does not survive the correction for 11 tested rows$')" "$BATS_TEST_TMPDIR/nodes.tsv"
 }
 
