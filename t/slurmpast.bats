@@ -512,6 +512,28 @@ The value of following the advice" ]
 	[ "$stderr" = "slurmpast: no job in - matches" ]
 }
 
+@test "a window where nothing has ended: said, not an error" {
+	head -1 "$SP_TOP/t/fake/rows.psv" >"$BATS_TEST_TMPDIR/running.psv"
+	echo '2001|2001|train|alice|1000|lab|c1|gpu|normal|RUNNING|0:0|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:00:10|Unknown|01:00:00|3600|02:00:00|8G|8|billing=8,cpu=8,mem=8G,node=1|8|1|n1|00:00:00|08:00:00||00:00:10|/home/alice/out.txt' \
+		>>"$BATS_TEST_TMPDIR/running.psv"
+	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/running.psv"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "No job has ended yet" ]
+	[ "${lines[1]}" = "0 jobs, none ended, read from $BATS_TEST_TMPDIR/running.psv, in 0 workloads; 1 still running, left out." ]
+	[[ "$output" == *$'Workloads by compute\nNone with a run that ended.\n'* ]]
+	[[ "$output" == *$'No job failed or sat idle.'* ]]
+}
+
+@test "more than three users are counted, not named" {
+	sp-fetch --demo-sacct | awk -F '|' -v OFS='|' '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == "User") u = i }
+		NR > 1 && $u == "carol" && NR % 2 { $u = "dave" } { print }' \
+		>"$BATS_TEST_TMPDIR/four.psv"
+	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/four.psv" --overview
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\n3611 jobs of 4 users, 2026-01-05 to '* ]]
+}
+
 @test "--input: a file that is not there; --demo with --input" {
 	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/none"
 	[ "$status" -eq 2 ]
