@@ -20,6 +20,14 @@ if [ -f "$SLURM_CONF" ] && spc_daemon_pid slurmctld >/dev/null; then
 			sleep 0.5
 		done
 	fi
+	# A controller restarted while it still remembers ended jobs ends them
+	# again and rewrites their accounting (exit codes, who cancelled):
+	# wait until it has forgotten them (MinJobAge=2, purged once a minute).
+	for i in $(seq 1 90); do
+		[ "${1:-}" = --purge ] && break
+		[ -z "$(timeout 10 squeue -h -t all -o %i 2>/dev/null)" ] && break
+		sleep 1
+	done
 fi
 
 for n in $SPC_NODES; do

@@ -35,14 +35,14 @@ mix_die() {
 }
 
 # A manifest is reusable when it is complete (written last, by rename) and
-# accounting still has its jobs (a purged database would not).
+# accounting still says what it says (a purged database would not).
 manifest_usable() {
-	local ids n
 	[ -s "$MANIFEST" ] || return 1
 	[ "$(head -n 1 "$MANIFEST")" = "$COLUMNS_LINE" ] || return 1
-	ids=$(awk -F'\t' 'NR > 1 { sub(/_.*/, "", $2); print $2 }' "$MANIFEST" | sort -u | paste -sd, -)
-	n=$(sacct -n -X -P -j "$ids" -o jobid 2>/dev/null | sed 's/_.*//' | sort -u | wc -l)
-	[ "$n" = "$(printf '%s\n' "$ids" | tr ',' '\n' | wc -l)" ]
+	fates_match "$MANIFEST" >&2 || {
+		spc_log "accounting no longer matches $MANIFEST: running the mix again"
+		return 1
+	}
 }
 
 # sub USER sbatch-args...: prints the job id.
@@ -256,21 +256,33 @@ wait_accounted() {
 	mix_die "accounting has $have of $want ended job attempts after 60 s"
 }
 
-# What accounting says against what the mix meant: a cluster that gave a
-# job another fate fails here, before any sp-fetch check could blame sp-fetch.
-verify_fates() {
-	local r key jobid want got bad=0
-	for r in "${rows[@]}"; do
-		IFS=$'\t' read -r key jobid _ _ want _ <<<"$r"
-		got=$(sacct -n -X -P -j "$jobid" -o jobid,state | awk -F'|' -v id="$jobid" '$1 == id { s = $2 } END { print s }')
-		got=${got%% by *}
-		if [ "$got" != "$want" ]; then
-			printf 'mix: job %s (%s) ended %s in accounting, expected %s\n' \
-				"$jobid" "$key" "${got:-nothing}" "$want" >&2
-			bad=1
-		fi
-	done
-	[ "$bad" = 0 ] || mix_die "the cluster gave jobs other fates; logs in $SPC/slurm and $SPC/slurmd"
+# What accounting says against what manifest $1 means (state, exit code,
+# signal, who cancelled): prints every difference, false if there is one.
+# A cluster that gave a job another fate fails here, before any sp-fetch
+# check could blame sp-fetch.
+fates_match() {
+	local ids
+	ids=$(awk -F'\t' 'NR > 1 { sub(/_.*/, "", $2); print $2 }' "$1" | sort -u | paste -sd, -)
+	sacct -n -X -P -j "$ids" -o jobid,state,exitcode 2>/dev/null | tr '|' '\t' |
+	awk -F'\t' '
+		NR == FNR {
+			st = $2; by = ""
+			if (match(st, / by /)) { by = substr(st, RSTART + 4); st = substr(st, 1, RSTART - 1) }
+			split($3, e, ":")
+			got[$1] = st " " e[1] ":" e[2] " by \"" by "\""
+			next
+		}
+		FNR == 1 { next }
+		{
+			want = $5 " " $6 ":" $7 " by \"" $13 "\""
+			if (!($2 in got)) {
+				printf "mix: job %s (%s) is not in accounting\n", $2, $1; bad = 1
+			} else if (got[$2] != want) {
+				printf "mix: job %s (%s): accounting says %s, expected %s\n", $2, $1, got[$2], want
+				bad = 1
+			}
+		}
+		END { exit bad }' - "$1"
 }
 
 main() {
@@ -281,8 +293,9 @@ main() {
 	rm -f "$MANIFEST" "$SUBMITTED"
 	local start=$SECONDS
 	run_mix
-	verify_fates
 	{ printf '%s\n' "$COLUMNS_LINE"; printf '%s\n' "${rows[@]}"; } >"$MANIFEST.tmp"
+	fates_match "$MANIFEST.tmp" ||
+		mix_die "the cluster gave jobs other fates; logs in $SPC/slurm and $SPC/slurmd"
 	mv "$MANIFEST.tmp" "$MANIFEST"
 	spc_log "mix done in $((SECONDS - start)) s: $MANIFEST"
 }

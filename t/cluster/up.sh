@@ -97,7 +97,10 @@ ReturnToService=2
 SlurmdTimeout=300
 InactiveLimit=0
 KillWait=5
-MinJobAge=300
+# Ended jobs leave the controller's memory at once: a controller that is
+# killed and restarted while it still holds them ends them again and
+# rewrites their accounting (exit codes, who cancelled).
+MinJobAge=2
 # Without a default, a job that gives no --mem holds a whole node's memory
 # and the mix would run one job per node at a time.
 DefMemPerCPU=100
