@@ -417,6 +417,22 @@ fetch_one() {
 	same "$stderr" "sp-fetch: sacct is not on PATH: load your site's Slurm module (module load slurm), or try --demo"
 }
 
+@test "slurmctld stopped: sp-fetch still reads accounting" {
+	local i
+	# Restarting a controller that still remembers ended jobs rewrites
+	# their accounting (see down.sh): wait until it has forgotten them.
+	for i in $(seq 1 90); do
+		[ -z "$(squeue -h -t all -o %i 2>/dev/null)" ] && break
+		sleep 1
+	done
+	touch "$BATS_FILE_TMPDIR/restore"
+	spc_stop_daemon slurmctld 15
+	run --separate-stderr timeout 60 sp-fetch --all-users -j "$(expect completed jobid)"
+	[ "$status" = 0 ]
+	[ -z "$stderr" ]
+	[ "$(rec_in <(printf '%s\n' "$output") "$(expect completed jobid)" state)" = COMPLETED ]
+}
+
 @test "the cluster is whole again after the failure tests" {
 	"$CLUSTER/up.sh"
 	run --separate-stderr sp-fetch --all-users -j "$(expect completed jobid)"
