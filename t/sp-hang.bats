@@ -129,6 +129,18 @@ Not counted as hangs: 0 runs moving data (0 B moved), 0 whose state says why; 0 
 	[[ "${lines[$((${#lines[@]} - 1))]}" == "$(printf 'workload\tyz/p/cpu/w#\tw#\t\t\t4\t4\t')"* ]]
 }
 
+@test "sp-hang: split by user, run in parts, concatenated: the same records" {
+	awk -F '\t' 'NR == 1 { h = $0; next }
+		{ f = d "/part-" ($2 == "yz" && $1 % 2 ? "odd" : "even") ".tsv"
+		  if (!(f in seen)) { print h > f; seen[f] = 1 }; print > f }' \
+		d="$BATS_TEST_TMPDIR" "$IN"
+	whole=$(sp-hang "$IN" 2>/dev/null)
+	parts=$({ sp-hang "$BATS_TEST_TMPDIR/part-odd.tsv"
+		  sp-hang "$BATS_TEST_TMPDIR/part-even.tsv" | tail -n +2; } 2>/dev/null)
+	[ "$(printf '%s\n' "$whole" | wc -l)" -eq 5 ]
+	[ "$(printf '%s\n' "$parts" | sort)" = "$(printf '%s\n' "$whole" | sort)" ]
+}
+
 @test "sp-hang: steps are skipped, not passed through" {
 	run sp-hang "$IN"
 	[[ "$output" != *"5100001.batch"* ]]

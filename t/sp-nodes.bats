@@ -207,6 +207,16 @@ sp-nodes: 2 node lists in all were cut the same way" ]
 	[[ "$(sed -n 2p "$BATS_TEST_TMPDIR/cap.tsv.out")" == "$(printf '\t?\tk\tn1\t2\t2\t')"* ]]
 }
 
+@test "sp-nodes --workload: the shard holding the workload gives the same table" {
+	awk -F '\t' 'NR == 1 { print > (f "/a.tsv"); print > (f "/b.tsv"); next }
+		{ print > (f ($6 == "yz/test/gpu/cot-exp" ? "/a.tsv" : "/b.tsv")) }' \
+		f="$BATS_TEST_TMPDIR" "$COT"
+	whole=$(sp-nodes --workload yz/test/gpu/cot-exp "$COT")
+	part=$(sp-nodes --workload yz/test/gpu/cot-exp "$BATS_TEST_TMPDIR/a.tsv")
+	[ "$(printf '%s\n' "$whole" | wc -l)" -eq 3 ]
+	[ "$part" = "$whole" ]
+}
+
 @test "sp-nodes: without workload_key, pipe through sp-group" {
 	printf 'jobid\tstate\telapsed_s\ttotal_cpu_s\tnodelist\n1\tTIMEOUT\t900\t0\tn1\n' >"$BATS_TEST_TMPDIR/raw.tsv"
 	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/raw.tsv"
