@@ -146,6 +146,8 @@ sp_buf_reserve(struct sp_buf *b, size_t extra)
 	if (extra > ((size_t)-1) - b->len - 1)
 		out_of_memory();
 	b->p = sp_xgrow(b->p, &b->cap, b->len + extra + 1, 1);
+	/* A buffer that was only reserved still reads as a string. */
+	b->p[b->len] = '\0';
 }
 
 void

@@ -231,6 +231,9 @@ test_escapes(void)
 			good = 0;
 	}
 	ok(good, "escapes round-trip 2000 random fields");
+	sp_buf_free(&dec);
+	sp_field_decode(&dec, "", 0);
+	is_string("", sp_buf_str(&dec), "an empty field decodes to a string");
 	sp_buf_free(&enc);
 	sp_buf_free(&dec);
 }
