@@ -1122,7 +1122,12 @@ flush_group(struct sp_sacct *p, size_t keep)
 			p->pos[i].off -= keep;
 }
 
-/* The identity check: a recycled id (another cluster, uid or user). */
+/*
+ * The identity check: a recycled id.  Two rows of one id are different
+ * jobs when their cluster, uid or user differ, each compared only where
+ * both rows have it (a counter reset on one cluster gives the id to
+ * another user on the same cluster).
+ */
 static int
 stranger(const struct sp_sacct *p, const struct sp_sacct_row *a,
 	 const struct sp_sacct_row *b)
@@ -1134,8 +1139,8 @@ stranger(const struct sp_sacct *p, const struct sp_sacct_row *a,
 		struct sp_slice x = span(p, a->f[who[i]]);
 		struct sp_slice y = span(p, b->f[who[i]]);
 
-		if (x.n > 0 && y.n > 0)
-			return !eq(x, y);
+		if (x.n > 0 && y.n > 0 && !eq(x, y))
+			return 1;
 	}
 	return 0;
 }

@@ -331,6 +331,13 @@ test_requeue_and_recycled(void)
 	    "restarts the attempts; the same identity continues them");
 	sp_buf_free(&b);
 
+	/* The Mercury case: a counter reset, the same cluster. */
+	parse(f, '|', 0,
+	    "510|carol|42310|tessera|COMPLETED|2026-01-09T16:02:00|\n"
+	    "510|bob|41877|tessera|COMPLETED|2026-03-10T11:15:00|\n");
+	IS(1, "user", "bob", "a recycled id on the same cluster ...");
+	IS(1, "attempt", "0", "... is another user's job, not an attempt");
+
 	parse(f, '|', 0,
 	    "600||||FAILED|2026-01-01T00:00:00|\n"
 	    "600||||COMPLETED|2026-01-02T00:00:00|\n");
