@@ -337,6 +337,16 @@ print_exclude(const struct sp_node_table *tab, const struct options *o)
 	sp_buf_free(&line);
 }
 
+static void
+print_empty(const struct sp_node_table *tab, const struct options *o)
+{
+	struct sp_buf line = { 0 };
+
+	why_none(&line, tab, o);
+	printf("%s\n", sp_buf_str(&line));
+	sp_buf_free(&line);
+}
+
 /* "a, b and c" of the rows with this verdict or hold. */
 static void
 list_nodes(struct sp_buf *b, const struct sp_node_table *tab,
@@ -486,6 +496,9 @@ main(int argc, char **argv)
 			s.nworkloads);
 	if (o.exclude) {
 		print_exclude(&tab, &o);
+	} else if (o.fmt == SP_FMT_PLAIN && tab.nrows == 0) {
+		/* An empty table on screen says why, and nothing else. */
+		print_empty(&tab, &o);
 	} else {
 		/* --plain holds its table until finish: the scope goes first. */
 		start_rows(&w, &o);

@@ -127,6 +127,9 @@ worse than every other node: midway3-0385 (12 placements there computed nothing,
 	[ "$output" = "$(printf "$HDR" | sed 's/^.*$/user\tworkload\tworkload_key\tnode\ttrials\tbad\trate\tci_low\tci_high\tcomparison\tp\tverdict\tbad_gpu_h\tnote/')" ]
 	run sp-nodes --exclude "$BATS_TEST_TMPDIR/none.tsv"
 	[ "$output" = "# no --exclude: no usable job record with a node list" ]
+	run sp-nodes --plain "$BATS_TEST_TMPDIR/none.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "no usable job record with a node list" ]
 }
 
 @test "sp-nodes --exclude: every node too thin to test" {
