@@ -53,6 +53,11 @@ install_packages() {
 # cgroup v1's memory controller gives the real OUT_OF_MEMORY; without it the
 # linux gatherer's OverMemoryKill is the only memory enforcement there is.
 memory_mode() {
+	case ${SP_CLUSTER_MEMORY:-} in
+	cgroup|overmemorykill) echo "$SP_CLUSTER_MEMORY"; return ;;
+	'') ;;
+	*) spc_die "SP_CLUSTER_MEMORY is cgroup or overmemorykill, not '$SP_CLUSTER_MEMORY'" ;;
+	esac
 	if grep -qs '^cgroup /sys/fs/cgroup/memory cgroup .*rw' /proc/mounts &&
 	   mkdir "/sys/fs/cgroup/memory/sp-probe-$$" 2>/dev/null; then
 		rmdir "/sys/fs/cgroup/memory/sp-probe-$$"
