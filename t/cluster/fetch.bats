@@ -43,8 +43,10 @@ setup_file() {
 	RECORDS=$BATS_FILE_TMPDIR/records.tsv
 	export RECORDS
 	# One fetch of every job of the mix; each test reads its part.
-	sp-fetch --all-users -j "$(mix_ids)" >"$RECORDS" 2>"$BATS_FILE_TMPDIR/fetch.err"
-	echo $? >"$BATS_FILE_TMPDIR/fetch.rc"
+	# A failure here is the first test's to report, not setup's.
+	local rc=0
+	sp-fetch --all-users -j "$(mix_ids)" >"$RECORDS" 2>"$BATS_FILE_TMPDIR/fetch.err" || rc=$?
+	echo "$rc" >"$BATS_FILE_TMPDIR/fetch.rc"
 }
 
 teardown_file() {
@@ -233,7 +235,7 @@ between() {
 @test "every record is closed" {
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["open"] != "0" { print $h["jobid"] " open=" $h["open"]; bad = 1 }
-		END { exit bad }' "$RECORDS"
+		END { if (NR < 2) { print "no records"; bad = 1 } exit bad }' "$RECORDS"
 }
 
 @test "the uid of every job is its user's" {
@@ -241,8 +243,10 @@ between() {
 	for u in root $SPC_USERS; do
 		awk -F'\t' -v u="$u" -v uid="$(id -u "$u")" '
 			NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-			$h["user"] == u && $h["uid"] != uid { print $h["jobid"] " uid=" $h["uid"]; bad = 1 }
-			END { exit bad }' "$RECORDS"
+			$h["user"] != u { next }
+			{ n++ }
+			$h["uid"] != uid { print $h["jobid"] " uid=" $h["uid"]; bad = 1 }
+			END { if (!n) { print "no records of " u; bad = 1 } exit bad }' "$RECORDS"
 	done
 }
 
