@@ -408,6 +408,16 @@ The value of following the advice" ]
 	[[ "$output" == *$'\n52581003_141  scan-corpus'* ]]
 }
 
+@test "an array's unexpanded tasks are each asked for" {
+	run --separate-stderr slurmpast --demo --no-color '52581003_[1-2,140%5]'
+	[ "$status" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | grep -cE '^52581003_(1|2|140)  scan-corpus')" -eq 3 ]
+	[ "$(printf '%s\n' "$output" | grep -cE '^52581003_[0-9]+  ')" -eq 3 ]
+	run --separate-stderr slurmpast --demo '52581003_[0-20000]'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: over 10000 array tasks asked for: name fewer, or the array by its own id" ]
+}
+
 @test "--ascii reaches the post-mortem" {
 	run --separate-stderr slurmpast --demo --ascii 53449206
 	[ "$status" -eq 0 ]
