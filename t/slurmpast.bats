@@ -134,7 +134,7 @@ fake_sacct() {
 	run screen
 	[[ "${lines[1]}" =~ ^[0-9]+\ GPU-hours,\ [0-9]+\ of\ them\ in\ allocations\ that\ never\ computed$ ]]
 	[[ "${lines[2]}" =~ ^[0-9]+\ of\ them\ in\ rollout-gen\ \([0-9.]+%\ of\ its\ [0-9]+\ GPU-hours\)\.$ ]]
-	[[ "${lines[3]}" =~ ^3611\ jobs\ of\ alice,\ bob\ and\ carol,\ 2026-01-05\ to\ 2026-03-1[0-9],\ in\ 470\ workloads\;\ 4\ still\ running,\ left\ out\.$ ]]
+	[[ "${lines[3]}" =~ ^3611\ jobs\ of\ alice,\ bob\ and\ carol,\ 2026-01-05\ to\ 2026-03-1[0-9],\ in\ 470\ workloads\;\ 4\ still\ running\ or\ pending,\ left\ out\.$ ]]
 }
 
 @test "the default screen's parts, in order" {
@@ -508,7 +508,7 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/dump.psv" --overview
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == *" of them in allocations that never computed" ]]
-	printf '%s\n' "$output" | grep -qx "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-1[0-9], read from $BATS_TEST_TMPDIR/dump.psv, in 470 workloads; 4 still running, left out."
+	printf '%s\n' "$output" | grep -qx "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-1[0-9], read from $BATS_TEST_TMPDIR/dump.psv, in 470 workloads; 4 still running or pending, left out."
 	[[ "$output" != *"Demo:"* ]]
 }
 
@@ -529,7 +529,7 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/running.psv"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "No job has ended yet" ]
-	[ "${lines[1]}" = "0 jobs, none ended, read from $BATS_TEST_TMPDIR/running.psv, in 0 workloads; 1 still running, left out." ]
+	[ "${lines[1]}" = "0 jobs, none ended, read from $BATS_TEST_TMPDIR/running.psv, in 0 workloads; 1 still running or pending, left out." ]
 	[[ "$output" == *$'Workloads by compute\nNone with a run that ended.\n'* ]]
 	[[ "$output" == *$'No job failed or sat idle.'* ]]
 }
