@@ -334,7 +334,7 @@ check_csv(const char *out, size_t len, const struct table *t)
 	 * written as an empty line, which CSV readers skip; until it is
 	 * fixed, such tables are not compared.
 	 */
-	if (t->ncols == 1)
+	if (FUZZ_SKIP_OPEN && t->ncols == 1)
 		for (size_t i = 0; i < t->ncell; i++)
 			if (t->cell[i][0] == '\0')
 				return;
@@ -397,8 +397,9 @@ check_plain(const char *out, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 
 		FUZZ_CHECK(nl != NULL, "--plain lines end in LF");
-		if (line++ > 0)
+		if (!(FUZZ_SKIP_OPEN && line == 0))
 			fuzz_check_display_safe(p, (size_t)(nl - p));
+		line++;
 		p = nl + 1;
 	}
 }
