@@ -1187,7 +1187,12 @@ row_done(struct sp_sacct *p)
 		return;
 	}
 	damaged = p->npos != p->ncols;
-	if (p->npos > p->ncols)
+	/* The record format has no escape for NUL: such a row is dropped. */
+	if (memchr(p->arena.p + p->row_start, '\0',
+	    p->arena.len - p->row_start) != NULL) {
+		damaged = 1;
+		p->st.nul_rows++;
+	} else if (p->npos > p->ncols)
 		p->st.shifted++;
 	else if (damaged)
 		p->st.short_rows++;

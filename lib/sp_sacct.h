@@ -116,6 +116,7 @@ struct sp_sacct_stats {
 	unsigned long steps;		/* step rows folded */
 	unsigned long shifted;		/* rows with more fields than named */
 	unsigned long short_rows;	/* rows with fewer fields than named */
+	unsigned long nul_rows;		/* rows holding a NUL byte */
 	unsigned long damaged;		/* attempts left out for those rows */
 	unsigned long orphans;		/* steps whose allocation row is absent */
 	unsigned long stray;		/* lines before the first record */

@@ -382,6 +382,9 @@ report_drops(const struct sp_sacct *ps)
 		sp_warn("dropped %lu row%s with fewer fields than the %zu "
 		    "named", st->short_rows, st->short_rows == 1 ? "" : "s",
 		    ps->ncols);
+	if (st->nul_rows)
+		sp_warn("dropped %lu row%s holding a NUL byte (binary data?)",
+		    st->nul_rows, st->nul_rows == 1 ? "" : "s");
 	if (st->damaged)
 		sp_warn("left out %lu allocation%s whose rows were dropped",
 		    st->damaged, st->damaged == 1 ? "" : "s");

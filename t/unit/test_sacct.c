@@ -256,6 +256,27 @@ test_delimiters(void)
 	is_int(0, (long long)ST.orphans, "the steps of a shifted allocation "
 	    "are not orphans");
 
+	/* A NUL byte: the record format cannot carry it. */
+	got_free(&G);
+	{
+		static const char t[] = "207|a\0b|COMPLETED|\n208|b|FAILED|\n";
+		struct sp_sacct p;
+		struct sp_sacct_config cfg;
+
+		memset(&cfg, 0, sizeof cfg);
+		cfg.delim = '|';
+		cfg.fields = f;
+		cfg.emit = collect;
+		cfg.ctx = &G;
+		sp_sacct_init(&p, &cfg);
+		sp_sacct_feed(&p, t, sizeof t - 1);
+		sp_sacct_finish(&p);
+		is_int(1, (long long)p.st.nul_rows, "a row holding NUL is counted");
+		is_int(1, (long long)G.n, "and dropped; the next job is read");
+		IS(0, "jobid", "208", "208 survives");
+		sp_sacct_free(&p);
+	}
+
 	/* Too few fields: the same. */
 	parse(f, '|', 0, "205|a|COMPLETED\n206|b|FAILED|\n");
 	is_int(1, (long long)ST.short_rows, "a short row is counted");
