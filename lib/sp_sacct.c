@@ -1042,6 +1042,90 @@ submit_cmp(const struct sp_sacct *p, const struct sp_sacct_row *a,
 	return memcmp(x.p, y.p, x.n);
 }
 
+/* An attempt that ended so may have another after it (sacct -D). */
+static const char *const requeue_states[] = {
+	"REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "NODE_FAIL", "PREEMPTED",
+	"BOOT_FAIL", NULL
+};
+
+static void
+ident_key(const struct sp_sacct *p, const struct sp_sacct_row *r,
+	  struct sp_buf *b)
+{
+	struct sp_slice c = span(p, r->f[SP_SF_CLUSTER]);
+	struct sp_slice u = span(p, r->f[SP_SF_UID]);
+	struct sp_slice n = span(p, r->f[SP_SF_USER]);
+
+	sp_buf_clear(b);
+	sp_buf_add(b, c.p, c.n);
+	sp_buf_addc(b, 0x1f);
+	sp_buf_add(b, u.p, u.n);
+	sp_buf_addc(b, 0x1f);
+	sp_buf_add(b, n.p, n.n);
+}
+
+/* stranger() over two identity keys. */
+static int
+key_stranger(const char *a, const char *b)
+{
+	while (*a || *b) {
+		size_t x = strcspn(a, "\x1f"), y = strcspn(b, "\x1f");
+
+		if (x > 0 && y > 0 && (x != y || memcmp(a, b, x) != 0))
+			return 1;
+		a += x + (a[x] != '\0');
+		b += y + (b[y] != '\0');
+	}
+	return 0;
+}
+
+/*
+ * The attempts of this group's job seen in earlier groups: sacct -D
+ * prints a requeued job's next attempt after everything submitted in
+ * between.  *slot is the job's slot, or -1.
+ */
+static size_t
+earlier_attempts(struct sp_sacct *p, const struct sp_sacct_row *first,
+		 struct sp_buf *key, long *slot)
+{
+	struct sp_slice id = span(p, first->f[SP_SF_JOBID]);
+
+	*slot = p->req_ids.n ? sp_intern_find(&p->req_ids, id.p, id.n) : -1;
+	if (*slot < 0 || p->req[*slot].attempts == 0)
+		return 0;
+	ident_key(p, first, key);
+	if (key_stranger(sp_buf_str(key),
+	    sp_intern_str(&p->req_idents, p->req[*slot].ident)))
+		return 0;
+	return p->req[*slot].attempts;
+}
+
+/* After a group: remember the job when another attempt may follow. */
+static void
+remember_attempts(struct sp_sacct *p, const struct sp_sacct_row *last,
+		  size_t attempts, struct sp_buf *key, long slot)
+{
+	struct sp_slice st, by, id = span(p, last->f[SP_SF_JOBID]);
+	size_t i;
+
+	sp_sacct_state(known_text(span(p, last->f[SP_SF_STATE])), &st, &by);
+	if (st.n == 0 || !in_list(st, requeue_states)) {
+		if (slot >= 0)
+			p->req[slot].attempts = 0;
+		return;
+	}
+	i = sp_intern(&p->req_ids, id.p, id.n);
+	if (i >= p->reqcap) {
+		size_t old = p->reqcap;
+
+		p->req = sp_xgrow(p->req, &p->reqcap, i + 1, sizeof *p->req);
+		memset(p->req + old, 0, (p->reqcap - old) * sizeof *p->req);
+	}
+	ident_key(p, last, key);
+	p->req[i].attempts = attempts;
+	p->req[i].ident = sp_intern(&p->req_idents, key->p, key->len);
+}
+
 /*
  * Writes the group held in rows[0..nrows): attempts in Submit order
  * (print order where Submit does not decide), each followed by its steps
@@ -1052,8 +1136,10 @@ emit_group(struct sp_sacct *p)
 {
 	struct sp_slice av[SP_SF_COUNT], sv[SP_SF_COUNT];
 	struct sp_sacct_rec sr;
-	size_t *att, natt = 0, i, j, k, end;
+	struct sp_buf key = { 0 };
+	size_t *att, natt = 0, i, j, k, end, base;
 	size_t stack_att[8];
+	long slot;
 
 	if (p->nrows == 0)
 		return;
@@ -1071,6 +1157,7 @@ emit_group(struct sp_sacct *p)
 		att[j] = i;
 		k++;
 	}
+	base = earlier_attempts(p, &p->rows[att[0]], &key, &slot);
 	for (k = 0; k < natt; k++) {
 		size_t a = att[k];
 
@@ -1082,7 +1169,7 @@ emit_group(struct sp_sacct *p)
 		}
 		view(p, &p->rows[a], av);
 		row_values(av, &p->rec);
-		p->rec.num[SP_JC_attempt] = (double)k;
+		p->rec.num[SP_JC_attempt] = (double)(base + k);
 		fold(p, av, a + 1, end - a - 1, &p->rec);
 		p->st.allocations++;
 		p->cfg.emit(p->cfg.ctx, &p->rec);
@@ -1094,6 +1181,10 @@ emit_group(struct sp_sacct *p)
 			p->cfg.emit(p->cfg.ctx, &sr);
 		}
 	}
+	if (!p->rows[att[natt - 1]].damaged)
+		remember_attempts(p, &p->rows[att[natt - 1]], base + natt, &key,
+		    slot);
+	sp_buf_free(&key);
 	if (att != stack_att)
 		free(att);
 }
@@ -1635,6 +1726,9 @@ sp_sacct_free(struct sp_sacct *p)
 	free(p->colmap);
 	free(p->pos);
 	free(p->rows);
+	free(p->req);
+	sp_intern_free(&p->req_ids);
+	sp_intern_free(&p->req_idents);
 	sp_buf_free(&p->arena);
 	sp_buf_free(&p->partial);
 	sp_buf_free(&p->err);

@@ -11,6 +11,10 @@
  * Memory holds one allocation group at a time: the adjacent rows of one
  * job id and identity (its requeue attempts under sacct -D, and their
  * steps).  A group is written when the next job's first row arrives.
+ * sacct -D orders by submit time, so a requeued job's next attempt may
+ * come much later: a job whose last attempt ended in a state Slurm
+ * requeues from (REQUEUED, NODE_FAIL, PREEMPTED ...) is remembered, by
+ * id and identity, until its next attempt arrives.
  */
 #ifndef SP_SACCT_H
 #define SP_SACCT_H
@@ -19,6 +23,7 @@
 #include "sp_util.h"
 #include "sp_record.h"
 #include "sp_job.h"
+#include "sp_intern.h"
 
 /* The sacct fields slurmpast reads, in the order it asks for them. */
 #define SP_SACCT_FIELDS(X) \
@@ -142,6 +147,11 @@ struct sp_sacct_span {
 
 struct sp_sacct_row;
 
+struct sp_sacct_requeued {
+	size_t attempts;	/* attempts seen so far; 0: none expected */
+	size_t ident;		/* number in req_idents */
+};
+
 struct sp_sacct {
 	struct sp_sacct_config cfg;
 	int delim;
@@ -170,6 +180,12 @@ struct sp_sacct {
 	struct sp_buf arena;
 	struct sp_sacct_row *rows;
 	size_t nrows, rowcap;
+
+	/* jobs that may have another attempt to come (see above) */
+	struct sp_intern req_ids;	/* job id -> slot */
+	struct sp_intern req_idents;	/* "cluster\x1fuid\x1fuser" */
+	struct sp_sacct_requeued *req;	/* per slot */
+	size_t reqcap;
 
 	struct sp_sacct_rec rec;
 	struct sp_sacct_stats st;

@@ -338,6 +338,29 @@ test_requeue_and_recycled(void)
 	IS(2, "attempt", "1", "the newer attempt is 1");
 	IS(3, "nodelist", "n2", "and keeps its own step");
 
+	/*
+	 * Slurm 22.05's sacct -D prints by submit time: the next attempt of
+	 * a requeued job comes after the jobs submitted in between.
+	 */
+	parse(f, '|', 0,
+	    "410|alice|1001|c1|REQUEUED|2026-01-01T00:00:00|n1\n"
+	    "411|alice|1001|c1|COMPLETED|2026-01-01T00:00:05|n2\n"
+	    "412|bob|1002|c1|NODE_FAIL|2026-01-01T00:00:06|n3\n"
+	    "410|alice|1001|c1|NODE_FAIL|2026-01-01T00:01:00|n1\n"
+	    "412|carol|1003|c1|COMPLETED|2026-01-01T00:02:00|n3\n"
+	    "410|alice|1001|c1|COMPLETED|2026-01-01T00:03:00|n4\n"
+	    "413|alice|1001|c1|COMPLETED|2026-01-01T00:04:00|n4\n"
+	    "410|alice|1001|c1|COMPLETED|2026-03-01T00:00:00|n4\n");
+	sp_buf_clear(&b);
+	for (size_t i = 0; i < G.n; i++)
+		sp_buf_printf(&b, "%s:%s ", cell(i, "jobid"), cell(i, "attempt"));
+	is_string("410:0 411:0 412:0 410:1 412:0 410:2 413:0 410:0 ",
+	    sp_buf_str(&b),
+	    "a requeued job's later attempts are numbered wherever they come; "
+	    "another user's job under the id is not one; after the attempt "
+	    "that ended the job, the id starts afresh");
+	sp_buf_clear(&b);
+
 	/* Recycled ids: another cluster, uid or user is another job. */
 	parse(f, '|', 0,
 	    "500|alice|1001|c1|COMPLETED|2026-01-01T00:00:00|\n"
