@@ -559,15 +559,17 @@ known_failure(const char *err, const struct opts *o, struct sp_buf *msg)
 		    "this cluster (AccountingStorageType=accounting_storage/"
 		    "none), so there is no job history to read: ask the "
 		    "admins, or try --demo");
+	/* A dead munged also makes sacct say "Problem talking to the
+	 * database", so the cause must be recognised before the symptom. */
+	} else if (contains_ci(err, "munge")) {
+		sp_buf_adds(msg, "sacct cannot authenticate: munge is not "
+		    "running on this node (Munge encode failed): try a login "
+		    "node, or ask the admins to start munged");
 	} else if (contains_ci(err, "Problem talking to the database")) {
 		after(err, "Problem talking to the database:", &what);
 		sp_buf_printf(msg, "sacct cannot reach the accounting "
 		    "database, slurmdbd (%s): try again later, or tell the "
 		    "admins", what.len ? sp_buf_str(&what) : "no answer");
-	} else if (contains_ci(err, "munge")) {
-		sp_buf_adds(msg, "sacct cannot authenticate: munge is not "
-		    "running on this node (Munge encode failed): try a login "
-		    "node, or ask the admins to start munged");
 	} else if (contains_ci(err, "Invalid time specification")) {
 		after(err, "):", &what);
 		sp_buf_printf(msg, "sacct refused the time '%s': it takes "
