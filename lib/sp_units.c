@@ -53,6 +53,10 @@ sp_is_sentinel(const char *s, size_t n)
 
 	if (s == NULL || n == 0)
 		return 1;
+	/* Every value sacct prints is checked here: a digit, the common
+	 * case, is never a sentinel, and no word is compared for it. */
+	if (s[0] >= '0' && s[0] <= '9')
+		return 0;
 	for (i = 0; i < sizeof sentinels / sizeof sentinels[0]; i++)
 		if (same_word(s, n, sentinels[i]))
 			return 1;
