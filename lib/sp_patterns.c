@@ -29,7 +29,8 @@ add(struct sp_pattern_list *out, const struct sp_hist *h, const char *code,
 	memset(f, 0, sizeof *f);
 	f->code = code;
 	f->severity = sev;
-	f->hist = h;
+	f->key = h->key;
+	f->keylen = h->keylen;
 	f->seq = out->n++;
 	return f;
 }
@@ -100,47 +101,48 @@ dominant(const long *counts, int failed_only)
 static void
 repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
 {
+	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t = { 0 };
 	struct sp_pattern *f;
-	long fails = 0, m = h->runs;
+	long fails = 0, runs = h->runs;
 	enum sp_state dom;
 	double share;
 
 	for (int s = 0; s < SP_ST_N; s++)
 		if (is_failed_state((enum sp_state)s))
 			fails += h->states[s];
-	if (m < SP_REPEAT_MIN_RUNS || fails < SP_REPEAT_MIN_FAILURES ||
-	    fails < SP_REPEAT_MIN_SHARE * m)
+	if (runs < SP_REPEAT_MIN_RUNS || fails < SP_REPEAT_MIN_FAILURES ||
+	    fails < SP_REPEAT_MIN_SHARE * runs)
 		return;
-	share = (double)fails / m;
+	share = (double)fails / runs;
 	dom = dominant(h->states, 1);
 	f = add(out, h, "repeat-failure", share > SP_REPEAT_CRIT_SHARE ?
 		SP_PAT_CRITICAL : SP_PAT_WARNING);
 	sp_buf_printf(&f->evidence, "%ld of %ld runs failed; %ld %s %s.",
-		      fails, m, h->states[dom],
+		      fails, runs, h->states[dom],
 		      plural(h->states[dom], "was", "were"),
 		      sp_state_name(dom));
 	if (h->one_array == 1)
 		sp_buf_printf(&f->evidence, " All %ld are tasks of one array "
-			      "(job %s).", m, h->array0_master);
+			      "(job %s).", runs, h->array0_master);
 	if (dom == SP_ST_TIMEOUT && h->states[dom] == fails &&
-	    !isnan(h->timeout_limit_min) &&
-	    h->timeout_limit_min == h->timeout_limit_max) {
-		sp_fmt_hms(&t, h->timeout_limit_max);
+	    !isnan(m->timeout_limit_min) &&
+	    m->timeout_limit_min == m->timeout_limit_max) {
+		sp_fmt_hms(&t, m->timeout_limit_max);
 		sp_buf_printf(&f->evidence, " Every one used the same "
 			      "--time=%s.", sp_buf_str(&t));
 	}
-	if (h->fail_gpu_h > 1)
+	if (m->fail_gpu_h > 1)
 		sp_buf_printf(&f->evidence, " The failures held %.1f "
-			      "GPU-hours.", h->fail_gpu_h);
+			      "GPU-hours.", m->fail_gpu_h);
 
-	if (h->fail_hung * 2 >= fails) {
-		long other = fails - h->fail_hung;
+	if (m->fail_hung * 2 >= fails) {
+		long other = fails - m->fail_hung;
 
 		sp_buf_printf(&f->action, "%ld of these consumed under %.0f "
 			      "CPU-seconds: they hung, and raising the limit "
 			      "will not help; fix the blocking call (sp-hang "
-			      "lists them).", h->fail_hung, SP_NOOP_MAX_CPU_S);
+			      "lists them).", m->fail_hung, SP_NOOP_MAX_CPU_S);
 		if (other > 0) {
 			sp_buf_printf(&f->action, " The other %ld did compute",
 				      other);
@@ -155,7 +157,7 @@ repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
 		}
 	} else if (dom == SP_ST_TIMEOUT) {
 		sp_buf_clear(&t);
-		sp_fmt_hms(&t, h->timeout_limit_max);
+		sp_fmt_hms(&t, m->timeout_limit_max);
 		sp_buf_printf(&f->action, "Raise --time above %s (sp-size "
 			      "--time says by how much).", sp_buf_str(&t));
 	} else if (dom == SP_ST_OUT_OF_MEMORY) {
@@ -168,12 +170,12 @@ repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
 		sp_buf_printf(&f->action, "Reproduce interactively. Not "
 			      "deterministic: %ld of %ld runs completed; compare "
 			      "them with the failures.",
-			      h->states[SP_ST_COMPLETED], m);
+			      h->states[SP_ST_COMPLETED], runs);
 	} else {
 		sp_buf_adds(&f->action, "Stop resubmitting; the failure is "
 			    "deterministic. Reproduce interactively.");
 	}
-	add_ids(f, &h->fail_ids, 0);
+	add_ids(f, &m->fail_ids, 0);
 	sp_buf_free(&t);
 }
 
@@ -204,10 +206,11 @@ walk_step(struct sp_buf *b, const struct step *s)
 static void
 memory(struct sp_pattern_list *out, const struct sp_hist *h)
 {
+	const struct sp_hist_more *m = sp_hist_more(h);
 	const struct sp_oomsub **v;
-	const struct sp_ref *done = NULL;
+	const char *done = NULL;
 	struct step *steps;
-	size_t nsteps = 0, n = h->noomsubs;
+	size_t nsteps = 0, n = m->noomsubs;
 	struct sp_buf walk = { 0 }, t = { 0 };
 	struct sp_pattern *f;
 	int up = 1, down = 1;
@@ -217,7 +220,7 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 		return;
 	v = sp_xcalloc(n, sizeof *v);
 	for (size_t i = 0; i < n; i++)
-		v[i] = &h->oomsubs[i];
+		v[i] = &m->oomsubs[i];
 	qsort(v, n, sizeof *v, by_first);
 	steps = sp_xcalloc(n, sizeof *steps);
 	for (size_t i = 0; i < n; i++) {
@@ -257,14 +260,14 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 		sp_buf_clear(&t);
 	}
 	if (contra >= 0) {
-		sp_size_fmt_mem(&t, h->oomsubs[contra].limit_b);
+		sp_size_fmt_mem(&t, m->oomsubs[contra].limit_b);
 		sp_buf_printf(&f->evidence, " Job %s later COMPLETED at %s, a "
-			      "size already killed (job %s).", done->jobid,
-			      sp_buf_str(&t), h->oomsubs[contra].jobid);
+			      "size already killed (job %s).", done,
+			      sp_buf_str(&t), m->oomsubs[contra].jobid);
 		sp_buf_adds(&f->action, "Memory is not the deciding variable: "
 			    "find what else changed (workers, batch size, input "
 			    "shard); no further increment.");
-		add_id(f, done->jobid);
+		add_id(f, done);
 	} else if (nsteps == 1) {
 		sp_buf_adds(&f->action, "Measure the peak once (a live reading), "
 			    "then set --mem from it; resubmitting unchanged will "
@@ -290,22 +293,23 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 static void
 requeue(struct sp_pattern_list *out, const struct sp_hist *h)
 {
-	long jobs = h->runs - (h->attempts - h->requeued);
-	long abandoned = h->attempts - h->requeued;
+	const struct sp_hist_more *m = sp_hist_more(h);
+	long jobs = h->runs - (m->attempts - m->requeued);
+	long abandoned = m->attempts - m->requeued;
 	struct sp_buf t = { 0 };
 	struct sp_pattern *f;
 	enum sp_state dom;
 
-	if (h->requeued < SP_REQUEUE_MIN_JOBS ||
-	    h->requeued < SP_REQUEUE_MIN_SHARE * jobs)
+	if (m->requeued < SP_REQUEUE_MIN_JOBS ||
+	    m->requeued < SP_REQUEUE_MIN_SHARE * jobs)
 		return;
-	dom = dominant(h->abandoned_states, 0);
+	dom = dominant(m->abandoned_states, 0);
 	f = add(out, h, "requeue-repeat", SP_PAT_WARNING);
-	sp_fmt_duration(&t, h->abandoned_s);
+	sp_fmt_duration(&t, m->abandoned_s);
 	sp_buf_printf(&f->evidence, "%ld of %ld jobs were requeued, %ld "
 		      "attempts in all; %ld of the %ld abandoned attempts ended "
-		      "%s; they ran %s.", h->requeued, jobs, h->attempts,
-		      h->abandoned_states[dom], abandoned, sp_state_name(dom),
+		      "%s; they ran %s.", m->requeued, jobs, m->attempts,
+		      m->abandoned_states[dom], abandoned, sp_state_name(dom),
 		      sp_buf_str(&t));
 	if (dom == SP_ST_NODE_FAIL)
 		sp_buf_adds(&f->action, "The node failed, not the job: see "
@@ -316,7 +320,7 @@ requeue(struct sp_pattern_list *out, const struct sp_hist *h)
 	else
 		sp_buf_adds(&f->action, "Without a checkpoint a requeue starts "
 			    "over: checkpoint, or find why it is requeued.");
-	add_ids(f, &h->requeue_ids, 0);
+	add_ids(f, &m->requeue_ids, 0);
 	sp_buf_free(&t);
 }
 
@@ -346,12 +350,13 @@ probes_before(const struct sp_hist *h, const struct sp_array *a,
 static void
 array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 {
+	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t = { 0 };
 
-	if (h->npop < SP_PROBE_MIN_POPULATION)
+	if (m->npop < SP_PROBE_MIN_POPULATION)
 		return;
-	for (size_t ai = 0; ai < h->narrays; ai++) {
-		const struct sp_array *a = &h->arrays[ai];
+	for (size_t ai = 0; ai < m->narrays; ai++) {
+		const struct sp_array *a = &m->arrays[ai];
 		struct sp_ref *p;
 		size_t np, below = 0;
 		double top = 0, popmax = 0, share;
@@ -363,12 +368,12 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 		for (size_t i = 0; i < np; i++)
 			if (p[i].a > top)
 				top = p[i].a;
-		for (size_t i = 0; i < h->npop; i++) {
-			below += h->pop[i] <= (float)top;
-			if (h->pop[i] > popmax)
-				popmax = h->pop[i];
+		for (size_t i = 0; i < m->npop; i++) {
+			below += m->pop[i] <= (float)top;
+			if (m->pop[i] > popmax)
+				popmax = m->pop[i];
 		}
-		share = (double)below / (double)h->npop;
+		share = (double)below / (double)m->npop;
 		if (np == 0 || share > SP_PROBE_LOW_SHARE) {
 			free(p);
 			continue;
@@ -390,7 +395,7 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 		sp_buf_printf(&f->evidence, ". Across the workload's %zu array "
 			      "tasks (a killed task counts at its limit) the "
 			      "highest probe is at or above only %zu (%.0f%%); "
-			      "the tasks reach ", h->npop, below, share * 100);
+			      "the tasks reach ", m->npop, below, share * 100);
 		sp_fmt_bytes(&f->evidence, popmax);
 		sp_buf_addc(&f->evidence, '.');
 		sp_buf_adds(&f->action, "Size an array from its population, not "
@@ -416,6 +421,7 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 static void
 noop_allocations(struct sp_pattern_list *out, const struct sp_hist *h)
 {
+	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t = { 0 };
 	struct sp_pattern *f;
 
@@ -427,26 +433,26 @@ noop_allocations(struct sp_pattern_list *out, const struct sp_hist *h)
 		      "consuming under %.0f CPU-seconds", h->hang, h->runs,
 		      plural(h->runs, "run", "runs"), sp_buf_str(&t),
 		      SP_NOOP_MAX_CPU_S);
-	if (h->hang > 1 && h->hang_gpu_h > 0)
+	if (h->hang > 1 && m->hang_gpu_h > 0)
 		sp_buf_printf(&f->evidence, "; together they held %.1f "
-			      "GPU-hours", h->hang_gpu_h);
-	if (h->hang_short > 0) {
+			      "GPU-hours", m->hang_gpu_h);
+	if (m->hang_short > 0) {
 		sp_buf_clear(&t);
 		sp_fmt_hms(&t, SP_NOOP_NOTICED_S);
 		sp_buf_printf(&f->evidence, "; %ld %s killed within %s, so "
 			      "%s noticed: the cost is in the long ones",
-			      h->hang_short, plural(h->hang_short, "was",
+			      m->hang_short, plural(m->hang_short, "was",
 			      "were"), sp_buf_str(&t),
-			      plural(h->hang_short, "it was", "they were"));
+			      plural(m->hang_short, "it was", "they were"));
 	}
-	if (h->hang_io > 0)
+	if (m->hang_io > 0)
 		sp_buf_printf(&f->evidence, "; %ld moved data fast enough to "
-			      "explain the idle CPU", h->hang_io);
+			      "explain the idle CPU", m->hang_io);
 	sp_buf_addc(&f->evidence, '.');
 	sp_buf_adds(&f->action, "Find the blocking call (a data read, a lock, "
 		    "a rendezvous, a prompt): sp-hang lists each allocation, "
 		    "and sp-nodes tells whether a machine is to blame.");
-	add_ids(f, &h->hangs, 0);
+	add_ids(f, &m->hangs, 0);
 	sp_buf_free(&t);
 }
 
@@ -454,32 +460,33 @@ static void
 near_limit(struct sp_pattern_list *out, const struct sp_hist *h,
 	   const struct sp_size_site *site)
 {
+	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t1 = { 0 }, t2 = { 0 }, t3 = { 0 };
 	const struct sp_ref *w;
 	struct sp_pattern *f;
-	struct sp_advice adv;
-	double req = h->req[SP_FLAG_TIME].known ? h->req[SP_FLAG_TIME].v : NAN;
+	struct sp_advice adv = { 0 };
+	double req = h->req[SP_FLAG_TIME];
 
-	if (h->near.n == 0)
+	if (m->near.n == 0)
 		return;
 	/* Already asked for enough room: the close call is history. */
 	if (!isnan(req) && h->longest.a < (1 - SP_NEAR_LIMIT_SHARE) * req)
 		return;
-	w = &h->near.v[0];
-	for (size_t i = 1; i < h->near.n; i++)
-		if (h->near.v[i].score > w->score ||
-		    (h->near.v[i].score == w->score &&
-		     sp_order_cmp(&h->near.v[i].o, &w->o) > 0))
-			w = &h->near.v[i];
+	w = &m->near.v[0];
+	for (size_t i = 1; i < m->near.n; i++)
+		if (m->near.v[i].score > w->score ||
+		    (m->near.v[i].score == w->score &&
+		     sp_order_cmp(&m->near.v[i].o, &w->o) > 0))
+			w = &m->near.v[i];
 	f = add(out, h, "near-limit", SP_PAT_WARNING);
 	sp_fmt_duration(&t1, w->a);
 	sp_fmt_hms(&t2, w->b);
 	sp_fmt_duration(&t3, w->b - w->a);
 	sp_buf_printf(&f->evidence, "%ld completed %s finished within %.0f%% "
 		      "of %s --time; job %s took %s of %s (%s to spare).",
-		      h->near.seen, plural(h->near.seen, "run", "runs"),
+		      m->near.seen, plural(m->near.seen, "run", "runs"),
 		      SP_NEAR_LIMIT_SHARE * 100,
-		      plural(h->near.seen, "its", "their"), w->jobid,
+		      plural(m->near.seen, "its", "their"), w->jobid,
 		      sp_buf_str(&t1), sp_buf_str(&t2), sp_buf_str(&t3));
 	sp_size_advise(h, site, SP_FLAG_TIME, &adv);
 	if (adv.verdict == SP_V_HOLD) {
@@ -496,7 +503,7 @@ near_limit(struct sp_pattern_list *out, const struct sp_hist *h,
 		sp_buf_addc(&f->action, '.');
 	}
 	sp_advice_free(&adv);
-	add_ids(f, &h->near, 0);
+	add_ids(f, &m->near, 0);
 	sp_buf_free(&t1);
 	sp_buf_free(&t2);
 	sp_buf_free(&t3);
@@ -527,7 +534,8 @@ by_severity(const void *a, const void *b)
 void
 sp_pattern_list_sort(struct sp_pattern_list *f)
 {
-	qsort(f->v, f->n, sizeof *f->v, by_severity);
+	if (f->n > 1)
+		qsort(f->v, f->n, sizeof *f->v, by_severity);
 }
 
 void

@@ -25,7 +25,8 @@ const char *sp_pattern_sev_name(enum sp_pattern_sev s);
 struct sp_pattern {
 	const char *code;
 	enum sp_pattern_sev severity;
-	const struct sp_hist *hist;	/* the workload it is about */
+	const char *key;		/* the workload it is about (pool) */
+	size_t keylen;
 	struct sp_buf jobids;		/* comma-separated, at most
 					 * SP_FINDING_MAX_IDS */
 	struct sp_buf evidence, action;

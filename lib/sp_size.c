@@ -51,16 +51,72 @@ leading_number(struct sp_slice s)
 	return i ? v : NAN;
 }
 
-static char *
-slice_dup(struct sp_slice s)
+static int
+cmp_double(double a, double b)
 {
-	return sp_xstrndup(s.p, s.n);
+	return a < b ? -1 : a > b;
 }
 
-static int
-slice_is(struct sp_slice s, const char *str)
+/*
+ * Grows a per-workload array from one element, doubling: most workloads
+ * need one or two, and sp_xgrow's first step of sixteen, times a few
+ * hundred thousand workloads, is most of the memory.
+ */
+static void *
+grow(void *p, size_t *cap, size_t need, size_t elem)
 {
-	return str != NULL && strlen(str) == s.n && memcmp(s.p, str, s.n) == 0;
+	size_t n = *cap ? *cap : 1;
+
+	if (need <= *cap)
+		return p;
+	while (n < need) {
+		if (n > ((size_t)-1) / 2 / elem)
+			sp_die(SP_EXIT_USAGE, "out of memory");
+		n *= 2;
+	}
+	p = sp_xrealloc(p, n * elem);
+	*cap = n;
+	return p;
+}
+
+/* ---------------------------------------------------------- the pool */
+
+#define POOL_BLOCK 65536
+
+const char *
+sp_strpool_add(struct sp_strpool *p, const char *s, size_t n)
+{
+	char *d;
+
+	if (p->n == 0 || p->used + n + 1 > p->size) {
+		size_t size = n + 1 > POOL_BLOCK ? n + 1 : POOL_BLOCK;
+
+		p->blocks = sp_xgrow(p->blocks, &p->cap, p->n + 1,
+				     sizeof *p->blocks);
+		p->blocks[p->n++] = sp_xmalloc(size);
+		p->used = 0;
+		p->size = size;
+	}
+	d = p->blocks[p->n - 1] + p->used;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	p->used += n + 1;
+	return d;
+}
+
+void
+sp_strpool_free(struct sp_strpool *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->blocks[i]);
+	free(p->blocks);
+	memset(p, 0, sizeof *p);
+}
+
+static const char *
+keep_id(struct sp_strpool *p, struct sp_slice s)
+{
+	return sp_strpool_add(p, s.p, s.n);
 }
 
 /* ------------------------------------------------------------- order */
@@ -68,7 +124,7 @@ slice_is(struct sp_slice s, const char *str)
 void
 sp_order_of(struct sp_order *o, const struct sp_job *j)
 {
-	double id;
+	double id, task;
 
 	if (j->start_known)
 		o->when = (double)j->start_t;
@@ -80,16 +136,10 @@ sp_order_of(struct sp_order *o, const struct sp_job *j)
 	if (isnan(id))
 		id = leading_number(j->jobid);
 	o->id = isnan(id) ? -INFINITY : id;
-	o->task = leading_number(j->array_task);
-	if (isnan(o->task))
-		o->task = -1;
-	o->attempt = known(j->attempt) ? j->attempt : 0;
-}
-
-static int
-cmp_double(double a, double b)
-{
-	return a < b ? -1 : a > b;
+	task = leading_number(j->array_task);
+	o->task = isnan(task) || task > INT32_MAX ? -1 : (int32_t)task;
+	o->attempt = known(j->attempt) && j->attempt >= 0 &&
+	    j->attempt < INT32_MAX ? (int32_t)j->attempt : 0;
 }
 
 int
@@ -101,20 +151,12 @@ sp_order_cmp(const struct sp_order *a, const struct sp_order *b)
 		return c;
 	if ((c = cmp_double(a->id, b->id)) != 0)
 		return c;
-	if ((c = cmp_double(a->task, b->task)) != 0)
-		return c;
-	return cmp_double(a->attempt, b->attempt);
+	if (a->task != b->task)
+		return a->task < b->task ? -1 : 1;
+	return a->attempt < b->attempt ? -1 : a->attempt > b->attempt;
 }
 
 /* --------------------------------------------------------------- refs */
-
-static void
-ref_clear(struct sp_ref *r)
-{
-	free(r->jobid);
-	memset(r, 0, sizeof *r);
-	r->a = r->b = r->score = NAN;
-}
 
 /* Which of two refs ranks higher: score, then the newer; -1, 0, 1. */
 static int
@@ -125,55 +167,55 @@ ref_cmp(const struct sp_ref *x, const struct sp_ref *y)
 	return c ? c : sp_order_cmp(&x->o, &y->o);
 }
 
-static void
-ref_set(struct sp_ref *r, const struct sp_ref *from, struct sp_slice jobid)
-{
-	free(r->jobid);
-	*r = *from;
-	r->jobid = slice_dup(jobid);
-}
-
-/* Keeps the higher of *r and the candidate (score, then newer). */
-static void
-ref_max(struct sp_ref *r, const struct sp_ref *cand, struct sp_slice jobid)
-{
-	if (r->jobid == NULL || ref_cmp(cand, r) > 0)
-		ref_set(r, cand, jobid);
-}
-
 static struct sp_ref
 ref_make(const struct sp_order *o, double score, double a, double b,
 	 uint64_t sub)
 {
 	struct sp_ref r;
 
-	memset(&r, 0, sizeof r);
 	r.o = *o;
 	r.score = score;
 	r.a = a;
 	r.b = b;
 	r.sub = sub;
+	r.jobid = NULL;
 	return r;
 }
 
+static void
+best_init(struct sp_best *b)
+{
+	b->a = b->b = b->id = NAN;
+	b->jobid = NULL;
+}
+
+/* Keeps the run with the higher a; a tie goes to the higher job id, then
+ * the later text, so the choice never depends on the input's order. */
+static void
+best_offer(struct sp_best *b, struct sp_strpool *pool, double a, double bb,
+	   const struct sp_order *o, struct sp_slice jobid)
+{
+	int c;
+
+	if (b->jobid != NULL) {
+		if ((c = cmp_double(a, b->a)) == 0 &&
+		    (c = cmp_double(o->id, b->id)) == 0) {
+			size_t n = strlen(b->jobid);
+			int d = memcmp(jobid.p, b->jobid,
+				       jobid.n < n ? jobid.n : n);
+
+			c = d ? d : cmp_double((double)jobid.n, (double)n);
+		}
+		if (c <= 0)
+			return;
+	}
+	b->a = a;
+	b->b = bb;
+	b->id = o->id;
+	b->jobid = keep_id(pool, jobid);
+}
+
 /* ---------------------------------------------------------------- top-k */
-
-static void
-topk_init(struct sp_topk *t, size_t k)
-{
-	memset(t, 0, sizeof *t);
-	t->k = k;
-	t->v = sp_xcalloc(k ? k : 1, sizeof *t->v);
-}
-
-static void
-topk_free(struct sp_topk *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i].jobid);
-	free(t->v);
-	memset(t, 0, sizeof *t);
-}
 
 static void
 sift_down(struct sp_topk *t, size_t i)
@@ -213,22 +255,27 @@ sift_up(struct sp_topk *t, size_t i)
 
 /* A min-heap of the k best: the root is the one to give up first. */
 static void
-topk_offer(struct sp_topk *t, const struct sp_ref *cand, struct sp_slice id)
+topk_offer(struct sp_topk *t, uint32_t k, struct sp_strpool *pool,
+	   const struct sp_ref *cand, struct sp_slice id)
 {
+	t->k = k;
 	t->seen++;
-	if (t->k == 0)
-		return;
-	if (t->n < t->k) {
+	if (t->n < k) {
+		if (t->n == t->cap) {
+			size_t cap = t->cap;
+
+			t->v = grow(t->v, &cap, (size_t)t->n + 1, sizeof *t->v);
+			t->cap = (uint32_t)cap;
+		}
 		t->v[t->n] = *cand;
-		t->v[t->n].jobid = slice_dup(id);
+		t->v[t->n].jobid = keep_id(pool, id);
 		sift_up(t, t->n++);
 		return;
 	}
-	if (ref_cmp(cand, &t->v[0]) <= 0)
+	if (k == 0 || ref_cmp(cand, &t->v[0]) <= 0)
 		return;
-	free(t->v[0].jobid);
 	t->v[0] = *cand;
-	t->v[0].jobid = slice_dup(id);
+	t->v[0].jobid = keep_id(pool, id);
 	sift_down(t, 0);
 }
 
@@ -250,8 +297,11 @@ size_t
 sp_topk_sorted(const struct sp_topk *t, struct sp_ref **out, int by_order)
 {
 	*out = sp_xcalloc(t->n ? t->n : 1, sizeof **out);
-	memcpy(*out, t->v, t->n * sizeof **out);
-	qsort(*out, t->n, sizeof **out, by_order ? by_ref_order : by_ref_desc);
+	if (t->n > 0)
+		memcpy(*out, t->v, t->n * sizeof **out);
+	if (t->n > 1)
+		qsort(*out, t->n, sizeof **out,
+		      by_order ? by_ref_order : by_ref_desc);
 	return t->n;
 }
 
@@ -260,8 +310,8 @@ sp_topk_sorted(const struct sp_topk *t, struct sp_ref **out, int by_order)
 static size_t
 u64map_slot(const struct sp_u64map *m, uint64_t key)
 {
-	size_t mask = m->cap - 1, i = (size_t)(key * 0x9E3779B97F4A7C15ULL >> 7)
-	    & mask;
+	size_t mask = m->cap - 1;
+	size_t i = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 17) & mask;
 
 	while (m->vals[i] != 0 && m->keys[i] != key)
 		i = (i + 1) & mask;
@@ -386,66 +436,73 @@ split_key(struct sp_hist *h)
 	}
 	h->user = (struct sp_slice){ p, (size_t)(s[0] - p) };
 	h->partition = (struct sp_slice){ s[0] + 1, (size_t)(s[1] - s[0] - 1) };
-	h->gpu = slice_is((struct sp_slice){ s[1] + 1,
-		(size_t)(s[2] - s[1] - 1) }, "gpu");
+	h->gpu = s[2] - s[1] - 1 == 3 && memcmp(s[1] + 1, "gpu", 3) == 0;
 	h->workload = (struct sp_slice){ s[2] + 1, (size_t)(end - s[2] - 1) };
 }
 
 void
-sp_hist_init(struct sp_hist *h, const char *key, size_t keylen)
+sp_hist_init(struct sp_hist *h, struct sp_strpool *pool, const char *key,
+	     size_t keylen)
 {
 	memset(h, 0, sizeof *h);
-	h->key = sp_xstrndup(key, keylen);
+	h->pool = pool;
+	h->key = sp_strpool_add(pool, key, keylen);
 	h->keylen = keylen;
 	split_key(h);
-	ref_clear(&h->longest);
-	ref_clear(&h->peak);
-	ref_clear(&h->busiest);
-	ref_clear(&h->gpu_busiest);
+	for (int f = 0; f < SP_FLAG_N; f++)
+		h->req[f] = NAN;
+	best_init(&h->longest);
+	best_init(&h->peak);
+	best_init(&h->busiest);
+	best_init(&h->gpu_busiest);
 	h->comp_timeout_limit_s = NAN;
 	h->kill_limit_b = NAN;
 	h->shortest_trusted_s = NAN;
 	h->tasks_max = NAN;
-	h->timeout_limit_min = h->timeout_limit_max = NAN;
 	h->one_array = -1;
-	h->rq_max_attempt = -1;
-	topk_init(&h->near, SP_FINDING_MAX_IDS);
-	topk_init(&h->fail_ids, SP_FINDING_MAX_IDS);
-	topk_init(&h->requeue_ids, SP_FINDING_MAX_IDS);
-	topk_init(&h->singles, SP_PROBE_KEEP);
-	topk_init(&h->hangs, SP_FINDING_MAX_IDS);
+}
+
+static struct sp_hist_more *
+more(struct sp_hist *h)
+{
+	if (h->more == NULL) {
+		h->more = sp_xcalloc(1, sizeof *h->more);
+		h->more->timeout_limit_min = NAN;
+		h->more->timeout_limit_max = NAN;
+	}
+	return h->more;
+}
+
+const struct sp_hist_more *
+sp_hist_more(const struct sp_hist *h)
+{
+	static const struct sp_hist_more none = {
+		.timeout_limit_min = NAN, .timeout_limit_max = NAN
+	};
+
+	return h->more ? h->more : &none;
 }
 
 void
 sp_hist_free(struct sp_hist *h)
 {
-	free(h->key);
+	struct sp_hist_more *m = h->more;
+
 	free(h->done_s);
-	ref_clear(&h->longest);
-	ref_clear(&h->peak);
-	ref_clear(&h->busiest);
-	ref_clear(&h->gpu_busiest);
-	for (size_t i = 0; i < h->noomsubs; i++)
-		free(h->oomsubs[i].jobid);
-	free(h->oomsubs);
-	for (size_t i = 0; i < h->ndoneat; i++) {
-		ref_clear(&h->doneat[i].best);
-		ref_clear(&h->doneat[i].other);
-	}
 	free(h->doneat);
-	u64map_free(&h->doneat_map);
-	free(h->array0_master);
-	free(h->rq_jobid);
-	for (size_t i = 0; i < h->narrays; i++)
-		free(h->arrays[i].master);
-	free(h->arrays);
-	u64map_free(&h->array_map);
-	free(h->pop);
-	topk_free(&h->near);
-	topk_free(&h->fail_ids);
-	topk_free(&h->requeue_ids);
-	topk_free(&h->singles);
-	topk_free(&h->hangs);
+	free(h->singles.v);
+	if (m != NULL) {
+		free(m->near.v);
+		free(m->oomsubs);
+		u64map_free(&m->doneat_map);
+		free(m->fail_ids.v);
+		free(m->requeue_ids.v);
+		free(m->arrays);
+		u64map_free(&m->array_map);
+		free(m->pop);
+		free(m->hangs.v);
+		free(m);
+	}
 	memset(h, 0, sizeof *h);
 }
 
@@ -455,53 +512,31 @@ sp_hist_compute(const struct sp_hist *h)
 	return h->gpu_h * SP_GPU_CORE_RATIO + h->core_h;
 }
 
-/* What one run brings to every rule, worked out once. */
-struct run {
-	const struct sp_job *j;
-	struct sp_order o;
-	enum sp_state st;
-	int noop, hang, failed;
-	uint64_t sub;			/* array hash, 0 a job of its own */
-	double limit_b, rss_b;		/* per node; NaN unknown */
-	double cores, tasks, cpt, nodes;
-};
-
-static void
-note_request(struct sp_hist *h, enum sp_flag f, const struct sp_order *o,
-	     double v)
-{
-	if (!positive(v))
-		return;
-	if (!h->req[f].known || sp_order_cmp(o, &h->req[f].at) >= 0) {
-		h->req[f].at = *o;
-		h->req[f].v = v;
-		h->req[f].known = 1;
-	}
-}
 
 static void
 push_float(float **v, size_t *n, size_t *cap, double x)
 {
-	*v = sp_xgrow(*v, cap, *n + 1, sizeof **v);
+	*v = grow(*v, cap, *n + 1, sizeof **v);
 	(*v)[(*n)++] = (float)x;
 }
 
 static void
-add_time(struct sp_hist *h, const struct run *r)
+add_time(struct sp_hist *h, const struct sp_run *r)
 {
-	const struct sp_job *j = r->j;
+	const struct sp_run *j = r;
 	double limit = j->timelimit_s;
 
 	if (r->st == SP_ST_COMPLETED && !r->noop && j->elapsed_s > 0) {
-		struct sp_ref c = ref_make(&r->o, j->elapsed_s, j->elapsed_s,
-					   limit, r->sub);
-
 		push_float(&h->done_s, &h->ndone, &h->donecap, j->elapsed_s);
-		ref_max(&h->longest, &c, j->jobid);
+		best_offer(&h->longest, h->pool, j->elapsed_s, limit, &r->o,
+			   j->jobid);
 		if (positive(limit) &&
 		    j->elapsed_s >= (1 - SP_NEAR_LIMIT_SHARE) * limit) {
-			c.score = j->elapsed_s / limit;
-			topk_offer(&h->near, &c, j->jobid);
+			struct sp_ref c = ref_make(&r->o, j->elapsed_s / limit,
+						   j->elapsed_s, limit, r->sub);
+
+			topk_offer(&more(h)->near, SP_FINDING_MAX_IDS, h->pool,
+				   &c, j->jobid);
 		}
 	}
 	if (r->st != SP_ST_TIMEOUT)
@@ -519,22 +554,38 @@ add_time(struct sp_hist *h, const struct run *r)
 	}
 }
 
+static long
+array_find(const struct sp_hist_more *m, uint64_t sub)
+{
+	if (m->narrays <= 8) {
+		for (size_t i = 0; i < m->narrays; i++)
+			if (m->arrays[i].hash == sub)
+				return (long)i;
+		return -1;
+	}
+	return u64map_get(&m->array_map, sub);
+}
+
 static struct sp_array *
 array_of(struct sp_hist *h, uint64_t sub)
 {
-	long i = u64map_get(&h->array_map, sub);
+	long i;
 
-	return i < 0 ? NULL : &h->arrays[i];
+	if (h->more == NULL)
+		return NULL;
+	i = array_find(h->more, sub);
+	return i < 0 ? NULL : &h->more->arrays[i];
 }
 
 static void
-add_oomsub(struct sp_hist *h, const struct run *r)
+add_oomsub(struct sp_hist *h, const struct sp_run *r)
 {
 	struct sp_array *a = r->sub ? array_of(h, r->sub) : NULL;
+	struct sp_hist_more *m = more(h);
 	struct sp_oomsub *e;
 
 	if (a != NULL && a->oomsub >= 0) {
-		e = &h->oomsubs[a->oomsub];
+		e = &m->oomsubs[a->oomsub];
 		e->kills++;
 		if (sp_order_cmp(&r->o, &e->first) < 0)
 			e->first = r->o;
@@ -542,20 +593,36 @@ add_oomsub(struct sp_hist *h, const struct run *r)
 			e->limit_b = r->limit_b;
 		return;
 	}
-	h->oomsubs = sp_xgrow(h->oomsubs, &h->oomsubcap, h->noomsubs + 1,
-			      sizeof *h->oomsubs);
-	e = &h->oomsubs[h->noomsubs];
+	m->oomsubs = grow(m->oomsubs, &m->oomsubcap, m->noomsubs + 1,
+			  sizeof *m->oomsubs);
+	e = &m->oomsubs[m->noomsubs];
 	e->first = r->o;
 	e->limit_b = r->limit_b;
 	e->sub = r->sub;
 	e->kills = 1;
 	if (a != NULL) {
-		e->jobid = sp_xstrdup(a->master);
-		a->oomsub = (long)h->noomsubs;
+		e->jobid = a->master;
+		a->oomsub = (long)m->noomsubs;
 	} else {
-		e->jobid = slice_dup(r->j->jobid);
+		e->jobid = keep_id(h->pool, r->jobid);
 	}
-	h->noomsubs++;
+	m->noomsubs++;
+}
+
+/* Past this many, completions and arrays are found through a map. */
+#define LINEAR_MAX 8
+
+/* The completions at a limit, or -1. */
+static long
+doneat_find(const struct sp_hist *h, double limit_b)
+{
+	if (h->ndoneat <= LINEAR_MAX) {
+		for (size_t i = 0; i < h->ndoneat; i++)
+			if (h->doneat[i].limit_b == limit_b)
+				return (long)i;
+		return -1;
+	}
+	return u64map_get(&h->more->doneat_map, double_key(limit_b));
 }
 
 /*
@@ -564,57 +631,70 @@ add_oomsub(struct sp_hist *h, const struct run *r)
  * submission that completed after a kill.
  */
 static void
-add_doneat(struct sp_hist *h, const struct run *r)
+add_doneat(struct sp_hist *h, const struct sp_run *r)
 {
-	long i = u64map_get(&h->doneat_map, double_key(r->limit_b));
-	struct sp_ref c = ref_make(&r->o, 0, r->limit_b, NAN, r->sub);
+	long i = doneat_find(h, r->limit_b);
 	struct sp_doneat *d;
 
 	if (i < 0) {
-		h->doneat = sp_xgrow(h->doneat, &h->doneatcap, h->ndoneat + 1,
-				     sizeof *h->doneat);
+		h->doneat = grow(h->doneat, &h->doneatcap, h->ndoneat + 1,
+				 sizeof *h->doneat);
 		d = &h->doneat[h->ndoneat];
 		memset(d, 0, sizeof *d);
 		d->limit_b = r->limit_b;
-		u64map_put(&h->doneat_map, double_key(r->limit_b), h->ndoneat);
+		d->best_o = r->o;
+		d->best_sub = r->sub;
+		d->best_id = keep_id(h->pool, r->jobid);
 		h->ndoneat++;
-		ref_set(&d->best, &c, r->j->jobid);
+		if (h->ndoneat == LINEAR_MAX + 1) {
+			struct sp_hist_more *m = more(h);
+
+			for (size_t k = 0; k < h->ndoneat; k++)
+				u64map_put(&m->doneat_map,
+					   double_key(h->doneat[k].limit_b), k);
+		} else if (h->ndoneat > LINEAR_MAX + 1) {
+			u64map_put(&h->more->doneat_map,
+				   double_key(r->limit_b), h->ndoneat - 1);
+		}
 		return;
 	}
 	d = &h->doneat[i];
-	if (c.sub != 0 && c.sub == d->best.sub) {
-		if (sp_order_cmp(&c.o, &d->best.o) > 0)
-			ref_set(&d->best, &c, r->j->jobid);
-	} else if (sp_order_cmp(&c.o, &d->best.o) > 0) {
-		free(d->other.jobid);
-		d->other = d->best;
-		d->best.jobid = NULL;
-		ref_set(&d->best, &c, r->j->jobid);
-	} else if (d->other.jobid == NULL ||
-		   sp_order_cmp(&c.o, &d->other.o) > 0) {
-		ref_set(&d->other, &c, r->j->jobid);
+	if (r->sub != 0 && r->sub == d->best_sub) {
+		if (sp_order_cmp(&r->o, &d->best_o) > 0) {
+			d->best_o = r->o;
+			d->best_id = keep_id(h->pool, r->jobid);
+		}
+	} else if (sp_order_cmp(&r->o, &d->best_o) > 0) {
+		d->other_o = d->best_o;
+		d->other_sub = d->best_sub;
+		d->other_id = d->best_id;
+		d->best_o = r->o;
+		d->best_sub = r->sub;
+		d->best_id = keep_id(h->pool, r->jobid);
+	} else if (d->other_id == NULL ||
+		   sp_order_cmp(&r->o, &d->other_o) > 0) {
+		d->other_o = r->o;
+		d->other_sub = r->sub;
+		d->other_id = keep_id(h->pool, r->jobid);
 	}
 }
 
 static void
-add_mem(struct sp_hist *h, const struct run *r)
+add_mem(struct sp_hist *h, const struct sp_run *r)
 {
 	int lim = known(r->limit_b), rss = known(r->rss_b);
 
 	if (lim && (r->st == SP_ST_OUT_OF_MEMORY || (!r->noop && rss)))
 		h->mem_runs++;
-
 	if (!r->noop && lim && rss) {
 		h->mem_measured++;
 		if (r->rss_b <= r->limit_b) {
-			struct sp_ref c = ref_make(&r->o, r->rss_b, r->rss_b,
-						   r->limit_b, r->sub);
-
 			h->mem_trusted++;
-			ref_max(&h->peak, &c, r->j->jobid);
+			best_offer(&h->peak, h->pool, r->rss_b, r->limit_b,
+				   &r->o, r->jobid);
 			if (!known(h->shortest_trusted_s) ||
-			    r->j->elapsed_s < h->shortest_trusted_s)
-				h->shortest_trusted_s = r->j->elapsed_s;
+			    r->elapsed_s < h->shortest_trusted_s)
+				h->shortest_trusted_s = r->elapsed_s;
 		} else {
 			h->mem_untrusted++;
 		}
@@ -632,10 +712,10 @@ add_mem(struct sp_hist *h, const struct run *r)
 }
 
 static void
-add_cpu(struct sp_hist *h, const struct run *r)
+add_cpu(struct sp_hist *h, const struct sp_run *r)
 {
-	const struct sp_job *j = r->j;
-	double denom, util, busy;
+	const struct sp_run *j = r;
+	double denom, busy;
 
 	if (!known(h->tasks_max) || r->tasks > h->tasks_max)
 		h->tasks_max = r->tasks;
@@ -646,21 +726,16 @@ add_cpu(struct sp_hist *h, const struct run *r)
 		denom = j->cpu_time_s;
 	if (!(denom > 0))
 		return;
-	util = j->total_cpu_s / denom;
-	busy = util * r->cpt;
+	busy = j->total_cpu_s / denom * r->cpt;
 	h->cpu_runs++;
-	{
-		struct sp_ref c = ref_make(&r->o, busy, busy, r->cpt, r->sub);
-
-		ref_max(&h->busiest, &c, j->jobid);
-	}
+	best_offer(&h->busiest, h->pool, busy, r->cpt, &r->o, j->jobid);
 }
 
 static void
-add_gpu(struct sp_hist *h, const struct run *r)
+add_gpu(struct sp_hist *h, const struct sp_run *r)
 {
-	const struct sp_job *j = r->j;
-	double g = j->alloc_gpus, util = j->gpu_util, busy;
+	const struct sp_run *j = r;
+	double g = j->alloc_gpus, util = j->gpu_util;
 
 	if (!positive(g) || r->noop)
 		return;
@@ -668,19 +743,15 @@ add_gpu(struct sp_hist *h, const struct run *r)
 	if (!known(util) || util < 0)
 		return;
 	/* gpu_util is the share of the allocation's GPUs kept busy. */
-	busy = (util > 1 ? 1 : util) * g;
 	h->gpu_util_runs++;
-	{
-		struct sp_ref c = ref_make(&r->o, busy, busy, g, r->sub);
-
-		ref_max(&h->gpu_busiest, &c, j->jobid);
-	}
+	best_offer(&h->gpu_busiest, h->pool, (util > 1 ? 1 : util) * g, g,
+		   &r->o, j->jobid);
 }
 
 static void
-add_cost(struct sp_hist *h, const struct run *r)
+add_cost(struct sp_hist *h, const struct sp_run *r)
 {
-	const struct sp_job *j = r->j;
+	const struct sp_run *j = r;
 	double el = j->elapsed_s;
 
 	if (positive(j->timelimit_s)) {
@@ -705,9 +776,11 @@ add_cost(struct sp_hist *h, const struct run *r)
 }
 
 static void
-add_failure(struct sp_hist *h, const struct run *r)
+add_failure(struct sp_hist *h, const struct sp_run *r)
 {
-	const struct sp_job *j = r->j;
+	const struct sp_run *j = r;
+	struct sp_hist_more *m;
+	struct sp_ref c;
 	double gh;
 
 	if (r->sub == 0) {
@@ -715,79 +788,96 @@ add_failure(struct sp_hist *h, const struct run *r)
 	} else if (h->one_array == -1) {
 		h->one_array = 1;
 		h->array0 = r->sub;
-		h->array0_master = slice_dup(j->array_job);
+		h->array0_master = keep_id(h->pool, j->array_job);
 	} else if (h->one_array == 1 && r->sub != h->array0) {
 		h->one_array = 0;
 	}
 	if (!r->failed)
 		return;
+	m = more(h);
 	if (r->noop)
-		h->fail_hung++;
-	gh = sp_job_gpu_hours(j);
+		m->fail_hung++;
+	gh = j->gpu_h;
 	if (positive(gh))
-		h->fail_gpu_h += gh;
-	{
-		struct sp_ref c = ref_make(&r->o, 0, NAN, NAN, r->sub);
-
-		topk_offer(&h->fail_ids, &c, j->jobid);
-	}
+		m->fail_gpu_h += gh;
+	c = ref_make(&r->o, 0, NAN, NAN, r->sub);
+	topk_offer(&m->fail_ids, SP_FINDING_MAX_IDS, h->pool, &c, j->jobid);
 	if (r->st == SP_ST_TIMEOUT && positive(j->timelimit_s)) {
-		if (!known(h->timeout_limit_min) ||
-		    j->timelimit_s < h->timeout_limit_min)
-			h->timeout_limit_min = j->timelimit_s;
-		if (!known(h->timeout_limit_max) ||
-		    j->timelimit_s > h->timeout_limit_max)
-			h->timeout_limit_max = j->timelimit_s;
+		if (!known(m->timeout_limit_min) ||
+		    j->timelimit_s < m->timeout_limit_min)
+			m->timeout_limit_min = j->timelimit_s;
+		if (!known(m->timeout_limit_max) ||
+		    j->timelimit_s > m->timeout_limit_max)
+			m->timeout_limit_max = j->timelimit_s;
 	}
 }
 
 /*
  * Requeued attempts share a job id and arrive together (sp-fetch writes
  * them so, and a split by workload_key keeps them so): a group of records
- * with one id is one job, its highest attempt the one that stood.
+ * with one id is one job, its highest attempt the one that stood.  Only a
+ * hash of the id is kept until the group turns out to be a requeue.
  */
 static void
 rq_close(struct sp_hist *h)
 {
-	if (h->rq_jobid == NULL)
+	struct sp_hist_more *m;
+
+	if (h->rq_count == 0)
 		return;
 	if (h->rq_count >= 2 || h->rq_max_attempt >= 1) {
 		long attempts = h->rq_count;
 		struct sp_ref c = ref_make(&h->rq_order, 0, NAN, NAN, 0);
 
+		m = more(h);
+		if (h->rq_count == 1)
+			m->rq_states[h->rq_first_state]++;
 		if (h->rq_max_attempt + 1 > attempts)
 			attempts = (long)h->rq_max_attempt + 1;
-		h->requeued++;
-		h->attempts += attempts;
-		h->abandoned_s += h->rq_sum_elapsed - h->rq_max_elapsed;
-		h->rq_states[h->rq_max_state]--;
+		m->requeued++;
+		m->attempts += attempts;
+		m->abandoned_s += h->rq_sum_elapsed - h->rq_max_elapsed;
+		m->rq_states[h->rq_max_state]--;
 		for (int s = 0; s < SP_ST_N; s++)
-			h->abandoned_states[s] += h->rq_states[s];
-		topk_offer(&h->requeue_ids, &c, (struct sp_slice){ h->rq_jobid,
+			m->abandoned_states[s] += m->rq_states[s];
+		topk_offer(&m->requeue_ids, SP_FINDING_MAX_IDS, h->pool, &c,
+			   (struct sp_slice){ h->rq_jobid,
 			   strlen(h->rq_jobid) });
+		memset(m->rq_states, 0, sizeof m->rq_states);
 	}
-	free(h->rq_jobid);
-	h->rq_jobid = NULL;
 	h->rq_count = 0;
+	h->rq_jobid = NULL;
 	h->rq_max_attempt = -1;
 	h->rq_sum_elapsed = 0;
-	memset(h->rq_states, 0, sizeof h->rq_states);
 }
 
 static void
-add_requeue(struct sp_hist *h, const struct run *r)
+add_requeue(struct sp_hist *h, const struct sp_run *r)
 {
-	const struct sp_job *j = r->j;
+	const struct sp_run *j = r;
+	uint64_t hash;
 
 	if (j->jobid.n == 0)
 		return;
-	if (h->rq_jobid == NULL || !slice_is(j->jobid, h->rq_jobid)) {
+	hash = hash_bytes(j->jobid.p, j->jobid.n);
+	if (h->rq_count == 0 || hash != h->rq_hash) {
 		rq_close(h);
-		h->rq_jobid = slice_dup(j->jobid);
+		h->rq_hash = hash;
+		h->rq_first_state = r->st;
+	} else {
+		struct sp_hist_more *m = more(h);
+
+		/* The second record of one id: a requeue after all. */
+		if (h->rq_count == 1) {
+			m->rq_states[h->rq_first_state]++;
+			h->rq_jobid = keep_id(h->pool, j->jobid);
+		}
+		m->rq_states[r->st]++;
 	}
+	if (r->o.attempt >= 1 && h->rq_jobid == NULL)
+		h->rq_jobid = keep_id(h->pool, j->jobid);
 	h->rq_count++;
 	h->rq_sum_elapsed += j->elapsed_s;
-	h->rq_states[r->st]++;
 	if (r->o.attempt > h->rq_max_attempt) {
 		h->rq_max_attempt = r->o.attempt;
 		h->rq_max_elapsed = j->elapsed_s;
@@ -797,138 +887,176 @@ add_requeue(struct sp_hist *h, const struct run *r)
 }
 
 static void
-add_array(struct sp_hist *h, const struct run *r)
+add_array(struct sp_hist *h, const struct sp_run *r)
 {
-	const struct sp_job *j = r->j;
+	const struct sp_run *j = r;
 	int trusted = !r->noop && known(r->rss_b) && known(r->limit_b) &&
 	    r->rss_b <= r->limit_b;
+	struct sp_hist_more *m;
+	struct sp_array *a;
+	long i;
 
 	if (r->sub == 0) {
 		if (r->st == SP_ST_COMPLETED && trusted) {
 			struct sp_ref c = ref_make(&r->o, 0, r->rss_b,
 						   r->limit_b, 0);
 
-			topk_offer(&h->singles, &c, j->jobid);
+			topk_offer(&h->singles, SP_PROBE_KEEP, h->pool, &c,
+				   j->jobid);
 		}
 		return;
 	}
-	{
-		long i = u64map_get(&h->array_map, r->sub);
-		struct sp_array *a;
-
-		if (i < 0) {
-			h->arrays = sp_xgrow(h->arrays, &h->arraycap,
-					     h->narrays + 1, sizeof *h->arrays);
-			a = &h->arrays[h->narrays];
-			memset(a, 0, sizeof *a);
-			a->hash = r->sub;
-			a->master = slice_dup(j->array_job);
-			a->first = r->o;
-			a->limit_b = NAN;
-			a->oomsub = -1;
-			u64map_put(&h->array_map, r->sub, h->narrays++);
-		} else {
-			a = &h->arrays[i];
-		}
-		a->tasks++;
-		if (sp_order_cmp(&r->o, &a->first) < 0)
-			a->first = r->o;
-		if (known(r->limit_b) &&
-		    (!known(a->limit_b) || r->limit_b > a->limit_b))
-			a->limit_b = r->limit_b;
-		if (r->st == SP_ST_OUT_OF_MEMORY)
-			a->kills++;
+	m = more(h);
+	i = array_find(m, r->sub);
+	if (i < 0) {
+		m->arrays = grow(m->arrays, &m->arraycap, m->narrays + 1,
+				 sizeof *m->arrays);
+		a = &m->arrays[m->narrays];
+		memset(a, 0, sizeof *a);
+		a->hash = r->sub;
+		a->master = keep_id(h->pool, j->array_job);
+		a->first = r->o;
+		a->limit_b = NAN;
+		a->oomsub = -1;
+		m->narrays++;
+		if (m->narrays == 9)
+			for (size_t k = 0; k < m->narrays; k++)
+				u64map_put(&m->array_map, m->arrays[k].hash, k);
+		else if (m->narrays > 9)
+			u64map_put(&m->array_map, r->sub, m->narrays - 1);
+	} else {
+		a = &m->arrays[i];
 	}
+	a->tasks++;
+	if (sp_order_cmp(&r->o, &a->first) < 0)
+		a->first = r->o;
+	if (known(r->limit_b) && (!known(a->limit_b) || r->limit_b > a->limit_b))
+		a->limit_b = r->limit_b;
+	if (r->st == SP_ST_OUT_OF_MEMORY)
+		a->kills++;
 	/* A task killed at its limit needed at least that much. */
 	if (r->st == SP_ST_OUT_OF_MEMORY && known(r->limit_b))
-		push_float(&h->pop, &h->npop, &h->popcap, r->limit_b);
+		push_float(&m->pop, &m->npop, &m->popcap, r->limit_b);
 	else if (trusted)
-		push_float(&h->pop, &h->npop, &h->popcap, r->rss_b);
+		push_float(&m->pop, &m->npop, &m->popcap, r->rss_b);
 }
 
 static void
-add_hang(struct sp_hist *h, const struct run *r)
+add_hang(struct sp_hist *h, const struct sp_run *r)
 {
-	const struct sp_job *j = r->j;
-	double gh = sp_job_gpu_hours(j), ch = sp_job_core_hours(j);
+	const struct sp_run *j = r;
+	double gh, ch;
+	struct sp_hist_more *m;
 	struct sp_ref c;
 
 	if (!r->hang)
 		return;
+	m = more(h);
+	gh = j->gpu_h;
+	ch = j->core_h;
 	if (j->elapsed_s <= SP_NOOP_NOTICED_S)
-		h->hang_short++;
-	if (sp_job_io_explains(j))
-		h->hang_io++;
+		m->hang_short++;
+	if (j->io)
+		m->hang_io++;
 	if (positive(gh))
-		h->hang_gpu_h += gh;
+		m->hang_gpu_h += gh;
 	c = ref_make(&r->o, (positive(gh) ? gh * SP_GPU_CORE_RATIO : 0) +
 		     (known(ch) ? ch : 0), gh, j->elapsed_s, r->sub);
-	topk_offer(&h->hangs, &c, j->jobid);
+	topk_offer(&m->hangs, SP_FINDING_MAX_IDS, h->pool, &c, j->jobid);
+}
+
+void
+sp_run_of(struct sp_run *r, const struct sp_job *j)
+{
+	r->jobid = j->jobid;
+	r->array_job = j->array_job;
+	sp_order_of(&r->o, j);
+	r->st = sp_state_of(j);
+	r->noop = sp_job_noop(j);
+	r->hang = sp_job_hang(j);
+	r->failed = sp_job_failed(j);
+	r->io = sp_job_io_explains(j);
+	/* Never 0: 0 means a job of its own. */
+	r->sub = j->array_job.n ?
+	    hash_bytes(j->array_job.p, j->array_job.n) | 1 : 0;
+	r->elapsed_s = j->elapsed_s;
+	r->timelimit_s = j->timelimit_s;
+	r->total_cpu_s = j->total_cpu_s;
+	r->cpu_time_s = j->cpu_time_s;
+	r->alloc_gpus = j->alloc_gpus;
+	r->gpu_util = j->gpu_util;
+	r->gpu_h = sp_job_gpu_hours(j);
+	r->core_h = sp_job_core_hours(j);
+	r->limit_b = positive(j->mem_limit_node_b) ? j->mem_limit_node_b : NAN;
+	r->rss_b = positive(j->max_rss_b) ? j->max_rss_b : NAN;
+	r->cores = sp_job_cores(j);
+	r->tasks = positive(j->ntasks) ? j->ntasks :
+	    positive(j->nnodes) ? j->nnodes : 1;
+	r->cpt = r->cores / r->tasks;
+	r->nodes = positive(j->nnodes) ? j->nnodes : 1;
+}
+
+/* Whether a record is a run the rules read; counts it when it is not. */
+static int
+usable(struct sp_hist *h, const struct sp_job *j)
+{
+	if (sp_job_is_step(j))
+		return 0;
+	if (sp_job_is_open(j)) {
+		h->open++;
+		return 0;
+	}
+	if (!known(j->elapsed_s)) {
+		h->unusable++;
+		return 0;
+	}
+	return 1;
 }
 
 void
 sp_hist_add(struct sp_hist *h, const struct sp_job *j)
 {
-	struct run r;
-	double gh, ch;
+	struct sp_run r;
 
-	if (sp_job_is_step(j))
+	if (!usable(h, j))
 		return;
-	if (sp_job_is_open(j)) {
-		h->open++;
-		return;
-	}
-	if (!known(j->elapsed_s)) {
-		h->unusable++;
-		return;
-	}
-	memset(&r, 0, sizeof r);
-	r.j = j;
-	sp_order_of(&r.o, j);
-	r.st = sp_state_of(j);
-	r.noop = sp_job_noop(j);
-	r.hang = sp_job_hang(j);
-	r.failed = sp_job_failed(j);
-	/* Never 0: 0 means a job of its own. */
-	r.sub = j->array_job.n ? hash_bytes(j->array_job.p, j->array_job.n) | 1
-	    : 0;
-	r.limit_b = positive(j->mem_limit_node_b) ? j->mem_limit_node_b : NAN;
-	r.rss_b = positive(j->max_rss_b) ? j->max_rss_b : NAN;
-	r.cores = sp_job_cores(j);
-	r.tasks = positive(j->ntasks) ? j->ntasks :
-	    positive(j->nnodes) ? j->nnodes : 1;
-	r.cpt = r.cores / r.tasks;
-	r.nodes = positive(j->nnodes) ? j->nnodes : 1;
+	sp_run_of(&r, j);
+	sp_hist_add_run(h, &r);
+}
 
+void
+sp_hist_add_run(struct sp_hist *h, const struct sp_run *r)
+{
 	h->runs++;
-	h->states[r.st]++;
-	h->noop += r.noop;
-	h->hang += r.hang;
-	h->problems += r.failed || r.noop;
-	gh = sp_job_gpu_hours(j);
-	ch = sp_job_core_hours(j);
-	if (positive(gh))
-		h->gpu_h += gh;
-	if (positive(ch))
-		h->core_h += ch;
-	if (!h->have_newest || sp_order_cmp(&r.o, &h->newest) > 0) {
-		h->newest = r.o;
+	h->states[r->st]++;
+	h->noop += r->noop;
+	h->hang += r->hang;
+	h->problems += r->failed || r->noop;
+	if (positive(r->gpu_h))
+		h->gpu_h += r->gpu_h;
+	if (positive(r->core_h))
+		h->core_h += r->core_h;
+	/* What the newest run asked for is the request (not the largest). */
+	if (!h->have_newest || sp_order_cmp(&r->o, &h->newest) > 0) {
+		h->newest = r->o;
 		h->have_newest = 1;
+		h->req[SP_FLAG_TIME] = positive(r->timelimit_s) ?
+		    r->timelimit_s : NAN;
+		h->req[SP_FLAG_MEM] = r->limit_b;
+		h->req[SP_FLAG_CPUS] = positive(r->cpt) ? r->cpt : NAN;
+		h->req[SP_FLAG_GPUS] = positive(r->alloc_gpus) ?
+		    r->alloc_gpus : NAN;
 	}
-	note_request(h, SP_FLAG_TIME, &r.o, j->timelimit_s);
-	note_request(h, SP_FLAG_MEM, &r.o, r.limit_b);
-	note_request(h, SP_FLAG_CPUS, &r.o, r.cpt);
-	note_request(h, SP_FLAG_GPUS, &r.o, j->alloc_gpus);
 
-	add_array(h, &r);	/* first: the kills below look their array up */
-	add_time(h, &r);
-	add_mem(h, &r);
-	add_cpu(h, &r);
-	add_gpu(h, &r);
-	add_cost(h, &r);
-	add_failure(h, &r);
-	add_requeue(h, &r);
-	add_hang(h, &r);
+	add_array(h, r);	/* first: the kills below look their array up */
+	add_time(h, r);
+	add_mem(h, r);
+	add_cpu(h, r);
+	add_gpu(h, r);
+	add_cost(h, r);
+	add_failure(h, r);
+	add_requeue(h, r);
+	add_hang(h, r);
 }
 
 void
@@ -937,39 +1065,33 @@ sp_hist_finish(struct sp_hist *h)
 	rq_close(h);
 }
 
-/*
- * The contradiction: a run that completed at a per-node limit an earlier
- * submission was killed at.  Returns the earliest such kill (its index in
- * oomsubs) and the completion, or -1.
- */
 long
-sp_hist_contradiction(const struct sp_hist *h, const struct sp_ref **done)
+sp_hist_contradiction(const struct sp_hist *h, const char **done)
 {
+	const struct sp_hist_more *m = sp_hist_more(h);
 	long found = -1;
 
 	*done = NULL;
-	for (size_t i = 0; i < h->noomsubs; i++) {
-		const struct sp_oomsub *e = &h->oomsubs[i];
-		long k = u64map_get(&h->doneat_map, double_key(e->limit_b));
-		const struct sp_ref *cand[2];
+	for (size_t i = 0; i < m->noomsubs; i++) {
+		const struct sp_oomsub *e = &m->oomsubs[i];
+		long k = doneat_find(h, e->limit_b);
+		const struct sp_doneat *d;
 
 		if (k < 0)
 			continue;
 		if (found >= 0 &&
-		    sp_order_cmp(&e->first, &h->oomsubs[found].first) >= 0)
+		    sp_order_cmp(&e->first, &m->oomsubs[found].first) >= 0)
 			continue;
-		cand[0] = &h->doneat[k].best;
-		cand[1] = &h->doneat[k].other;
-		for (int c = 0; c < 2; c++) {
-			const struct sp_ref *d = cand[c];
-
-			if (d->jobid == NULL ||
-			    sp_order_cmp(&d->o, &e->first) <= 0 ||
-			    (e->sub != 0 && d->sub == e->sub))
-				continue;
+		d = &h->doneat[k];
+		if (d->best_id != NULL && sp_order_cmp(&d->best_o, &e->first) > 0 &&
+		    !(e->sub != 0 && d->best_sub == e->sub)) {
 			found = (long)i;
-			*done = d;
-			break;
+			*done = d->best_id;
+		} else if (d->other_id != NULL &&
+			   sp_order_cmp(&d->other_o, &e->first) > 0 &&
+			   !(e->sub != 0 && d->other_sub == e->sub)) {
+			found = (long)i;
+			*done = d->other_id;
 		}
 	}
 	return found;
@@ -977,55 +1099,121 @@ sp_hist_contradiction(const struct sp_hist *h, const struct sp_ref **done)
 
 /* ------------------------------------------------------------ the set */
 
-struct sp_hist *
-sp_histset_get(struct sp_histset *s, const char *key, size_t n)
+#define HIST_BLOCK 256
+
+static struct sp_hist *
+new_hist(struct sp_histset *s)
 {
+	if (s->nblocks == 0 || s->blockused == HIST_BLOCK) {
+		s->blocks = sp_xgrow(s->blocks, &s->blockcap, s->nblocks + 1,
+				     sizeof *s->blocks);
+		s->blocks[s->nblocks++] = sp_xcalloc(HIST_BLOCK,
+						     sizeof **s->blocks);
+		s->blockused = 0;
+	}
+	return &s->blocks[s->nblocks - 1][s->blockused++];
+}
+
+/* A history whose key is already in the pool. */
+static void
+hist_setup(struct sp_hist *h, struct sp_strpool *pool, const char *key,
+	   size_t keylen)
+{
+	sp_hist_init(h, pool, "", 0);
+	h->key = key;
+	h->keylen = keylen;
+	split_key(h);
+}
+
+size_t
+sp_histset_find(struct sp_histset *s, const char *key, size_t n)
+{
+	uint64_t hash = hash_bytes(key, n);
 	size_t mask, i;
+	struct sp_wl *w;
 
 	if ((s->n + 1) * 2 > s->slotcap) {
 		size_t oldcap = s->slotcap;
-		size_t *old = s->slot;
+		struct sp_slot *old = s->slot;
 
 		s->slotcap = oldcap ? oldcap * 2 : 64;
 		s->slot = sp_xcalloc(s->slotcap, sizeof *s->slot);
 		for (size_t k = 0; k < oldcap; k++) {
-			struct sp_hist *h;
-
-			if (old[k] == 0)
+			if (old[k].idx == 0)
 				continue;
-			h = s->v[old[k] - 1];
-			i = hash_bytes(h->key, h->keylen) & (s->slotcap - 1);
-			while (s->slot[i])
+			i = old[k].hash & (s->slotcap - 1);
+			while (s->slot[i].idx)
 				i = (i + 1) & (s->slotcap - 1);
 			s->slot[i] = old[k];
 		}
 		free(old);
 	}
 	mask = s->slotcap - 1;
-	for (i = hash_bytes(key, n) & mask; s->slot[i]; i = (i + 1) & mask) {
-		struct sp_hist *h = s->v[s->slot[i] - 1];
-
-		if (h->keylen == n && memcmp(h->key, key, n) == 0)
-			return h;
+	for (i = hash & mask; s->slot[i].idx; i = (i + 1) & mask) {
+		if (s->slot[i].hash != hash)
+			continue;
+		w = &s->v[s->slot[i].idx - 1];
+		if (w->keylen == n && memcmp(w->key, key, n) == 0)
+			return s->slot[i].idx - 1;
 	}
 	s->v = sp_xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
-	s->v[s->n] = sp_xmalloc(sizeof **s->v);
-	sp_hist_init(s->v[s->n], key, n);
-	s->slot[i] = ++s->n;
-	return s->v[s->n - 1];
+	w = &s->v[s->n];
+	memset(w, 0, sizeof *w);
+	w->key = sp_strpool_add(&s->pool, key, n);
+	w->keylen = n;
+	s->slot[i].idx = ++s->n;
+	s->slot[i].hash = hash;
+	return s->n - 1;
+}
+
+void
+sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j)
+{
+	struct sp_wl *w = &s->v[i];
+	struct sp_run r;
+
+	if (sp_job_is_step(j))
+		return;
+	if (sp_job_is_open(j)) {
+		w->open++;
+		return;
+	}
+	if (!known(j->elapsed_s)) {
+		w->unusable++;
+		return;
+	}
+	sp_run_of(&r, j);
+	if (w->h != NULL) {
+		sp_hist_add_run(w->h, &r);
+		return;
+	}
+	if (w->nseed < SP_SEEDS) {
+		/* Kept past this record: its texts go to the pool. */
+		r.jobid.p = keep_id(&s->pool, r.jobid);
+		r.array_job.p = keep_id(&s->pool, r.array_job);
+		w->seed = sp_xrealloc(w->seed, (w->nseed + 1) * sizeof *w->seed);
+		w->seed[w->nseed++] = r;
+		return;
+	}
+	w->h = new_hist(s);
+	hist_setup(w->h, &s->pool, w->key, w->keylen);
+	for (size_t k = 0; k < w->nseed; k++)
+		sp_hist_add_run(w->h, &w->seed[k]);
+	free(w->seed);
+	w->seed = NULL;
+	w->nseed = 0;
+	sp_hist_add_run(w->h, &r);
 }
 
 static int
 by_compute(const void *a, const void *b)
 {
-	const struct sp_hist *x = *(struct sp_hist *const *)a;
-	const struct sp_hist *y = *(struct sp_hist *const *)b;
-	double cx = sp_hist_compute(x), cy = sp_hist_compute(y);
+	const struct sp_wl *x = a, *y = b;
 	size_t n = x->keylen < y->keylen ? x->keylen : y->keylen;
 	int c;
 
-	if (cx != cy)
-		return cx > cy ? -1 : 1;
+	if (x->compute != y->compute)
+		return x->compute > y->compute ? -1 : 1;
 	if ((c = memcmp(x->key, y->key, n)) != 0)
 		return c;
 	return cmp_double((double)x->keylen, (double)y->keylen);
@@ -1034,24 +1222,88 @@ by_compute(const void *a, const void *b)
 void
 sp_histset_finish(struct sp_histset *s)
 {
-	for (size_t i = 0; i < s->n; i++)
-		sp_hist_finish(s->v[i]);
-	/* The slots still name positions: the set is read-only from here. */
+	for (size_t i = 0; i < s->n; i++) {
+		struct sp_wl *w = &s->v[i];
+		double gpu_h = 0, core_h = 0;
+
+		if (w->h != NULL) {
+			sp_hist_finish(w->h);
+			w->compute = sp_hist_compute(w->h);
+			continue;
+		}
+		/* Summed as a history would sum them. */
+		for (size_t k = 0; k < w->nseed; k++) {
+			if (positive(w->seed[k].gpu_h))
+				gpu_h += w->seed[k].gpu_h;
+			if (positive(w->seed[k].core_h))
+				core_h += w->seed[k].core_h;
+		}
+		w->compute = gpu_h * SP_GPU_CORE_RATIO + core_h;
+	}
+	/* The slots name positions: the set is read-only from here. */
 	free(s->slot);
 	s->slot = NULL;
 	s->slotcap = 0;
-	qsort(s->v, s->n, sizeof *s->v, by_compute);
+	if (s->n > 1)
+		qsort(s->v, s->n, sizeof *s->v, by_compute);
+}
+
+const struct sp_hist *
+sp_histset_hist(struct sp_histset *s, size_t i)
+{
+	struct sp_wl *w = &s->v[i];
+
+	struct sp_hist *h = &s->scratch;
+
+	if (w->h != NULL)
+		return w->h;
+	if (s->scratch_used) {
+		/* Keep the arrays a few runs fill; the rare parts go. */
+		float *done = h->done_s;
+		size_t donecap = h->donecap, doneatcap = h->doneatcap;
+		struct sp_doneat *doneat = h->doneat;
+		struct sp_ref *singles = h->singles.v;
+		uint32_t singlescap = h->singles.cap;
+
+		h->done_s = NULL;
+		h->doneat = NULL;
+		h->singles.v = NULL;
+		sp_hist_free(h);
+		hist_setup(h, &s->pool, w->key, w->keylen);
+		h->done_s = done;
+		h->donecap = donecap;
+		h->doneat = doneat;
+		h->doneatcap = doneatcap;
+		h->singles.v = singles;
+		h->singles.cap = singlescap;
+	} else {
+		hist_setup(h, &s->pool, w->key, w->keylen);
+	}
+	s->scratch_used = 1;
+	for (size_t k = 0; k < w->nseed; k++)
+		sp_hist_add_run(&s->scratch, &w->seed[k]);
+	sp_hist_finish(&s->scratch);
+	s->scratch.open = w->open;
+	s->scratch.unusable = w->unusable;
+	return &s->scratch;
 }
 
 void
 sp_histset_free(struct sp_histset *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		sp_hist_free(s->v[i]);
-		free(s->v[i]);
+		if (s->v[i].h != NULL)
+			sp_hist_free(s->v[i].h);
+		free(s->v[i].seed);
 	}
+	for (size_t i = 0; i < s->nblocks; i++)
+		free(s->blocks[i]);
+	if (s->scratch_used)
+		sp_hist_free(&s->scratch);
+	free(s->blocks);
 	free(s->v);
 	free(s->slot);
+	sp_strpool_free(&s->pool);
 	memset(s, 0, sizeof *s);
 }
 
@@ -1076,22 +1328,47 @@ sp_advice_free(struct sp_advice *a)
 	sp_buf_free(&a->observed);
 	sp_buf_free(&a->basis);
 	sp_buf_free(&a->caution);
+	sp_buf_free(&a->scratch[0]);
+	sp_buf_free(&a->scratch[1]);
 }
 
+/* One formatting pass when the text fits what the buffer has (it
+ * usually does: the buffers are reused), two when it must grow. */
 static void
 buf_vprintf(struct sp_buf *b, const char *fmt, va_list ap)
 {
+	size_t room;
 	va_list aq;
 	int n;
 
+	sp_buf_reserve(b, 128);
+	room = b->cap - b->len;
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(b->p + b->len, room, fmt, aq);
 	va_end(aq);
-	if (n < 0)
+	if (n < 0) {
+		b->p[b->len] = '\0';
 		return;
-	sp_buf_reserve(b, (size_t)n + 1);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		sp_buf_reserve(b, (size_t)n + 1);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
+}
+
+static void
+bprintf(struct sp_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+bprintf(struct sp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 /* Appends one clause to a "; "-separated list. */
@@ -1112,48 +1389,44 @@ clause(struct sp_buf *b, const char *fmt, ...)
 }
 
 /* The text of a number through a formatter, for use inside clauses. */
-struct txt {
-	struct sp_buf b;
-};
-
 static const char *
-t_hms(struct txt *t, double s)
+t_hms(struct sp_buf *t, double s)
 {
-	sp_buf_clear(&t->b);
-	sp_fmt_hms(&t->b, s);
-	return sp_buf_str(&t->b);
+	sp_buf_clear(t);
+	sp_fmt_hms(t, s);
+	return sp_buf_str(t);
 }
 
 static const char *
-t_dur(struct txt *t, double s)
+t_dur(struct sp_buf *t, double s)
 {
-	sp_buf_clear(&t->b);
-	sp_fmt_duration(&t->b, s);
-	return sp_buf_str(&t->b);
+	sp_buf_clear(t);
+	sp_fmt_duration(t, s);
+	return sp_buf_str(t);
 }
 
 static const char *
-t_bytes(struct txt *t, double b)
+t_bytes(struct sp_buf *t, double b)
 {
-	sp_buf_clear(&t->b);
-	sp_fmt_bytes(&t->b, b);
-	return sp_buf_str(&t->b);
+	sp_buf_clear(t);
+	sp_fmt_bytes(t, b);
+	return sp_buf_str(t);
 }
 
 static const char *
-t_mem(struct txt *t, double b)
+t_mem(struct sp_buf *t, double b)
 {
-	sp_buf_clear(&t->b);
-	sp_size_fmt_mem(&t->b, b);
-	return sp_buf_str(&t->b);
+	sp_buf_clear(t);
+	sp_size_fmt_mem(t, b);
+	return sp_buf_str(t);
 }
 
 static const char *
-t_busy(struct txt *t, double x)
+t_busy(struct sp_buf *t, double x)
 {
-	sp_buf_clear(&t->b);
-	sp_size_fmt_busy(&t->b, x);
-	return sp_buf_str(&t->b);
+	sp_buf_clear(t);
+	sp_size_fmt_busy(t, x);
+	return sp_buf_str(t);
 }
 
 static const char *
@@ -1168,11 +1441,11 @@ sp_size_fmt_mem(struct sp_buf *b, double bytes)
 	if (!positive(bytes))
 		return;
 	if (fmod(bytes, GIB) == 0)
-		sp_buf_printf(b, "%.0fG", bytes / GIB);
+		bprintf(b, "%.0fG", bytes / GIB);
 	else if (fmod(bytes, 1048576.0) == 0)
-		sp_buf_printf(b, "%.0fM", bytes / 1048576.0);
+		bprintf(b, "%.0fM", bytes / 1048576.0);
 	else
-		sp_buf_printf(b, "%.0fK", ceil(bytes / 1024.0));
+		bprintf(b, "%.0fK", ceil(bytes / 1024.0));
 }
 
 void
@@ -1185,9 +1458,9 @@ sp_size_fmt_busy(struct sp_buf *b, double x)
 	else if (x < 0.05)
 		sp_buf_adds(b, "under 0.05");
 	else if (x < 0.1)
-		sp_buf_printf(b, "%.2f", x);
+		bprintf(b, "%.2f", x);
 	else
-		sp_buf_printf(b, "%.1f", x);
+		bprintf(b, "%.1f", x);
 }
 
 void
@@ -1229,8 +1502,8 @@ judge(double target, double current)
 static void
 suggest(struct sp_advice *a, const char *value)
 {
-	sp_buf_printf(&a->suggestion, "%s=%s", sp_flag_name(a->flag), value);
-	sp_buf_printf(&a->sbatch, "#SBATCH %s=%s", sp_flag_name(a->flag),
+	bprintf(&a->suggestion, "%s=%s", sp_flag_name(a->flag), value);
+	bprintf(&a->sbatch, "#SBATCH %s=%s", sp_flag_name(a->flag),
 		      value);
 }
 
@@ -1251,11 +1524,11 @@ round_time(double s)
 }
 
 static void
-advise_time(const struct sp_hist *h, struct sp_advice *a, struct txt *t,
-	    struct txt *t2)
+advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
+	    struct sp_buf *t2)
 {
 	long hung = h->hung_timeouts, touts = h->timeouts;
-	double req = h->req[SP_FLAG_TIME].known ? h->req[SP_FLAG_TIME].v : NAN;
+	double req = h->req[SP_FLAG_TIME];
 	double longest, target, floor = NAN, p95;
 	double *v;
 
@@ -1268,9 +1541,9 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct txt *t,
 	    hung >= SP_TIME_VETO_RUN_SHARE * h->runs) {
 		a->verdict = SP_V_HOLD;
 		a->runs = touts;
-		sp_buf_printf(&a->observed, "%ld of %ld timeouts computed "
+		bprintf(&a->observed, "%ld of %ld timeouts computed "
 			      "nothing", hung, touts);
-		sp_buf_printf(&a->basis, "blocked, not slow: %ld of the %ld "
+		bprintf(&a->basis, "blocked, not slow: %ld of the %ld "
 			      "timeouts (of %ld runs) used under %.0f "
 			      "CPU-seconds, and a longer limit buys a longer "
 			      "hang", hung, touts, h->runs, SP_NOOP_MAX_CPU_S);
@@ -1284,7 +1557,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct txt *t,
 	}
 	if (h->ndone < SP_SIZE_MIN_RUNS) {
 		a->verdict = SP_V_REFUSE;
-		sp_buf_printf(&a->basis, "needs %d completed runs; there %s "
+		bprintf(&a->basis, "needs %d completed runs; there %s "
 			      "%zu", SP_SIZE_MIN_RUNS,
 			      h->ndone == 1 ? "was" : "were", h->ndone);
 		if (h->ndone > 0)
@@ -1308,11 +1581,11 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct txt *t,
 	free(v);
 
 	sp_fmt_duration(&a->observed, longest);
-	sp_buf_printf(&a->basis, "longest of %zu completed runs took %s",
+	bprintf(&a->basis, "longest of %zu completed runs took %s",
 		      h->ndone, t_dur(t, longest));
 	if (fabs(longest - p95) > fmax(SP_TIME_P95_SHOW_S,
 				       SP_TIME_P95_SHOW_SHARE * longest))
-		sp_buf_printf(&a->basis, " (p95 %s)", t_dur(t, p95));
+		bprintf(&a->basis, " (p95 %s)", t_dur(t, p95));
 	if (known(floor) && floor > target) {
 		target = floor;
 		clause(&a->basis, "%ld %s timed out while computing at %s, so "
@@ -1348,26 +1621,27 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct txt *t,
 		       plural(hung, "is", "are"),
 		       h->comp_timeouts > 0 ? "that floor" :
 		       "the figure above");
-	if (h->near.n > 0) {
-		const struct sp_ref *w = &h->near.v[0];
+	if (sp_hist_more(h)->near.n > 0) {
+		const struct sp_topk *near = &sp_hist_more(h)->near;
+		const struct sp_ref *w = &near->v[0];
 
 		/* The root of the heap is the kept run with the least room;
 		 * the tightest is the one with the highest score. */
-		for (size_t i = 1; i < h->near.n; i++)
-			if (ref_cmp(&h->near.v[i], w) > 0)
-				w = &h->near.v[i];
+		for (size_t i = 1; i < near->n; i++)
+			if (ref_cmp(&near->v[i], w) > 0)
+				w = &near->v[i];
 		clause(&a->caution, "job %s finished %s inside its %s limit",
 		       w->jobid, t_dur(t, w->b - w->a), t_hms(t2, w->b));
-		if (h->near.seen > 1)
-			sp_buf_printf(&a->caution, " (%ld runs finished within "
-				      "%.0f%% of their limit)", h->near.seen,
+		if (near->seen > 1)
+			bprintf(&a->caution, " (%ld runs finished within "
+				      "%.0f%% of their limit)", near->seen,
 				      SP_NEAR_LIMIT_SHARE * 100);
 	}
 }
 
 static void
 thin_caution(const struct sp_hist *h, const struct sp_size_site *site,
-	     struct sp_advice *a, struct txt *t)
+	     struct sp_advice *a, struct sp_buf *t)
 {
 	double f = site->gather_freq_s, s = h->shortest_trusted_s;
 
@@ -1399,7 +1673,7 @@ ceil_gib(double b)
 
 static void
 mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
-	    struct txt *t)
+	    struct sp_buf *t)
 {
 	double ceiling = site->ceiling_mem_b;
 
@@ -1421,17 +1695,17 @@ mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
 
 static void
 advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
-	   struct sp_advice *a, struct txt *t)
+	   struct sp_advice *a, struct sp_buf *t)
 {
-	double req = h->req[SP_FLAG_MEM].known ? h->req[SP_FLAG_MEM].v : NAN;
-	const struct sp_ref *done;
+	double req = h->req[SP_FLAG_MEM];
+	const char *done;
 	long contra;
 
 	a->requested = req;
 	sp_size_fmt_mem(&a->requested_txt, req);
 	a->runs = h->mem_runs;
 	if (h->kills > 0)
-		sp_buf_printf(&a->observed, "%ld %s at up to %s", h->kills,
+		bprintf(&a->observed, "%ld %s at up to %s", h->kills,
 			      plural(h->kills, "kill", "kills"),
 			      t_mem(t, h->kill_limit_b));
 	else if (h->mem_trusted > 0)
@@ -1441,14 +1715,15 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	 * not the variable.  One or two kills beside a success are more
 	 * likely inputs that differ: the floor below still applies. */
 	contra = sp_hist_contradiction(h, &done);
-	if (contra >= 0 && h->noomsubs >= SP_MEMSEARCH_MIN_KILLS) {
-		const struct sp_oomsub *e = &h->oomsubs[contra];
+	if (contra >= 0 &&
+	    sp_hist_more(h)->noomsubs >= SP_MEMSEARCH_MIN_KILLS) {
+		const struct sp_oomsub *e = &sp_hist_more(h)->oomsubs[contra];
 
 		a->verdict = SP_V_HOLD;
-		sp_buf_printf(&a->basis, "job %s completed at %s, a size "
+		bprintf(&a->basis, "job %s completed at %s, a size "
 			      "already killed for memory (job %s): memory is not "
 			      "the deciding variable, so no further increment",
-			      done->jobid, t_mem(t, e->limit_b), e->jobid);
+			      done, t_mem(t, e->limit_b), e->jobid);
 		clause(&a->caution, "find what else changed between the runs "
 		       "(workers, batch size, input shard)");
 		sp_size_mem_caveat(&a->caution, site->gather);
@@ -1456,7 +1731,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	}
 	if (h->mem_runs < SP_SIZE_MIN_RUNS) {
 		a->verdict = SP_V_REFUSE;
-		sp_buf_printf(&a->basis, "needs %d runs with a peak or a kill "
+		bprintf(&a->basis, "needs %d runs with a peak or a kill "
 			      "at a known limit; there %s %ld", SP_SIZE_MIN_RUNS,
 			      h->mem_runs == 1 ? "was" : "were", h->mem_runs);
 		if (h->mem_untrusted > 0)
@@ -1470,7 +1745,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		double peak_target = NAN;
 
 		a->target = ceil_gib(h->kill_limit_b * SP_MEM_MARGIN);
-		sp_buf_printf(&a->basis, "%ld %s killed for memory at up to %s; "
+		bprintf(&a->basis, "%ld %s killed for memory at up to %s; "
 			      "that x %.2f is a floor", h->kills,
 			      plural(h->kills, "run was", "runs were"),
 			      t_mem(t, h->kill_limit_b), SP_MEM_MARGIN);
@@ -1485,21 +1760,22 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		if (contra >= 0)
 			clause(&a->caution, "job %s later completed at %s, a "
 			       "size that was killed: the need varies between "
-			       "runs", done->jobid,
-			       t_mem(t, h->oomsubs[contra].limit_b));
+			       "runs", done,
+			       t_mem(t,
+			       sp_hist_more(h)->oomsubs[contra].limit_b));
 		clause(&a->caution, "a killed run's MaxRSS is a sample short of "
 		       "its real peak");
 	} else if (h->mem_measured > 0 && h->mem_untrusted >=
 		   SP_MEM_UNTRUSTED_DOMINATE * h->mem_measured) {
 		a->verdict = SP_V_REFUSE;
-		sp_buf_printf(&a->basis, "MaxRSS exceeds the limit on %ld of %ld "
+		bprintf(&a->basis, "MaxRSS exceeds the limit on %ld of %ld "
 			      "runs without being killed: not a footprint at all",
 			      h->mem_untrusted, h->mem_measured);
 		sp_size_mem_caveat(&a->caution, site->gather);
 		return;
 	} else if (h->mem_trusted < SP_SIZE_MIN_RUNS) {
 		a->verdict = SP_V_REFUSE;
-		sp_buf_printf(&a->basis, "needs %d runs with a peak within "
+		bprintf(&a->basis, "needs %d runs with a peak within "
 			      "their limit; there %s %ld", SP_SIZE_MIN_RUNS,
 			      h->mem_trusted == 1 ? "was" : "were",
 			      h->mem_trusted);
@@ -1512,7 +1788,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	} else {
 		a->runs = h->mem_trusted;
 		a->target = ceil_gib(h->peak.a * SP_MEM_MARGIN);
-		sp_buf_printf(&a->basis, "largest peak of %ld runs within their "
+		bprintf(&a->basis, "largest peak of %ld runs within their "
 			      "limit: %s (job %s), x %.2f", h->mem_trusted,
 			      t_bytes(t, h->peak.a), h->peak.jobid,
 			      SP_MEM_MARGIN);
@@ -1560,19 +1836,19 @@ busy_target(double busy, double margin, double noise)
 
 static void
 advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
-	    struct sp_advice *a, struct txt *t)
+	    struct sp_advice *a, struct sp_buf *t)
 {
-	double req = h->req[SP_FLAG_CPUS].known ? h->req[SP_FLAG_CPUS].v : NAN;
+	double req = h->req[SP_FLAG_CPUS];
 	double busy, ceiling = site->ceiling_cores;
 	const char *bt;
 
 	a->requested = req;
 	if (known(req))
-		sp_buf_printf(&a->requested_txt, "%g", req);
+		bprintf(&a->requested_txt, "%g", req);
 	a->runs = h->cpu_runs;
 	if (h->cpu_runs < SP_SIZE_MIN_RUNS) {
 		a->verdict = SP_V_REFUSE;
-		sp_buf_printf(&a->basis, "needs %d runs with a CPU reading; "
+		bprintf(&a->basis, "needs %d runs with a CPU reading; "
 			      "there %s %ld", SP_SIZE_MIN_RUNS,
 			      h->cpu_runs == 1 ? "was" : "were", h->cpu_runs);
 		return;
@@ -1580,10 +1856,10 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 	busy = h->busiest.a;
 	a->target = busy_target(busy, SP_CPU_MARGIN, SP_CPU_NOISE);
 	bt = t_busy(t, busy);
-	sp_buf_printf(&a->observed, "%s %s busy per task at peak across %ld "
+	bprintf(&a->observed, "%s %s busy per task at peak across %ld "
 		      "runs", bt, strcmp(bt, "1.0") ? "cores" : "core",
 		      h->cpu_runs);
-	sp_buf_printf(&a->basis, "the busiest run (job %s) kept %s of its %g "
+	bprintf(&a->basis, "the busiest run (job %s) kept %s of its %g "
 		      "%s per task busy", h->busiest.jobid, bt, h->busiest.b,
 		      plural(h->busiest.b, "core", "cores"));
 	a->verdict = judge(a->target, req);
@@ -1611,7 +1887,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 	if (actionable(a->verdict)) {
 		struct sp_buf v = { 0 };
 
-		sp_buf_printf(&v, "%g", a->target);
+		bprintf(&v, "%g", a->target);
 		suggest(a, sp_buf_str(&v));
 		sp_buf_free(&v);
 	} else if (a->verdict == SP_V_KEEP && a->target != req) {
@@ -1631,26 +1907,26 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 
 static void
 advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
-	    struct sp_advice *a, struct txt *t)
+	    struct sp_advice *a, struct sp_buf *t)
 {
-	double req = h->req[SP_FLAG_GPUS].known ? h->req[SP_FLAG_GPUS].v : NAN;
+	double req = h->req[SP_FLAG_GPUS];
 	double busy, held;
 	const char *bt;
 
 	a->requested = req;
 	if (known(req))
-		sp_buf_printf(&a->requested_txt, "%g", req);
+		bprintf(&a->requested_txt, "%g", req);
 	a->runs = h->gpu_runs;
 	if (h->gpu_runs < SP_SIZE_MIN_RUNS) {
 		a->verdict = SP_V_REFUSE;
-		sp_buf_printf(&a->basis, "needs %d runs that held GPUs and "
+		bprintf(&a->basis, "needs %d runs that held GPUs and "
 			      "computed; there %s %ld", SP_SIZE_MIN_RUNS,
 			      h->gpu_runs == 1 ? "was" : "were", h->gpu_runs);
 		return;
 	}
 	if (h->gpu_util_runs < SP_SIZE_MIN_RUNS) {
 		a->verdict = SP_V_REFUSE;
-		sp_buf_printf(&a->basis, "GPU utilization is recorded for %ld "
+		bprintf(&a->basis, "GPU utilization is recorded for %ld "
 			      "of %ld runs; without it the record cannot size "
 			      "--gpus", h->gpu_util_runs, h->gpu_runs);
 		clause(&a->caution, "%s", site->gpuutil_tracked == 1 ?
@@ -1667,9 +1943,9 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 	held = h->gpu_busiest.b;
 	a->target = busy_target(busy, SP_GPU_MARGIN, SP_GPU_NOISE);
 	bt = t_busy(t, busy);
-	sp_buf_printf(&a->observed, "%s %s busy at peak across %ld runs", bt,
+	bprintf(&a->observed, "%s %s busy at peak across %ld runs", bt,
 		      strcmp(bt, "1.0") ? "GPUs" : "GPU", h->gpu_util_runs);
-	sp_buf_printf(&a->basis, "the busiest run (job %s) kept %s of its %g "
+	bprintf(&a->basis, "the busiest run (job %s) kept %s of its %g "
 		      "%s busy", h->gpu_busiest.jobid, bt, held,
 		      plural(held, "GPU", "GPUs"));
 	a->verdict = judge(a->target, req);
@@ -1682,7 +1958,7 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 	if (a->verdict == SP_V_LOWER) {
 		struct sp_buf v = { 0 };
 
-		sp_buf_printf(&v, "%g", a->target);
+		bprintf(&v, "%g", a->target);
 		suggest(a, sp_buf_str(&v));
 		sp_buf_free(&v);
 		clause(&a->caution, "utilization is averaged over the run and "
@@ -1699,31 +1975,37 @@ int
 sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 	       enum sp_flag flag, struct sp_advice *a)
 {
-	struct txt t = { { 0 } }, t2 = { { 0 } };
+	struct sp_buf *t = &a->scratch[0], *t2 = &a->scratch[1];
 
-	memset(a, 0, sizeof *a);
+	/* The buffers of an earlier answer are reused, not reallocated. */
+	sp_buf_clear(&a->requested_txt);
+	sp_buf_clear(&a->suggestion);
+	sp_buf_clear(&a->sbatch);
+	sp_buf_clear(&a->observed);
+	sp_buf_clear(&a->basis);
+	sp_buf_clear(&a->caution);
 	a->flag = flag;
+	a->verdict = SP_V_REFUSE;
+	a->runs = 0;
 	a->requested = a->target = NAN;
 	switch (flag) {
 	case SP_FLAG_TIME:
-		advise_time(h, a, &t, &t2);
+		advise_time(h, a, t, t2);
 		break;
 	case SP_FLAG_MEM:
-		advise_mem(h, site, a, &t);
+		advise_mem(h, site, a, t);
 		break;
 	case SP_FLAG_CPUS:
-		advise_cpus(h, site, a, &t);
+		advise_cpus(h, site, a, t);
 		break;
 	case SP_FLAG_GPUS:
 		if (!h->gpu)
 			return -1;
-		advise_gpus(h, site, a, &t);
+		advise_gpus(h, site, a, t);
 		break;
 	default:
 		return -1;
 	}
-	sp_buf_free(&t.b);
-	sp_buf_free(&t2.b);
 	return 0;
 }
 

@@ -6,9 +6,11 @@
  * A struct sp_hist gathers, run by run, what the sizing rules and the
  * findings across runs (sp_patterns.h) need of one workload: counts,
  * sums, maxima and short bounded lists, so memory grows with workloads
- * rather than jobs.  Two lists keep four bytes per run, because their
- * rules need a distribution: the times of completed runs (the p95) and
- * the peaks of array tasks (an array's own population, array-probes).
+ * rather than jobs (a few hundred bytes each; the parts few workloads
+ * need are allocated when first needed).  Two lists keep four bytes per
+ * run, because their rules need a distribution: the times of completed
+ * runs (the p95) and the peaks of array tasks (an array's own
+ * population, array-probes).
  * Nothing depends on the order the runs arrive in, so a history split by
  * workload_key and analysed in parts gives the same records.
  */
@@ -26,11 +28,26 @@
  * start (else submit), then the numeric job id, array task and attempt.
  */
 struct sp_order {
-	double when, id, task, attempt;
+	double when, id;
+	int32_t task, attempt;
 };
 
 void sp_order_of(struct sp_order *o, const struct sp_job *j);
 int sp_order_cmp(const struct sp_order *a, const struct sp_order *b);
+
+/*
+ * Strings kept for the whole run (workload keys, the job ids a rule may
+ * name), in blocks that never move: a pointer into the pool stays valid
+ * until it is freed, and nothing is freed one by one.
+ */
+struct sp_strpool {
+	char **blocks;
+	size_t n, cap;
+	size_t used, size;		/* in the newest block */
+};
+
+const char *sp_strpool_add(struct sp_strpool *p, const char *s, size_t n);
+void sp_strpool_free(struct sp_strpool *p);
 
 /* A run a rule may name: its id, two numbers, and its submission. */
 struct sp_ref {
@@ -38,13 +55,13 @@ struct sp_ref {
 	double score;		/* what a top-k list ranks by */
 	double a, b;
 	uint64_t sub;		/* array hash, 0 for a job of its own */
-	char *jobid;		/* NULL: none */
+	const char *jobid;	/* in the pool; NULL: none */
 };
 
-/* The k best refs by (score, order); k fixed at init. */
+/* The k best refs by (score, order); the list grows as refs arrive. */
 struct sp_topk {
 	struct sp_ref *v;
-	size_t n, k;
+	uint32_t n, cap, k;
 	long seen;
 };
 
@@ -70,7 +87,7 @@ struct sp_oomsub {
 	struct sp_order first;	/* its earliest kill */
 	double limit_b;
 	uint64_t sub;
-	char *jobid;		/* the first kill (an array: its master id) */
+	const char *jobid;	/* the first kill (an array: its master id) */
 	long kills;
 };
 
@@ -78,13 +95,15 @@ struct sp_oomsub {
  * other submission (so an array's own tasks never contradict it). */
 struct sp_doneat {
 	double limit_b;
-	struct sp_ref best, other;
+	struct sp_order best_o, other_o;
+	uint64_t best_sub, other_sub;
+	const char *best_id, *other_id;	/* NULL: none */
 };
 
 /* One array submission of the workload. */
 struct sp_array {
 	uint64_t hash;
-	char *master;
+	const char *master;
 	long tasks, kills;
 	double limit_b;		/* the largest per-node limit of its tasks */
 	struct sp_order first;	/* its earliest task */
@@ -95,79 +114,26 @@ enum sp_flag { SP_FLAG_TIME, SP_FLAG_MEM, SP_FLAG_CPUS, SP_FLAG_GPUS,
 	       SP_FLAG_N };
 const char *sp_flag_name(enum sp_flag f);	/* "--time" ... */
 
-struct sp_hist {
-	char *key;			/* workload_key, as the record has it */
-	size_t keylen;
-	struct sp_slice user, partition, workload;	/* into key */
-	int gpu;
-
-	long runs;			/* usable allocation records */
-	long open, unusable;		/* left out */
-	long states[SP_ST_N];
-	long noop, hang, problems;
-	double gpu_h, core_h;
-	struct sp_order newest;
-	int have_newest;
-
-	/* The newest known request of each flag. */
-	struct {
-		struct sp_order at;
-		double v;
-		int known;
-	} req[SP_FLAG_N];
-
+/*
+ * The parts of a history few workloads need (kills, arrays, requeues,
+ * failures, hangs, runs near their limit), allocated on first use so the
+ * long tail of workloads run once or twice stays small.
+ */
+struct sp_hist_more {
 	/* --time */
-	float *done_s;			/* completed, computing, elapsed > 0 */
-	size_t ndone, donecap;
-	struct sp_ref longest;		/* a = elapsed, b = its limit */
-	long timeouts, hung_timeouts, comp_timeouts;
-	double comp_timeout_limit_s;	/* the largest; NaN none */
 	struct sp_topk near;		/* completed within the near share */
-
-	/* --mem (per node) */
-	long mem_runs;			/* a reading or a kill at a known limit */
-	long mem_measured, mem_trusted, mem_untrusted;
-	struct sp_ref peak;		/* a = MaxRSS, b = its limit */
-	double shortest_trusted_s;
-	long multinode;
-	long kills;			/* OOM-killed with a known limit */
-	double kill_limit_b;		/* the largest; NaN none */
+	/* --mem: kills */
 	struct sp_oomsub *oomsubs;
 	size_t noomsubs, oomsubcap;
-	struct sp_doneat *doneat;
-	size_t ndoneat, doneatcap;
+	/* an index of the completions by limit, once there are many */
 	struct sp_u64map doneat_map;
-
-	/* --cpus-per-task */
-	long cpu_runs;
-	struct sp_ref busiest;		/* a = busy cores per task, b = cpt */
-	double tasks_max;
-
-	/* --gpus */
-	long gpu_runs, gpu_util_runs;
-	struct sp_ref gpu_busiest;	/* a = busy GPUs, b = GPUs held */
-
-	/* --cost: sums over usable runs with the numbers known */
-	long cost_time_n, cost_cpu_n, cost_mem_n;
-	double limit_s, elapsed_s;	/* time */
-	double core_s, cpu_s, task_s;	/* cores x elapsed, CPU, tasks x el. */
-	double mem_bs, used_bs, node_s;	/* limit x nodes x el., ... */
-
-	/* findings */
+	/* failures */
 	long fail_hung;
 	double fail_gpu_h;
 	struct sp_topk fail_ids;	/* the newest failures */
 	double timeout_limit_min, timeout_limit_max;
-	int one_array;			/* 1 all runs one array, 0 not, -1 none */
-	uint64_t array0;
-	char *array0_master;
-	/* requeues: attempts of one job arrive together */
-	char *rq_jobid;
-	long rq_count;
-	double rq_max_attempt, rq_max_elapsed, rq_sum_elapsed;
-	enum sp_state rq_max_state;
-	struct sp_order rq_order;	/* its standing attempt */
-	long rq_states[SP_ST_N];
+	/* requeues */
+	long rq_states[SP_ST_N];	/* the open group's */
 	long requeued, attempts;
 	double abandoned_s;
 	long abandoned_states[SP_ST_N];
@@ -178,48 +144,175 @@ struct sp_hist {
 	struct sp_u64map array_map;
 	float *pop;			/* array tasks' peaks */
 	size_t npop, popcap;
-	struct sp_topk singles;		/* the newest single runs' peaks */
 	/* allocations that computed nothing */
 	long hang_short, hang_io;
 	double hang_gpu_h;
 	struct sp_topk hangs;
 };
 
+/*
+ * One run as the rules read it, worked out once from its record; the two
+ * texts point into the record (or the pool, for a run kept for later).
+ */
+struct sp_run {
+	struct sp_order o;
+	enum sp_state st;
+	int noop, hang, failed, io;
+	uint64_t sub;			/* array hash, 0 a job of its own */
+	struct sp_slice jobid, array_job;
+	double elapsed_s, timelimit_s, total_cpu_s, cpu_time_s;
+	double alloc_gpus, gpu_util, gpu_h, core_h;
+	double limit_b, rss_b;		/* per node; NaN unknown */
+	double cores, tasks, cpt, nodes;
+};
+
+/* A usable record (an allocation, closed, elapsed known) as a run. */
+void sp_run_of(struct sp_run *r, const struct sp_job *j);
+
+/* The best run by one number (ties: the higher job id, then its text). */
+struct sp_best {
+	double a, b, id;
+	const char *jobid;		/* NULL: none yet */
+};
+
+struct sp_hist {
+	const char *key;		/* workload_key, in the pool */
+	size_t keylen;
+	struct sp_slice user, partition, workload;	/* into key */
+	int gpu;
+	struct sp_strpool *pool;
+	struct sp_hist_more *more;	/* NULL until needed */
+
+	long runs;			/* usable allocation records */
+	long open, unusable;		/* left out */
+	long states[SP_ST_N];
+	long noop, hang, problems;
+	double gpu_h, core_h;
+	/* The newest run, and what it asked for (NaN unknown). */
+	struct sp_order newest;
+	int have_newest;
+	double req[SP_FLAG_N];
+
+	/* --time */
+	float *done_s;			/* completed, computing, elapsed > 0 */
+	size_t ndone, donecap;
+	struct sp_best longest;		/* a = elapsed, b = its limit */
+	long timeouts, hung_timeouts, comp_timeouts;
+	double comp_timeout_limit_s;	/* the largest; NaN none */
+
+	/* --mem (per node) */
+	long mem_runs;			/* a reading or a kill at a known limit */
+	long mem_measured, mem_trusted, mem_untrusted;
+	struct sp_best peak;		/* a = MaxRSS, b = its limit */
+	double shortest_trusted_s;
+	long multinode;
+	long kills;			/* OOM-killed with a known limit */
+	double kill_limit_b;		/* the largest; NaN none */
+	struct sp_doneat *doneat;	/* completions, by limit */
+	size_t ndoneat, doneatcap;
+	struct sp_topk singles;		/* the newest single runs' peaks */
+
+	/* --cpus-per-task */
+	long cpu_runs;
+	struct sp_best busiest;		/* a = busy cores per task, b = cpt */
+	double tasks_max;
+
+	/* --gpus */
+	long gpu_runs, gpu_util_runs;
+	struct sp_best gpu_busiest;	/* a = busy GPUs, b = GPUs held */
+
+	/* --cost: sums over usable runs with the numbers known */
+	long cost_time_n, cost_cpu_n, cost_mem_n;
+	double limit_s, elapsed_s;	/* time */
+	double core_s, cpu_s, task_s;	/* cores x elapsed, CPU, tasks x el. */
+	double mem_bs, used_bs, node_s;	/* limit x nodes x el., ... */
+
+	/* every run one array? 1 yes, 0 no, -1 none seen */
+	int one_array;
+	uint64_t array0;
+	const char *array0_master;
+
+	/* Requeued attempts share a job id and arrive together: the open
+	 * group of records with one id. */
+	uint64_t rq_hash;
+	const char *rq_jobid;		/* kept once the group is a requeue */
+	long rq_count;
+	double rq_max_attempt, rq_max_elapsed, rq_sum_elapsed;
+	enum sp_state rq_max_state, rq_first_state;
+	struct sp_order rq_order;	/* its standing attempt */
+};
+
 /* The workload a key names: user/partition/gpu|cpu/workload. */
-void sp_hist_init(struct sp_hist *h, const char *key, size_t keylen);
+void sp_hist_init(struct sp_hist *h, struct sp_strpool *pool,
+		  const char *key, size_t keylen);
 /* Adds one record; step records are ignored, open ones counted. */
 void sp_hist_add(struct sp_hist *h, const struct sp_job *j);
+/* Adds one usable run. */
+void sp_hist_add_run(struct sp_hist *h, const struct sp_run *r);
 /* After the last record: closes what waits for the next one. */
 void sp_hist_finish(struct sp_hist *h);
 void sp_hist_free(struct sp_hist *h);
+/* The rare parts; an empty set when the workload never needed them. */
+const struct sp_hist_more *sp_hist_more(const struct sp_hist *h);
 /*
  * The contradiction: a run that completed at a per-node limit an earlier
  * submission had been killed at (never a task of that same array).
  * Returns the earliest such kill's index in oomsubs and sets *done to the
- * completion, or returns -1.
+ * completion's job id, or returns -1.
  */
-long sp_hist_contradiction(const struct sp_hist *h, const struct sp_ref **done);
+long sp_hist_contradiction(const struct sp_hist *h, const char **done);
 /* A copy of a top-k list, best first (by_order 0) or oldest first; free it. */
 size_t sp_topk_sorted(const struct sp_topk *t, struct sp_ref **out,
 		      int by_order);
 /* GPU-hours x SP_GPU_CORE_RATIO + core-hours. */
 double sp_hist_compute(const struct sp_hist *h);
 
-/* Every workload of an input, by key, in the order first seen. */
-struct sp_histset {
-	struct sp_hist **v;
-	size_t n, cap;
-	size_t *slot;			/* index + 1, 0 empty */
-	size_t slotcap;
+/*
+ * Every workload of an input, by key.  A workload's first runs are kept
+ * as they are (SP_SEEDS of them) and become a history only when more
+ * arrive: most workloads are run once or twice, and a run is smaller
+ * than a history.
+ */
+#define SP_SEEDS 2
+
+struct sp_wl {
+	const char *key;		/* in the pool */
+	size_t keylen;
+	long open, unusable;		/* records left out */
+	double compute;			/* set by sp_histset_finish */
+	struct sp_hist *h;		/* NULL while the runs are few */
+	struct sp_run *seed;
+	size_t nseed;
 };
 
-struct sp_hist *sp_histset_get(struct sp_histset *s, const char *key,
-			       size_t n);
+struct sp_histset {
+	struct sp_wl *v;
+	size_t n, cap;
+	struct sp_slot {
+		size_t idx;		/* index + 1, 0 empty */
+		uint64_t hash;		/* so a probe rarely reads the key */
+	} *slot;
+	size_t slotcap;
+	struct sp_strpool pool;
+	struct sp_hist **blocks;	/* histories, in blocks that stay put */
+	size_t nblocks, blockcap, blockused;
+	struct sp_hist scratch;		/* a workload of few runs, on demand */
+	int scratch_used;
+};
+
+/* The number of the workload with this key, added when new. */
+size_t sp_histset_find(struct sp_histset *s, const char *key, size_t n);
+/* Adds a record to workload i; steps are ignored, open ones counted. */
+void sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j);
 /*
  * After the last record: finishes every workload and sorts them most
- * compute first, then by key (the order every output uses).  No get after.
+ * compute first, then by key (the order every output uses).  Nothing is
+ * added after.
  */
 void sp_histset_finish(struct sp_histset *s);
+/* The history of workload i; one of few runs is built on demand and
+ * stays valid until the next call. */
+const struct sp_hist *sp_histset_hist(struct sp_histset *s, size_t i);
 void sp_histset_free(struct sp_histset *s);
 
 /* What the site tells the rules; NaN or SP_GATHER_UNKNOWN when unknown. */
@@ -245,13 +338,16 @@ struct sp_advice {
 	double target;			/* NaN: no figure */
 	struct sp_buf requested_txt, suggestion, sbatch;
 	struct sp_buf observed, basis, caution;
+	struct sp_buf scratch[2];	/* the advice's own, reused */
 };
 
 void sp_advice_free(struct sp_advice *a);
 
 /*
- * The advice of one flag.  Returns 0, or -1 when the flag does not apply
- * (--gpus for a workload that holds no GPUs); *a is then left empty.
+ * The advice of one flag into *a, which is zeroed ({ 0 }) or holds an
+ * earlier answer (its buffers are reused); sp_advice_free when done.
+ * Returns 0, or -1 when the flag does not apply (--gpus for a workload
+ * that holds no GPUs).
  */
 int sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 		   enum sp_flag flag, struct sp_advice *a);

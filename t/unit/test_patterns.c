@@ -101,8 +101,8 @@ load(void)
 	sp_jobcols_resolve(&c, &r);
 	while (sp_reader_next(&r) == 1) {
 		sp_job_parse(&j, &c, &r);
-		sp_hist_add(sp_histset_get(&set, j.workload_key.p,
-					   j.workload_key.n), &j);
+		sp_histset_add(&set, sp_histset_find(&set, j.workload_key.p,
+			       j.workload_key.n), &j);
 	}
 	sp_histset_finish(&set);
 	sp_reader_close(&r);
@@ -121,7 +121,7 @@ find(void)
 	load();
 	sp_pattern_list_free(&found);
 	for (size_t i = 0; i < set.n; i++)
-		sp_patterns_find(&found, set.v[i], &site);
+		sp_patterns_find(&found, sp_histset_hist(&set, i), &site);
 	sp_pattern_list_sort(&found);
 }
 

@@ -101,8 +101,8 @@ load(void)
 	sp_jobcols_resolve(&c, &r);
 	while (sp_reader_next(&r) == 1) {
 		sp_job_parse(&j, &c, &r);
-		sp_hist_add(sp_histset_get(&set, j.workload_key.p,
-					   j.workload_key.n), &j);
+		sp_histset_add(&set, sp_histset_find(&set, j.workload_key.p,
+			       j.workload_key.n), &j);
 	}
 	sp_histset_finish(&set);
 	sp_reader_close(&r);
@@ -115,8 +115,8 @@ static const struct sp_hist *
 hist(const char *key)
 {
 	for (size_t i = 0; i < set.n; i++)
-		if (strcmp(set.v[i]->key, key) == 0)
-			return set.v[i];
+		if (strcmp(set.v[i].key, key) == 0)
+			return sp_histset_hist(&set, i);
 	return NULL;
 }
 
@@ -128,8 +128,6 @@ advise(const char *key, enum sp_flag f)
 {
 	const struct sp_hist *h = hist(key ? key : "u/p/cpu/w");
 
-	sp_advice_free(&adv);
-	memset(&adv, 0, sizeof adv);
 	if (h == NULL || sp_size_advise(h, &site, f, &adv) < 0)
 		adv.verdict = (enum sp_verdict)-1;
 }
@@ -601,7 +599,7 @@ static void
 cost(void)
 {
 	struct sp_cost c;
-	struct sp_advice a[3];
+	struct sp_advice a[3] = { { 0 } };
 	const struct sp_hist *h;
 
 	/* Three runs of 1 h on 4 cores, 2 busy, 32G asked, 10 GiB peak,
