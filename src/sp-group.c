@@ -64,13 +64,6 @@ struct rollup {
 };
 
 static void
-usage(void)
-{
-	fputs(usage_text, stderr);
-	exit(SP_EXIT_USAGE);
-}
-
-static void
 parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -85,7 +78,8 @@ parse_options(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof *o);
 	o->fmt = SP_FMT_TSV;
-	while ((ch = getopt_long(argc, argv, "rs:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":rs:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'r':
 			o->rollup = 1;
@@ -106,13 +100,22 @@ parse_options(int argc, char **argv, struct options *o)
 		}
 		case 'h':
 			fputs(usage_text, stdout);
+			sp_stdout_close();
 			exit(SP_EXIT_OK);
 		case 'V':
 			sp_print_version();
+			sp_stdout_close();
 			exit(SP_EXIT_OK);
+		case ':':
+			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
+			       argv[optind - 1]);
+		case '?':
+			sp_die(SP_EXIT_USAGE, "unknown option '%s' (see "
+			       "sp-group --help)", argv[optind - 1]);
 		default:
 			if (!sp_format_option(ch, &o->fmt))
-				usage();
+				sp_die(SP_EXIT_USAGE, "unknown option '%s'",
+				       argv[optind - 1]);
 		}
 	}
 	if (o->sort_given && !o->rollup)

@@ -1,0 +1,442 @@
+/*
+ * sp-size - what the next submission of each workload should ask for.
+ *
+ * Reads job records that carry workload_key (sp-group adds it) and writes
+ * one advice record per workload and flag: --time, --mem, --cpus-per-task
+ * and, for workloads that hold GPUs, --gpus.  --findings writes instead
+ * the failures no single run shows; --cost re-costs every run as if the
+ * advice had been followed (the article's figure 9).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp.h"
+#include "sp_intern.h"
+#include "sp_patterns.h"
+#include "sp_site.h"
+#include "sp_size.h"
+
+static const char usage_text[] =
+	"usage: sp-size [--findings | --cost] [--time] [--mem] "
+	"[--cpus-per-task] [--gpus] [--tsv | --plain | --json | --csv] "
+	"[file ...]\n";
+
+enum mode { MODE_ADVICE, MODE_FINDINGS, MODE_COST };
+
+enum { OPT_FINDINGS = 0x2000, OPT_COST, OPT_TIME, OPT_MEM, OPT_CPUS,
+       OPT_GPUS };
+
+struct options {
+	enum mode mode;
+	int modes_given;
+	int flags[SP_FLAG_N];
+	int any_flag;
+	enum sp_format fmt;
+};
+
+static void
+parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "findings", no_argument, NULL, OPT_FINDINGS },
+		{ "cost", no_argument, NULL, OPT_COST },
+		{ "time", no_argument, NULL, OPT_TIME },
+		{ "mem", no_argument, NULL, OPT_MEM },
+		{ "cpus-per-task", no_argument, NULL, OPT_CPUS },
+		{ "gpus", no_argument, NULL, OPT_GPUS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		SP_FORMAT_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	memset(o, 0, sizeof *o);
+	o->fmt = SP_FMT_TSV;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_FINDINGS:
+			o->mode = MODE_FINDINGS;
+			o->modes_given++;
+			break;
+		case OPT_COST:
+			o->mode = MODE_COST;
+			o->modes_given++;
+			break;
+		case OPT_TIME:
+		case OPT_MEM:
+		case OPT_CPUS:
+		case OPT_GPUS:
+			o->flags[ch - OPT_TIME] = 1;
+			o->any_flag = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			sp_stdout_close();
+			exit(SP_EXIT_OK);
+		case 'V':
+			sp_print_version();
+			sp_stdout_close();
+			exit(SP_EXIT_OK);
+		case ':':
+			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
+			       argv[optind - 1]);
+		case '?':
+			sp_die(SP_EXIT_USAGE, "unknown option '%s' (see "
+			       "sp-size --help)", argv[optind - 1]);
+		default:
+			if (!sp_format_option(ch, &o->fmt))
+				sp_die(SP_EXIT_USAGE, "unknown option '%s'",
+				       argv[optind - 1]);
+		}
+	}
+	if (o->modes_given > 1)
+		sp_die(SP_EXIT_USAGE, "--findings and --cost are two different "
+		       "outputs; choose one");
+	if (o->any_flag && o->mode != MODE_ADVICE)
+		sp_die(SP_EXIT_USAGE, "--time, --mem, --cpus-per-task and --gpus "
+		       "choose advice; they do not combine with --%s",
+		       o->mode == MODE_COST ? "cost" : "findings");
+	if (!o->any_flag)
+		for (int f = 0; f < SP_FLAG_N; f++)
+			o->flags[f] = 1;
+}
+
+/* The columns the rules read; every other one stays unknown. */
+static void
+resolve(struct sp_jobcols *c, const struct sp_reader *r)
+{
+	struct sp_jobcols all;
+
+	sp_reader_need(r, "workload_key", "sp-group");
+	sp_reader_need(r, "state", "sp-fetch");
+	sp_reader_need(r, "elapsed_s", "sp-fetch");
+	sp_jobcols_resolve(&all, r);
+	memset(c, 0xff, sizeof *c);
+	c->jobid = all.jobid;
+	c->jobid_raw = all.jobid_raw;
+	c->array_job = all.array_job;
+	c->array_task = all.array_task;
+	c->step = all.step;
+	c->attempt = all.attempt;
+	c->state = all.state;
+	c->submit = all.submit;
+	c->start = all.start;
+	c->end = all.end;
+	c->open = all.open;
+	c->elapsed_s = all.elapsed_s;
+	c->timelimit_s = all.timelimit_s;
+	c->req_cpus = all.req_cpus;
+	c->alloc_cpus = all.alloc_cpus;
+	c->ntasks = all.ntasks;
+	c->alloc_gpus = all.alloc_gpus;
+	c->nnodes = all.nnodes;
+	c->mem_limit_node_b = all.mem_limit_node_b;
+	c->max_rss_b = all.max_rss_b;
+	c->total_cpu_s = all.total_cpu_s;
+	c->cpu_time_s = all.cpu_time_s;
+	c->read_b = all.read_b;
+	c->write_b = all.write_b;
+	c->gpu_util = all.gpu_util;
+	c->workload_key = all.workload_key;
+}
+
+static void
+read_history(struct sp_reader *r, struct sp_histset *set)
+{
+	struct sp_jobcols c;
+	struct sp_job j;
+	size_t last = 0;
+	int have_last = 0;
+
+	resolve(&c, r);
+	while (sp_next_or_die(r)) {
+		const struct sp_wl *w = &set->v[last];
+
+		sp_job_parse(&j, &c, r);
+		/* Consecutive runs of one workload are common: skip the hash. */
+		if (!have_last || w->keylen != j.workload_key.n ||
+		    memcmp(w->key, j.workload_key.p, j.workload_key.n) != 0) {
+			last = sp_histset_find(set, j.workload_key.p,
+					       j.workload_key.n);
+			have_last = 1;
+		}
+		sp_histset_add(set, last, &j);
+	}
+	sp_histset_finish(set);
+}
+
+/* Site facts, asked once; a partition's ceiling once per partition. */
+struct ceiling {
+	int asked;
+	double cores, mem_b;
+};
+
+struct site {
+	int ask;
+	struct sp_site facts;
+	struct sp_intern parts;
+	struct ceiling *ceil;
+	size_t nceil, ceilcap;
+};
+
+static void
+site_load(struct site *s)
+{
+	const char *no = getenv("SLURMPAST_NO_SITE");
+
+	memset(s, 0, sizeof *s);
+	s->ask = !(no != NULL && strcmp(no, "1") == 0);
+	sp_site_load(&s->facts);
+}
+
+static void
+site_for(struct site *s, const struct sp_hist *h, struct sp_size_site *out)
+{
+	struct ceiling *c;
+	size_t i;
+
+	sp_size_site_unknown(out);
+	if (s->facts.known) {
+		out->gather = s->facts.gather;
+		out->gather_freq_s = s->facts.gather_freq_s;
+		out->gpuutil_tracked = s->facts.gpuutil_tracked;
+	}
+	if (!s->ask || h->partition.n == 0 ||
+	    (h->partition.n == 1 && h->partition.p[0] == '?'))
+		return;
+	i = sp_intern(&s->parts, h->partition.p, h->partition.n);
+	if (i >= s->nceil) {
+		s->ceil = sp_xgrow(s->ceil, &s->ceilcap, i + 1,
+				   sizeof *s->ceil);
+		memset(&s->ceil[s->nceil], 0,
+		       (i + 1 - s->nceil) * sizeof *s->ceil);
+		s->nceil = i + 1;
+	}
+	c = &s->ceil[i];
+	if (!c->asked) {
+		c->asked = 1;
+		if (!sp_site_partition_ceiling(sp_intern_str(&s->parts, i),
+					       &c->cores, &c->mem_b))
+			c->cores = c->mem_b = NAN;
+	}
+	out->ceiling_cores = c->cores;
+	out->ceiling_mem_b = c->mem_b;
+}
+
+static void
+site_free(struct site *s)
+{
+	sp_site_free(&s->facts);
+	sp_intern_free(&s->parts);
+	free(s->ceil);
+}
+
+static void
+columns(struct sp_writer *w, const char *const *cols)
+{
+	for (; *cols; cols++)
+		sp_writer_column(w, *cols);
+	sp_writer_header(w);
+}
+
+/* user, workload and workload_key, from the key. */
+static void
+write_who(struct sp_writer *w, const char *key, size_t keylen)
+{
+	const char *end = key + keylen, *p = key, *cut[3];
+	int k = 0;
+
+	for (; p < end && k < 3; p++)
+		if (*p == '/')
+			cut[k++] = p;
+	if (k < 3) {
+		sp_writer_empty(w);
+		sp_writer_field(w, key, keylen);
+	} else {
+		sp_writer_field(w, key, (size_t)(cut[0] - key));
+		sp_writer_field(w, cut[2] + 1, (size_t)(end - cut[2] - 1));
+	}
+	sp_writer_field(w, key, keylen);
+}
+
+static void
+write_buf(struct sp_writer *w, const struct sp_buf *b)
+{
+	sp_writer_field(w, b->p, b->len);
+}
+
+static void
+advice(const struct options *o, struct sp_histset *set, struct site *s,
+       struct sp_writer *w)
+{
+	static const char *const cols[] = { "user", "workload",
+		"workload_key", "flag", "runs", "verdict", "requested",
+		"suggestion", "sbatch", "observed", "basis", "caution", NULL };
+
+	struct sp_advice a = { 0 };
+
+	columns(w, cols);
+	for (size_t i = 0; i < set->n; i++) {
+		const struct sp_hist *h = sp_histset_hist(set, i);
+		struct sp_size_site site;
+
+		if (h->runs == 0)
+			continue;
+		site_for(s, h, &site);
+		for (int f = 0; f < SP_FLAG_N; f++) {
+			if (!o->flags[f] ||
+			    sp_size_advise(h, &site, (enum sp_flag)f, &a) < 0)
+				continue;
+			write_who(w, h->key, h->keylen);
+			sp_writer_str(w, sp_flag_name(a.flag));
+			sp_writer_int(w, a.runs);
+			sp_writer_str(w, sp_verdict_name(a.verdict));
+			write_buf(w, &a.requested_txt);
+			write_buf(w, &a.suggestion);
+			write_buf(w, &a.sbatch);
+			write_buf(w, &a.observed);
+			write_buf(w, &a.basis);
+			write_buf(w, &a.caution);
+			sp_writer_end(w);
+		}
+	}
+	sp_advice_free(&a);
+}
+
+static void
+findings(struct sp_histset *set, struct site *s, struct sp_writer *w)
+{
+	static const char *const cols[] = { "user", "workload",
+		"workload_key", "jobid", "code", "severity", "evidence",
+		"action", NULL };
+	struct sp_pattern_list all = { 0 };
+
+	columns(w, cols);
+	for (size_t i = 0; i < set->n; i++) {
+		const struct sp_hist *h = sp_histset_hist(set, i);
+		struct sp_size_site site;
+
+		site_for(s, h, &site);
+		sp_patterns_find(&all, h, &site);
+	}
+	sp_pattern_list_sort(&all);
+	for (size_t i = 0; i < all.n; i++) {
+		const struct sp_pattern *f = &all.v[i];
+
+		write_who(w, f->key, f->keylen);
+		write_buf(w, &f->jobids);
+		sp_writer_str(w, f->code);
+		sp_writer_str(w, sp_pattern_sev_name(f->severity));
+		write_buf(w, &f->evidence);
+		write_buf(w, &f->action);
+		sp_writer_end(w);
+	}
+	sp_pattern_list_free(&all);
+}
+
+static void
+cost(struct sp_histset *set, struct site *s, struct sp_writer *w)
+{
+	static const char *const cols[] = { "resource", "unit", "runs",
+		"requested_h", "used_h", "recommended_h", "reductions_h",
+		"note", NULL };
+	static const char *const names[SP_COST_N] = { "memory", "cpu",
+		"time" };
+	static const char *const units[SP_COST_N] = { "GiB-hours",
+		"core-hours", "limit-hours" };
+	static const char *const notes[SP_COST_N] = {
+		("used is the MaxRSS peak held for the run's length: an upper "
+		 "bound, so the real gap is wider"),
+		"used is the CPU time the work steps burned",
+		"used is the wall clock the runs took"
+	};
+	struct sp_advice a[3] = { { 0 } };
+	struct sp_cost c;
+
+	sp_cost_init(&c);
+	for (size_t i = 0; i < set->n; i++) {
+		const struct sp_hist *h = sp_histset_hist(set, i);
+		struct sp_size_site site;
+
+		if (h->runs == 0)
+			continue;
+		site_for(s, h, &site);
+		sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);
+		sp_size_advise(h, &site, SP_FLAG_CPUS, &a[1]);
+		sp_size_advise(h, &site, SP_FLAG_TIME, &a[2]);
+		sp_cost_add(&c, h, &a[0], &a[1], &a[2]);
+	}
+	for (int k = 0; k < 3; k++)
+		sp_advice_free(&a[k]);
+	columns(w, cols);
+	for (int k = 0; k < SP_COST_N; k++) {
+		sp_writer_str(w, names[k]);
+		sp_writer_str(w, units[k]);
+		sp_writer_int(w, c.runs[k]);
+		sp_writer_num(w, c.requested[k]);
+		sp_writer_num(w, c.used[k]);
+		sp_writer_num(w, c.recommended[k]);
+		sp_writer_num(w, c.reductions[k]);
+		sp_writer_str(w, notes[k]);
+		sp_writer_end(w);
+	}
+}
+
+static void
+left_out(const struct sp_histset *set)
+{
+	long open = 0, unusable = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		open += set->v[i].open;
+		unusable += set->v[i].unusable;
+	}
+	if (open > 0)
+		sp_warn("left out %ld open %s (never ended)", open,
+			open == 1 ? "record" : "records");
+	if (unusable > 0)
+		sp_warn("left out %ld %s with no elapsed time", unusable,
+			unusable == 1 ? "record" : "records");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct sp_reader r;
+	struct sp_writer w;
+	struct sp_histset set = { 0 };
+	struct site s;
+
+	sp_setprog(argv[0]);
+	sp_stdout_init();
+	parse_options(argc, argv, &o);
+
+	sp_open_or_die(&r, argv + optind, (size_t)(argc - optind));
+	read_history(&r, &set);
+	site_load(&s);
+	sp_writer_init(&w, stdout, o.fmt);
+	switch (o.mode) {
+	case MODE_ADVICE:
+		advice(&o, &set, &s, &w);
+		break;
+	case MODE_FINDINGS:
+		findings(&set, &s, &w);
+		break;
+	case MODE_COST:
+		cost(&set, &s, &w);
+		break;
+	}
+	sp_writer_finish(&w);
+	left_out(&set);
+	site_free(&s);
+	sp_histset_free(&set);
+	sp_reader_close(&r);
+	sp_stdout_close();
+	return SP_EXIT_OK;
+}

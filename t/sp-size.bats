@@ -1,0 +1,232 @@
+#!/usr/bin/env bats
+# sp-size: advice per workload and flag, findings across runs, the
+# re-costing of figure 9; exact outputs, the errors, the site facts, and
+# the demo's workloads reaching the article's conclusions.
+
+load lib/common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	export SLURMPAST_NO_SITE=1
+	# midtrain: the newest run asks 2 hours, older ones 8; one run is
+	# still open.  dedup: two runs.  once: one failure.
+	cat >"$T/jobs.tsv" <<-'EOF'
+	jobid	state	elapsed_s	timelimit_s	alloc_cpus	total_cpu_s	mem_limit_node_b	max_rss_b	alloc_gpus	gpu_util	start	workload_key
+	101	COMPLETED	6000	28800	4	23000	214748364800	198100000000	3	0.9	2026-01-01T10:00:00	alice/gpu/gpu/midtrain
+	102	COMPLETED	6500	28800	4	24000	214748364800	198200000000	3	0.9	2026-01-02T10:00:00	alice/gpu/gpu/midtrain
+	103	COMPLETED	6769	7200	4	19899	214748364800	198150000000	3	0.95	2026-01-03T10:00:00	alice/gpu/gpu/midtrain
+	104	RUNNING	100	7200	4		214748364800		3		2026-01-04T10:00:00	alice/gpu/gpu/midtrain
+	201	COMPLETED	1000	3600	1	998	4294967296	1073741824			2026-01-01T10:00:00	bob/cpu/cpu/dedup
+	202	COMPLETED	900	3600	1	899	4294967296	1288490188			2026-01-02T10:00:00	bob/cpu/cpu/dedup
+	301	FAILED	60	3600	2	50	4294967296	1073741824			2026-01-01T10:00:00	bob/cpu/cpu/once
+	EOF
+	# The tokenizer of the article's figure 4.
+	printf 'jobid\tstate\telapsed_s\ttimelimit_s\talloc_cpus\ttotal_cpu_s\tmem_limit_node_b\tmax_rss_b\tworkload_key\n' >"$T/tok.tsv"
+	i=0
+	for m in 48 32 32 17 12 12 14 16 18 32; do
+		case $i in 0) s=CANCELLED ;; 9) s=COMPLETED ;; *) s=OUT_OF_MEMORY ;; esac
+		rss=$(( (m * 1024 + 100) * 1048576 ))
+		[ $i -eq 9 ] && rss=$(( 24 * 1073741824 ))
+		printf '%s\t%s\t1200\t28800\t16\t2000\t%s\t%s\talice/cpu/cpu/rc-tok\n' \
+		    $((7000 + i)) $s $((m * 1073741824)) $rss >>"$T/tok.tsv"
+		i=$((i + 1))
+	done
+}
+
+@test "sp-size: one advice record per workload and flag, exactly" {
+	run --separate-stderr sp-size "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-size: left out 1 open record (never ended)" ]
+	caveat='MaxRSS reads high where jobacct_gather/linux counts shared pages once per process (the gather type here is unknown): an upper bound; a live reading of the running job measures the real footprint'
+	[ "$output" = "$(printf '%s\n' \
+		'user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution' \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--time	3	raise	02:00:00	--time=02:30:00	#SBATCH --time=02:30:00	01:52:49	longest of 3 completed runs took 01:52:49	job 103 finished 00:07:11 inside its 02:00:00 limit' \
+		"alice	midtrain	alice/gpu/gpu/midtrain	--mem	3	keep	200G			184.6 GiB	largest peak of 3 runs within their limit: 184.6 GiB (job 102), x 1.30; 240G would do, within 20% of the request	$caveat" \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--cpus-per-task	3	raise	4	--cpus-per-task=5	#SBATCH --cpus-per-task=5	3.8 cores busy per task at peak across 3 runs	the busiest run (job 101) kept 3.8 of its 4 cores per task busy	' \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--gpus	3	keep	3			2.8 GPUs busy at peak across 3 runs	the busiest run (job 103) kept 2.8 of its 3 GPUs busy; a busy GPU is no evidence that another would help: the code decides how many it can use, so the record never raises --gpus	' \
+		'bob	dedup	bob/cpu/cpu/dedup	--time	2	refuse	01:00:00			00:16:40	needs 3 completed runs; there were 2	' \
+		"bob	dedup	bob/cpu/cpu/dedup	--mem	2	refuse	4G			1.2 GiB	needs 3 runs with a peak or a kill at a known limit; there were 2	$caveat" \
+		'bob	dedup	bob/cpu/cpu/dedup	--cpus-per-task	2	refuse	1				needs 3 runs with a CPU reading; there were 2	' \
+		'bob	once	bob/cpu/cpu/once	--time	0	refuse	01:00:00				needs 3 completed runs; there were 0	' \
+		"bob	once	bob/cpu/cpu/once	--mem	1	refuse	4G			1.0 GiB	needs 3 runs with a peak or a kill at a known limit; there was 1	$caveat" \
+		'bob	once	bob/cpu/cpu/once	--cpus-per-task	1	refuse	2				needs 3 runs with a CPU reading; there was 1	')" ]
+}
+
+@test "sp-size --time --gpus: only the flags asked for, --gpus only where GPUs are held" {
+	run sh -c 'sp-size --time --gpus "$1" 2>/dev/null | cut -f3,4,6' sh "$T/jobs.tsv"
+	[ "$output" = "$(printf 'workload_key\tflag\tverdict\nalice/gpu/gpu/midtrain\t--time\traise\nalice/gpu/gpu/midtrain\t--gpus\tkeep\nbob/cpu/cpu/dedup\t--time\trefuse\nbob/cpu/cpu/once\t--time\trefuse')" ]
+}
+
+@test "sp-size: the tokenizer holds --mem: memory already succeeded at a killed size" {
+	run sh -c 'sp-size --mem "$1" | cut -f4,6,7,8,11' sh "$T/tok.tsv"
+	[ "${lines[1]}" = "$(printf '%s\t%s\t%s\t\t%s' --mem hold 32G 'job 7009 completed at 32G, a size already killed for memory (job 7001): memory is not the deciding variable, so no further increment')" ]
+}
+
+@test "sp-size --findings: the walk of limits, critical on the contradiction" {
+	run --separate-stderr sp-size --findings "$T/tok.tsv"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(printf 'user\tworkload\tworkload_key\tjobid\tcode\tseverity\tevidence\taction')" ]
+	[ "${lines[1]}" = "$(printf '%s\t' alice rc-tok alice/cpu/cpu/rc-tok 7009,7001,7002,7003,7004,7005,7006,7007,7008 memory-search critical \
+		'8 submissions were killed for memory at 6 different --mem values, in order: 32G x2 -> 17G -> 12G x2 -> 14G -> 16G -> 18G. Job 7009 later COMPLETED at 32G, a size already killed (job 7001).')Memory is not the deciding variable: find what else changed (workers, batch size, input shard); no further increment." ]
+	[ "${lines[2]}" = "$(printf '%s\t' alice rc-tok alice/cpu/cpu/rc-tok 7008,7007,7006,7005,7004,7003,7002,7001 repeat-failure warning \
+		'8 of 10 runs failed; 8 were OUT_OF_MEMORY.')Killed for memory: see the memory finding and sp-size --mem." ]
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "sp-size --cost: requested, used, recommended, reductions only" {
+	run sp-size --cost "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' \
+		'resource	unit	runs	requested_h	used_h	recommended_h	reductions_h	note' \
+		"memory	GiB-hours	3	1070.5	987.765211	1070.5	1070.5	used is the MaxRSS peak held for the run's length: an upper bound, so the real gap is wider" \
+		'cpu	core-hours	3	21.41	18.583056	26.7625	21.41	used is the CPU time the work steps burned' \
+		'time	limit-hours	3	18	5.3525	7.5	18	used is the wall clock the runs took')
+sp-size: left out 1 open record (never ended)" ]
+}
+
+@test "sp-size: a missing column names the stage that adds it" {
+	printf 'jobid\tstate\telapsed_s\n1\tCOMPLETED\t60\n' >"$T/nokey.tsv"
+	run --separate-stderr sp-size "$T/nokey.tsv"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "sp-size: no column 'workload_key' (pipe through sp-group first)" ]
+	printf 'jobid\telapsed_s\tworkload_key\n1\t60\tu/p/cpu/w\n' >"$T/nostate.tsv"
+	run --separate-stderr sp-size "$T/nostate.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-size: no column 'state' (pipe through sp-fetch first)" ]
+}
+
+@test "sp-size: a field that is not a number names file and line" {
+	printf 'state\telapsed_s\tworkload_key\nCOMPLETED\t60\tu/p/cpu/w\nCOMPLETED\t1:00\tu/p/cpu/w\n' >"$T/bad.tsv"
+	run --separate-stderr sp-size "$T/bad.tsv"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "sp-size: $T/bad.tsv:3: field 'elapsed_s' is not a number: \"1:00\"" ]
+}
+
+@test "sp-size: usage errors are one line and exit 2" {
+	run --separate-stderr sp-size --findings --cost "$T/jobs.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-size: --findings and --cost are two different outputs; choose one" ]
+	run --separate-stderr sp-size --cost --mem "$T/jobs.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-size: --time, --mem, --cpus-per-task and --gpus choose advice; they do not combine with --cost" ]
+	run --separate-stderr sp-size "$T/no-such-file"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "sp-size: $T/no-such-file: No such file or directory" ]]
+}
+
+@test "sp-size: writing to /dev/full fails with exit 1" {
+	[ -w /dev/full ] || skip "no /dev/full on this system"
+	run --separate-stderr sh -c 'sp-size "$1" >/dev/full' sh "$T/jobs.tsv"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"sp-size: <stdout>: No space left on device"* ]]
+}
+
+@test "sp-size --json: numbers are numbers, unknown is null" {
+	command -v python3 >/dev/null || skip "no python3 to parse JSON"
+	run sh -c 'sp-size --json "$1" 2>/dev/null | python3 -c "
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    print(r[\"workload\"], r[\"flag\"], r[\"runs\"], r[\"verdict\"], r[\"suggestion\"])
+"' sh "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "midtrain --time 3 raise --time=02:30:00" ]
+	[ "${lines[1]}" = "midtrain --mem 3 keep None" ]
+}
+
+# A fake scontrol and sinfo, as sp_site asks them.
+fake_site() {
+	mkdir -p "$T/bin"
+	cat >"$T/bin/scontrol" <<-'EOF'
+	#!/bin/sh
+	printf 'JobAcctGatherType       = jobacct_gather/linux\n'
+	printf 'JobAcctGatherFrequency  = task=30\n'
+	EOF
+	cat >"$T/bin/sinfo" <<-'EOF'
+	#!/bin/sh
+	printf '48 196608\n48 196608\n'
+	EOF
+	chmod +x "$T/bin/scontrol" "$T/bin/sinfo"
+}
+
+@test "sp-size: the partition's ceiling from sinfo caps --cpus-per-task" {
+	fake_site
+	printf 'jobid\tstate\telapsed_s\talloc_cpus\ttotal_cpu_s\tworkload_key\n' >"$T/wide.tsv"
+	for i in 1 2 3; do
+		printf '%s\tCOMPLETED\t1000\t48\t47500\tu/cpu/cpu/wide\n' $i >>"$T/wide.tsv"
+	done
+	unset SLURMPAST_NO_SITE
+	run sh -c 'PATH="$1/bin:$PATH" sp-size --cpus-per-task "$2" | cut -f6,8,11' sh "$T" "$T/wide.tsv"
+	[ "${lines[1]}" = "$(printf 'capped\t\tthe busiest run (job 3) kept 47.5 of its 48 cores per task busy; at this partition'"'"'s ceiling of 48 cores per node: a larger request needs a partition with more cores per node')" ]
+	# SLURMPAST_NO_SITE=1: sinfo is not asked; 57 is within 20% of 48.
+	run sh -c 'PATH="$1/bin:$PATH" SLURMPAST_NO_SITE=1 sp-size --cpus-per-task "$2" | cut -f6,8,11' sh "$T" "$T/wide.tsv"
+	[ "${lines[1]}" = "$(printf 'keep\t\tthe busiest run (job 3) kept 47.5 of its 48 cores per task busy; 57 would do, within 20%% of the request')" ]
+}
+
+@test "sp-size: scontrol's sampling interval makes a short run's peak thin" {
+	fake_site
+	printf 'jobid\tstate\telapsed_s\tmem_limit_node_b\tmax_rss_b\tworkload_key\n' >"$T/thin.tsv"
+	for e in 60 1060 2060; do
+		printf '%s\tCOMPLETED\t%s\t68719476736\t10737418240\tu/cpu/cpu/thin\n' $e $e >>"$T/thin.tsv"
+	done
+	unset SLURMPAST_NO_SITE
+	run sh -c 'PATH="$1/bin:$PATH" sp-size --mem "$2" | cut -f6,8,12' sh "$T" "$T/thin.tsv"
+	[ "${lines[1]}" = "$(printf 'lower\t--mem=13G\tthinly sampled: the shortest run had at most 3 samples in 00:01:00 (JobAcctGatherFrequency=30s), so its peak may be low: lower with care; MaxRSS reads high under jobacct_gather/linux, which counts shared pages once per process: an upper bound; a live reading of the running job measures the real footprint')" ]
+}
+
+@test "sp-size: the same records from an input split by workload_key" {
+	sp-fetch --demo | sp-group >"$T/demo.tsv"
+	key=$(head -1 "$T/demo.tsv" | tr '\t' '\n' | grep -n '^workload_key$' | cut -d: -f1)
+	for opt in "" --findings; do
+		sp-size $opt "$T/demo.tsv" 2>/dev/null | sort >"$T/whole"
+		for u in alice bob carol; do
+			awk -F '\t' -v k="$key" -v u="$u/" 'NR == 1 || index($k, u) == 1' "$T/demo.tsv" |
+			    sp-size $opt 2>/dev/null | tail -n +2
+		done | sort >"$T/parts"
+		grep -v '^user' "$T/whole" >"$T/whole-body"
+		cmp "$T/whole-body" "$T/parts"
+	done
+}
+
+@test "sp-size: the demo's workloads reach the article's conclusions" {
+	sp-fetch --demo | sp-group | sp-size 2>/dev/null >"$T/advice"
+	pick() { awk -F '\t' -v w="$1" -v f="$2" '$2 == w && $4 == f { print $6, $7, $8 }' "$T/advice"; }
+	# The tokenizer: hold, not a bigger number.
+	[ "$(pick rc-tok-github_code --mem)" = "hold 32G " ]
+	# 99 timeouts that computed nothing: a longer limit buys a longer hang.
+	[ "$(pick reasoning-exp --time)" = "hold 00:30:00 " ]
+	[ "$(pick cot-exp --time)" = "hold 00:30:00 " ]
+	# The gating experiment asked 24G after a run peaked at 34.56 GiB.
+	[ "$(pick moe-gating-r# --mem)" = "raise 24G --mem=45G" ]
+	# The 35-minute family whose longest run took 4:10:00.
+	[ "$(pick ablate-warmup-# --time)" = "raise 00:35:00 --time=05:15:00" ]
+	# The pretraining slice, 1:16 inside its 8-hour limit.
+	[ "$(pick pretrain-slice-# --time)" = "raise 08:00:00 --time=10:00:00" ]
+	[ "$(pick midtrain --time)" = "raise 02:00:00 --time=02:30:00" ]
+	[ "$(pick midtrain --mem | cut -d' ' -f1)" = keep ]
+	# Single saturated cores stay at one; the busy multi-threaded rise.
+	[ "$(pick dedup-shards --cpus-per-task)" = "keep 1 " ]
+	[ "$(pick json-to-arrow --cpus-per-task)" = "keep 1 " ]
+	[ "$(pick compress-ckpt --cpus-per-task)" = "raise 8 --cpus-per-task=10" ]
+	[ "$(pick render-plots --cpus-per-task)" = "lower 32 --cpus-per-task=4" ]
+	[ "$(pick eval-ckpt-# --time)" = "lower 1-00:00:00 --time=01:00:00" ]
+}
+
+@test "sp-size --findings: the demo's patterns across runs" {
+	sp-fetch --demo | sp-group | sp-size --findings 2>/dev/null >"$T/found"
+	has() { awk -F '\t' -v w="$1" -v c="$2" -v s="$3" '$2 == w && $5 == c && $6 == s { n++ } END { exit n ? 0 : 1 }' "$T/found"; }
+	has rc-tok-github_code memory-search critical
+	grep -q 'in order: 32G x2 -> 17G -> 12G x2 -> 14G -> 16G -> 18G. Job 53511658 later COMPLETED at 32G' "$T/found"
+	has scan-corpus array-probes warning
+	grep -q 'Array 52581003 (142 tasks, --mem=6G) had 71 killed for memory. Before it, 2 single runs peaked at 1.0 GiB and 737.3 MiB.' "$T/found"
+	has reasoning-exp repeat-failure warning
+	grep -q '99 of 137 runs failed; 99 were TIMEOUT. Every one used the same --time=00:30:00. The failures held 50.0 GPU-hours.' "$T/found"
+	has finetune-vit-s# requeue-repeat warning
+	has pretrain-slice-# near-limit warning
+	grep -q 'job 53414700 took 07:58:44 of 08:00:00 (00:01:16 to spare)' "$T/found"
+	has node-evaluation noop-allocations warning
+	# The critical finding comes first.
+	[ "$(sed -n 2p "$T/found" | cut -f5,6)" = "$(printf 'memory-search\tcritical')" ]
+}
