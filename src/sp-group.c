@@ -47,7 +47,7 @@ struct wl {
 	int first_known, last_known;
 	struct sp_order newest;
 	int have_newest;
-	char *newest_name;
+	const char *newest_name;	/* in the names table */
 	/* worked out at the end */
 	double compute, fail_rate, noop_rate, share;
 	const char *keystr;
@@ -235,19 +235,30 @@ workload(struct rollup *ru, const char *key, size_t n)
 	return &ru->v[i];
 }
 
-static void
+/* Counts a name once per workload; returns the name as kept. */
+static const char *
 count_name(struct rollup *ru, struct wl *w, struct sp_slice name,
 	   struct sp_buf *scratch)
 {
-	size_t before = ru->names.n;
+	size_t before = ru->names.n, id, prefix;
 
-	/* One table for every workload: "number/name". */
+	/* One table for every workload: "number/name" (digits by hand:
+	 * this runs once a record). */
+	char digits[32], *d = digits + sizeof digits;
+	size_t k = w->key;
+
+	*--d = '/';
+	do
+		*--d = (char)('0' + k % 10);
+	while ((k /= 10) != 0);
 	sp_buf_clear(scratch);
-	sp_buf_printf(scratch, "%zu/", w->key);
+	sp_buf_add(scratch, d, (size_t)(digits + sizeof digits - d));
+	prefix = scratch->len;
 	sp_buf_add(scratch, name.p, name.n);
-	sp_intern(&ru->names, scratch->p, scratch->len);
+	id = sp_intern(&ru->names, scratch->p, scratch->len);
 	if (ru->names.n > before)
 		w->names++;
+	return sp_intern_str(&ru->names, id) + prefix;
 }
 
 static void
@@ -259,6 +270,7 @@ add_run(struct rollup *ru, struct wl *w, const struct sp_job *j,
 	int64_t first, last;
 	int first_known, last_known;
 	int failed = sp_job_failed(j), noop = sp_job_noop(j);
+	const char *name;
 
 	w->runs++;
 	w->completed += sp_job_state_is(j, "COMPLETED");
@@ -286,14 +298,13 @@ add_run(struct rollup *ru, struct wl *w, const struct sp_job *j,
 		w->last = last;
 		w->last_known = 1;
 	}
+	name = count_name(ru, w, j->name, scratch);
 	sp_order_of(&o, j);
 	if (!w->have_newest || sp_order_cmp(&o, &w->newest) > 0) {
 		w->newest = o;
 		w->have_newest = 1;
-		free(w->newest_name);
-		w->newest_name = sp_xstrndup(j->name.p, j->name.n);
+		w->newest_name = name;
 	}
-	count_name(ru, w, j->name, scratch);
 }
 
 static void
@@ -547,8 +558,6 @@ write_rollup(struct rollup *ru, struct sp_writer *w)
 static void
 rollup_free(struct rollup *ru)
 {
-	for (size_t i = 0; i < ru->n; i++)
-		free(ru->v[i].newest_name);
 	free(ru->v);
 	sp_intern_free(&ru->keys);
 	sp_intern_free(&ru->names);
