@@ -6,8 +6,8 @@
  * A struct sp_hist gathers, run by run, what the sizing rules and the
  * findings across runs (sp_patterns.h) need of one workload: counts,
  * sums, maxima and short bounded lists, so memory grows with workloads
- * rather than jobs (a few hundred bytes each; the parts few workloads
- * need are allocated when first needed).  Two lists keep four bytes per
+ * rather than jobs (under a kilobyte each; the parts few workloads need
+ * are allocated when first needed).  Two lists keep four bytes per
  * run, because their rules need a distribution: the times of completed
  * runs (the p95) and the peaks of array tasks (an array's own
  * population, array-probes).
