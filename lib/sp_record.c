@@ -534,11 +534,16 @@ sp_writer_columns_from(struct sp_writer *w, const struct sp_reader *r)
 		sp_writer_column(w, r->cols[i]);
 }
 
+/*
+ * Every byte of output passes here; the streams are ours alone, so the
+ * per-call locking of fwrite and putc is pure cost (a third of sp-group's
+ * time at a million records).
+ */
 static void
 put(struct sp_writer *w, const char *p, size_t n)
 {
 	if (n)
-		fwrite(p, 1, n, w->out);
+		fwrite_unlocked(p, 1, n, w->out);
 }
 
 static void plain_cell(struct sp_writer *w, const char *p, size_t n);
@@ -782,7 +787,7 @@ sp_writer_field(struct sp_writer *w, const char *p, size_t n)
 	switch (w->fmt) {
 	case SP_FMT_TSV:
 		if (i)
-			putc('\t', w->out);
+			putc_unlocked('\t', w->out);
 		put(w, p, n);
 		break;
 	case SP_FMT_CSV:
@@ -900,7 +905,7 @@ sp_writer_end(struct sp_writer *w)
 	switch (w->fmt) {
 	case SP_FMT_TSV:
 	case SP_FMT_CSV:
-		putc('\n', w->out);
+		putc_unlocked('\n', w->out);
 		break;
 	case SP_FMT_JSON:
 		fputs(w->ncols ? "}\n" : "{}\n", w->out);
