@@ -497,7 +497,9 @@ near_limit(struct sp_pattern_list *out, const struct sp_hist *h,
 	} else {
 		sp_buf_adds(&f->action, "Raise --time before a slower run is "
 			    "cut off");
-		if (adv.verdict == SP_V_RAISE)
+		/* A keep carries a figure only when the newest run
+		 * recorded no request, and that figure is the room. */
+		if (adv.suggestion.len > 0)
 			sp_buf_printf(&f->action, ": %s",
 				      sp_buf_str(&adv.suggestion));
 		sp_buf_addc(&f->action, '.');

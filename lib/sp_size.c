@@ -450,7 +450,7 @@ sp_hist_init(struct sp_hist *h, struct sp_strpool *pool, const char *key,
 	h->keylen = keylen;
 	split_key(h);
 	for (int f = 0; f < SP_FLAG_N; f++)
-		h->req[f] = NAN;
+		h->req[f] = h->req_least[f] = NAN;
 	best_init(&h->longest);
 	best_init(&h->peak);
 	best_init(&h->busiest);
@@ -1027,6 +1027,8 @@ sp_hist_add(struct sp_hist *h, const struct sp_job *j)
 void
 sp_hist_add_run(struct sp_hist *h, const struct sp_run *r)
 {
+	double asked[SP_FLAG_N];
+
 	h->runs++;
 	h->states[r->st]++;
 	h->noop += r->noop;
@@ -1037,16 +1039,19 @@ sp_hist_add_run(struct sp_hist *h, const struct sp_run *r)
 	if (positive(r->core_h))
 		h->core_h += r->core_h;
 	/* What the newest run asked for is the request (not the largest). */
+	asked[SP_FLAG_TIME] = positive(r->timelimit_s) ? r->timelimit_s : NAN;
+	asked[SP_FLAG_MEM] = r->limit_b;
+	asked[SP_FLAG_CPUS] = positive(r->cpt) ? r->cpt : NAN;
+	asked[SP_FLAG_GPUS] = positive(r->alloc_gpus) ? r->alloc_gpus : NAN;
 	if (!h->have_newest || sp_order_cmp(&r->o, &h->newest) > 0) {
 		h->newest = r->o;
 		h->have_newest = 1;
-		h->req[SP_FLAG_TIME] = positive(r->timelimit_s) ?
-		    r->timelimit_s : NAN;
-		h->req[SP_FLAG_MEM] = r->limit_b;
-		h->req[SP_FLAG_CPUS] = positive(r->cpt) ? r->cpt : NAN;
-		h->req[SP_FLAG_GPUS] = positive(r->alloc_gpus) ?
-		    r->alloc_gpus : NAN;
+		for (int f = 0; f < SP_FLAG_N; f++)
+			h->req[f] = asked[f];
 	}
+	for (int f = 0; f < SP_FLAG_N; f++)
+		if (positive(asked[f]) && !(h->req_least[f] <= asked[f]))
+			h->req_least[f] = asked[f];
 
 	add_array(h, r);	/* first: the kills below look their array up */
 	add_time(h, r);
@@ -1499,6 +1504,56 @@ judge(double target, double current)
 	return SP_V_KEEP;
 }
 
+/* A request as its flag takes it. */
+static const char *
+t_request(struct sp_buf *t, enum sp_flag f, double v)
+{
+	switch (f) {
+	case SP_FLAG_TIME:
+		return t_hms(t, v);
+	case SP_FLAG_MEM:
+		return t_mem(t, v);
+	default:
+		sp_buf_clear(t);
+		bprintf(t, "%g", v);
+		return sp_buf_str(t);
+	}
+}
+
+/*
+ * The verdict for a->target against the newest run's request.  A
+ * direction needs a request: when the newest run recorded none (a
+ * partition default, say), raise only if an earlier run asked for
+ * clearly less than the target; otherwise keep, with the figure offered
+ * as what the history supports (unasked() says so).
+ */
+static enum sp_verdict
+judge_newest(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t)
+{
+	double least = h->req_least[a->flag];
+
+	if (known(a->requested))
+		return judge(a->target, a->requested);
+	if (known(least) && judge(a->target, least) == SP_V_RAISE) {
+		clause(&a->basis, "the newest run recorded no request (a "
+		       "partition default, say), but earlier runs asked for as "
+		       "little as %s", t_request(t, a->flag, least));
+		return SP_V_RAISE;
+	}
+	clause(&a->basis, "the newest run recorded no request (a partition "
+	       "default, say), so no direction: the suggestion is what the "
+	       "history supports");
+	return SP_V_KEEP;
+}
+
+/* Kept only because there was no request to compare with. */
+static int
+unasked(const struct sp_advice *a)
+{
+	return a->verdict == SP_V_KEEP && !known(a->requested) &&
+	    known(a->target);
+}
+
 static void
 suggest(struct sp_advice *a, const char *value)
 {
@@ -1594,7 +1649,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		       t_hms(t, h->comp_timeout_limit_s), t_hms(t2, floor));
 	}
 	a->target = target;
-	a->verdict = judge(target, req);
+	a->verdict = judge_newest(h, a, t);
 	/* Inside the band, but the longest run nearly hit this very limit:
 	 * the next slower input is cut off, so a small raise is worth it. */
 	if (a->verdict == SP_V_KEEP && target > req &&
@@ -1604,7 +1659,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		       "request: the longest run left under %.0f%% of it",
 		       SP_SIZE_CHANGE * 100, SP_NEAR_LIMIT_SHARE * 100);
 	}
-	if (actionable(a->verdict))
+	if (actionable(a->verdict) || unasked(a))
 		suggest(a, t_hms(t, target));
 	else
 		clause(&a->basis, "%s would do, within %.0f%% of the request",
@@ -1686,7 +1741,8 @@ mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
 		       "a larger request needs a partition with larger nodes",
 		       t_bytes(t, ceiling));
 	} else {
-		a->verdict = SP_V_RAISE;
+		if (known(a->requested))
+			a->verdict = SP_V_RAISE;
 		clause(&a->caution, "the partition's largest node has %s: "
 		       "capped there", t_bytes(t, ceiling));
 	}
@@ -1793,9 +1849,9 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			      t_bytes(t, h->peak.a), h->peak.jobid,
 			      SP_MEM_MARGIN);
 	}
-	a->verdict = judge(a->target, req);
+	a->verdict = judge_newest(h, a, t);
 	mem_ceiling(site, a, t);
-	if (actionable(a->verdict))
+	if (actionable(a->verdict) || unasked(a))
 		suggest(a, t_mem(t, a->target));
 	else if (a->verdict == SP_V_KEEP)
 		clause(&a->basis, "%s would do, within %.0f%% of the request",
@@ -1862,7 +1918,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 	bprintf(&a->basis, "the busiest run (job %s) kept %s of its %g "
 		      "%s per task busy", h->busiest.jobid, bt, h->busiest.b,
 		      plural(h->busiest.b, "core", "cores"));
-	a->verdict = judge(a->target, req);
+	a->verdict = judge_newest(h, a, t);
 	if (busy >= SP_CPU_RAISE_MIN_BUSY && positive(ceiling) &&
 	    a->target > ceiling) {
 		/* It wants more than the partition's nodes have. */
@@ -1872,7 +1928,8 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 			       "cores per node: a larger request needs a "
 			       "partition with more cores per node", ceiling);
 		} else {
-			a->verdict = SP_V_RAISE;
+			if (known(req))
+				a->verdict = SP_V_RAISE;
 			clause(&a->caution, "%g wanted, but the partition's "
 			       "largest node has %g cores: capped there",
 			       a->target, ceiling);
@@ -1884,7 +1941,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 		       "second would help: raising needs %.0f or more cores busy",
 		       SP_CPU_RAISE_MIN_BUSY);
 	}
-	if (actionable(a->verdict)) {
+	if (actionable(a->verdict) || unasked(a)) {
 		struct sp_buf v = { 0 };
 
 		bprintf(&v, "%g", a->target);
@@ -1948,23 +2005,24 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 	bprintf(&a->basis, "the busiest run (job %s) kept %s of its %g "
 		      "%s busy", h->gpu_busiest.jobid, bt, held,
 		      plural(held, "GPU", "GPUs"));
-	a->verdict = judge(a->target, req);
+	a->verdict = judge_newest(h, a, t);
 	if (a->verdict == SP_V_RAISE) {
 		a->verdict = SP_V_KEEP;
 		clause(&a->basis, "a busy GPU is no evidence that another would "
 		       "help: the code decides how many it can use, so the "
 		       "record never raises --gpus");
 	}
-	if (a->verdict == SP_V_LOWER) {
+	if (a->verdict == SP_V_LOWER || unasked(a)) {
 		struct sp_buf v = { 0 };
 
 		bprintf(&v, "%g", a->target);
 		suggest(a, sp_buf_str(&v));
 		sp_buf_free(&v);
-		clause(&a->caution, "utilization is averaged over the run and "
-		       "its GPUs: if each rank drives one GPU, fewer GPUs "
-		       "changes the layout, and a low figure there points at "
-		       "the input pipeline");
+		if (a->verdict == SP_V_LOWER)
+			clause(&a->caution, "utilization is averaged over the "
+			       "run and its GPUs: if each rank drives one GPU, "
+			       "fewer GPUs changes the layout, and a low figure "
+			       "there points at the input pipeline");
 	} else if (a->verdict == SP_V_KEEP && a->target < req) {
 		clause(&a->basis, "%g would do, within %.0f%% of the request",
 		       a->target, SP_SIZE_CHANGE * 100);

@@ -192,6 +192,9 @@ struct sp_hist {
 	struct sp_order newest;
 	int have_newest;
 	double req[SP_FLAG_N];
+	/* The least any run asked for (NaN none): the only comparison left
+	 * when the newest run recorded no request. */
+	double req_least[SP_FLAG_N];
 
 	/* --time */
 	float *done_s;			/* completed, computing, elapsed > 0 */

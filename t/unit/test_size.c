@@ -3,7 +3,8 @@
  * request, refusal, the hang veto, the computing floor, p95, the OOM
  * floor, MaxRSS above the limit, thin sampling, per-task CPUs, the
  * partition ceiling, the single-core non-inversion, --gpus, the hold on a
- * contradiction, and the re-costing of figure 9.
+ * contradiction, no direction without a request, and the re-costing of
+ * figure 9.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -167,6 +168,47 @@ time_newest_not_largest(void)
 	is_string("longest of 3 completed runs took 01:52:49", sp_buf_str(&adv.basis), "time: the basis");
 	is_int(3, adv.runs, "time: three runs read");
 	ok(has(&adv.caution, "2 runs timed out while computing: their limit x 1.25 is a floor, not a fit"), "time: computing timeouts named");
+}
+
+static void
+no_request(void)
+{
+	/* The newest run recorded no --time (a partition default): the
+	 * older ones asked 1 h, clearly under the 01:15:00 target. */
+	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .lim = "3600");
+	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .lim = "3600");
+	ROW(.id = "3", .state = "COMPLETED", .el = "3000");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("raise", verdict(), "no request: raise when an earlier run asked less");
+	is_string("", sp_buf_str(&adv.requested_txt), "no request: requested stays unknown");
+	is_string("--time=01:15:00", sp_buf_str(&adv.suggestion), "no request: the target suggested");
+	is_string("longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00", sp_buf_str(&adv.basis), "no request: the basis names the earlier request");
+
+	/* Older runs asked 2 h: no direction to claim. */
+	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .lim = "7200");
+	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .lim = "7200");
+	ROW(.id = "3", .state = "COMPLETED", .el = "3000");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("keep", verdict(), "no request: keep when no earlier run asked less");
+	is_string("--time=01:15:00", sp_buf_str(&adv.suggestion), "no request: a keep still gives the figure");
+	is_string("#SBATCH --time=01:15:00", sp_buf_str(&adv.sbatch), "no request: and the line to paste");
+	is_string("longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports", sp_buf_str(&adv.basis), "no request: the basis says so");
+
+	/* No run recorded one: keep, never a lower against an older 32G. */
+	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .mem = G(32), .rss = G(10));
+	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .mem = G(32), .rss = G(10));
+	ROW(.id = "3", .state = "COMPLETED", .el = "3000", .mem = G(32), .rss = G(10));
+	ROW(.id = "4", .state = "COMPLETED", .el = "3000", .rss = G(10));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("keep", verdict(), "no request: --mem keeps rather than lowers");
+	is_string("--mem=13G", sp_buf_str(&adv.suggestion), "no request: --mem figure given");
+	ok(has(&adv.basis, "the newest run recorded no request"), "no request: --mem basis says so");
+	advise(NULL, SP_FLAG_TIME);
+	is_string("keep", verdict(), "no request: no known --time at all is a keep");
+	is_string("--time=01:15:00", sp_buf_str(&adv.suggestion), "no request: with the figure");
 }
 
 static void
@@ -681,6 +723,7 @@ main(void)
 	sp_size_site_unknown(&site);
 	time_newest_not_largest();
 	time_refuse();
+	no_request();
 	time_hang_veto();
 	time_computing_floor();
 	time_p95();
