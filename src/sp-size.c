@@ -35,7 +35,23 @@ struct options {
 	int flags[SP_FLAG_N];
 	int any_flag;
 	enum sp_format fmt;
+	int fmt_given;
 };
+
+/* The same format twice is harmless; two different ones are a guess. */
+static void
+set_format(struct options *o, int ch, const char *arg)
+{
+	enum sp_format fmt;
+
+	if (!sp_format_option(ch, &fmt))
+		sp_die(SP_EXIT_USAGE, "unknown option '%s'", arg);
+	if (o->fmt_given && fmt != o->fmt)
+		sp_die(SP_EXIT_USAGE, "--tsv, --plain, --json and --csv are "
+		       "different outputs: choose one");
+	o->fmt = fmt;
+	o->fmt_given = 1;
+}
 
 static void
 parse_options(int argc, char **argv, struct options *o)
@@ -89,9 +105,7 @@ parse_options(int argc, char **argv, struct options *o)
 			sp_die(SP_EXIT_USAGE, "unknown option '%s' (see "
 			       "sp-size --help)", argv[optind - 1]);
 		default:
-			if (!sp_format_option(ch, &o->fmt))
-				sp_die(SP_EXIT_USAGE, "unknown option '%s'",
-				       argv[optind - 1]);
+			set_format(o, ch, argv[optind - 1]);
 		}
 	}
 	if (o->modes_given > 1)
@@ -342,8 +356,10 @@ findings(struct sp_histset *set, struct site *s, struct sp_writer *w)
 static void
 cost(struct sp_histset *set, struct site *s, struct sp_writer *w)
 {
+	/* The units differ by row, so the row names its unit and the
+	 * number columns carry none. */
 	static const char *const cols[] = { "resource", "unit", "runs",
-		"requested_h", "used_h", "recommended_h", "reductions_h",
+		"requested", "used", "recommended", "reductions_only",
 		"note", NULL };
 	static const char *const names[SP_COST_N] = { "memory", "cpu",
 		"time" };

@@ -76,12 +76,33 @@ setup() {
 @test "sp-size --cost: requested, used, recommended, reductions only" {
 	run sp-size --cost "$T/jobs.tsv"
 	[ "$status" -eq 0 ]
+	# The row names its unit: no column claims hours for GiB-hours.
 	[ "$output" = "$(printf '%s\n' \
-		'resource	unit	runs	requested_h	used_h	recommended_h	reductions_h	note' \
+		'resource	unit	runs	requested	used	recommended	reductions_only	note' \
 		"memory	GiB-hours	3	1070.5	987.765211	1070.5	1070.5	used is the MaxRSS peak held for the run's length: an upper bound, so the real gap is wider" \
 		'cpu	core-hours	3	21.41	18.583056	26.7625	21.41	used is the CPU time the work steps burned' \
 		'time	limit-hours	3	18	5.3525	7.5	18	used is the wall clock the runs took')
 sp-size: left out 1 open record (never ended)" ]
+}
+
+@test "sp-size: no direction without a request: raise only below an earlier one" {
+	# The newest run of each recorded no --time (a partition default).
+	# up: earlier runs asked 1 h, under the 01:15:00 target.  same:
+	# earlier runs asked 2 h.  never: no run recorded one.
+	{
+		printf 'jobid\tstate\telapsed_s\ttimelimit_s\tworkload_key\n'
+		printf '%s\tCOMPLETED\t3000\t%s\t%s\n' \
+		    1 3600 u/p/cpu/up 2 3600 u/p/cpu/up 3 '' u/p/cpu/up \
+		    4 7200 u/p/cpu/same 5 7200 u/p/cpu/same 6 '' u/p/cpu/same \
+		    7 '' u/p/cpu/never 8 '' u/p/cpu/never 9 '' u/p/cpu/never
+	} >"$T/noreq.tsv"
+	run --separate-stderr sp-size --time "$T/noreq.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' \
+		'user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution' \
+		'u	never	u/p/cpu/never	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports	' \
+		'u	same	u/p/cpu/same	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports	' \
+		'u	up	u/p/cpu/up	--time	3	raise		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00	')" ]
 }
 
 @test "sp-size: a missing column names the stage that adds it" {
@@ -111,6 +132,12 @@ sp-size: left out 1 open record (never ended)" ]
 	run --separate-stderr sp-size --cost --mem "$T/jobs.tsv"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-size: --time, --mem, --cpus-per-task and --gpus choose advice; they do not combine with --cost" ]
+	run --separate-stderr sp-size --plain --json "$T/jobs.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-size: --tsv, --plain, --json and --csv are different outputs: choose one" ]
+	[ "$output" = "" ]
+	run --separate-stderr sp-size --json --json --cost "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
 	run --separate-stderr sp-size "$T/no-such-file"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "sp-size: $T/no-such-file: No such file or directory" ]]
