@@ -540,13 +540,28 @@ sp_writer_columns_from(struct sp_writer *w, const struct sp_reader *r)
  * time at a million records).
  */
 static void
+write_failed(struct sp_writer *w)
+{
+	sp_die(SP_EXIT_FAIL, "%s:", w->out == stdout ? "<stdout>" : "output");
+}
+
+static void
 put(struct sp_writer *w, const char *p, size_t n)
 {
-	if (n)
-		fwrite_unlocked(p, 1, n, w->out);
+	/* Stop at the first failed write, while errno still says why. */
+	if (n && fwrite_unlocked(p, 1, n, w->out) != n)
+		write_failed(w);
+}
+
+static void
+put_char(struct sp_writer *w, char c)
+{
+	if (putc_unlocked(c, w->out) == EOF)
+		write_failed(w);
 }
 
 static void plain_cell(struct sp_writer *w, const char *p, size_t n);
+static void write_failed(struct sp_writer *w) __attribute__((noreturn));
 
 static void
 csv_put(struct sp_writer *w, const char *p, size_t n)
@@ -587,7 +602,8 @@ sp_writer_header(struct sp_writer *w)
 	}
 	/* Downstream sees the columns before any data, and a broken pipe
 	 * is found now rather than after the whole input was read. */
-	fflush(w->out);
+	if (fflush(w->out) != 0)
+		write_failed(w);
 }
 
 /* Length of a valid UTF-8 sequence at p, or 0 when it is not one. */
@@ -787,7 +803,7 @@ sp_writer_field(struct sp_writer *w, const char *p, size_t n)
 	switch (w->fmt) {
 	case SP_FMT_TSV:
 		if (i)
-			putc_unlocked('\t', w->out);
+			put_char(w, '\t');
 		put(w, p, n);
 		break;
 	case SP_FMT_CSV:
@@ -905,7 +921,7 @@ sp_writer_end(struct sp_writer *w)
 	switch (w->fmt) {
 	case SP_FMT_TSV:
 	case SP_FMT_CSV:
-		putc_unlocked('\n', w->out);
+		put_char(w, '\n');
 		break;
 	case SP_FMT_JSON:
 		fputs(w->ncols ? "}\n" : "{}\n", w->out);
@@ -913,6 +929,9 @@ sp_writer_end(struct sp_writer *w)
 	case SP_FMT_PLAIN:
 		break;
 	}
+	/* A failure inside stdio's own buffering shows only as the flag. */
+	if (ferror_unlocked(w->out))
+		write_failed(w);
 }
 
 static void

@@ -224,12 +224,28 @@ sp_stdout_init(void)
 void
 sp_stdout_close(void)
 {
-	int failed = fflush(stdout) != 0 || ferror(stdout);
+	int failed, saved;
 
-	if (fclose(stdout) != 0)
+	errno = 0;
+	failed = fflush(stdout) != 0;
+	saved = errno;
+	/*
+	 * A write that failed earlier leaves only the error flag: errno is
+	 * long gone, and "Success" would be a lie.  Say what a full disk
+	 * says when we cannot know better.
+	 */
+	if (!failed && ferror(stdout)) {
 		failed = 1;
-	if (failed)
+		saved = EIO;
+	}
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (failed) {
+		errno = saved ? saved : EIO;
 		sp_die(SP_EXIT_FAIL, "<stdout>:");
+	}
 }
 
 int

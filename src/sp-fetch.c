@@ -21,8 +21,8 @@
 #include "sp_sacct.h"
 
 static const char usage_text[] =
-"usage: sp-fetch [-u user[,user...] | --all-users] [-S time] [-E time]\n"
-"                [-p partition] [-A account] [-j jobid[,jobid...]]\n"
+"usage: sp-fetch [-u user[,user ...] | --all-users] [-S time] [-E time]\n"
+"                [-p partition] [-A account] [-j jobid[,jobid ...]]\n"
 "                [--state list | --failed] [--steps]\n"
 "                [--tsv | --plain | --json | --csv]\n"
 "       sp-fetch --input file [--fields list] [--steps]\n"

@@ -45,3 +45,16 @@ setup() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-group: <stdin>: no header line (empty input)" ]
 }
+
+@test "every stage names the full disk, not a stale errno" {
+	[ -w /dev/full ] || skip "no /dev/full on this system"
+	sp-fetch --demo | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
+	for stage in sp-group "sp-group --rollup" sp-size "sp-size --findings" \
+	    sp-hang "sp-hang --summary" sp-nodes "sp-group --json"; do
+		run --separate-stderr sh -c "$stage \"\$1\" >/dev/full" sh \
+			"$BATS_TEST_TMPDIR/g.tsv"
+		[ "$status" -eq 1 ] || { echo "$stage: status $status"; return 1; }
+		[ "$stderr" = "${stage%% *}: <stdout>: No space left on device" ] ||
+			{ echo "$stage: $stderr"; return 1; }
+	done
+}
