@@ -186,14 +186,24 @@ sp_job_noop(const struct sp_job *j)
 	       j->total_cpu_s < SP_NOOP_MAX_CPU_S;
 }
 
+/* These states already say why nothing was computed. */
+static const char *const hang_explained[] = { "OUT_OF_MEMORY", "NODE_FAIL",
+	"PREEMPTED", "BOOT_FAIL", "DEADLINE", NULL };
+
 int
 sp_job_hang(const struct sp_job *j)
 {
-	/* These states already say why nothing was computed. */
-	static const char *const explained[] = { "OUT_OF_MEMORY", "NODE_FAIL",
-		"PREEMPTED", "BOOT_FAIL", "DEADLINE", NULL };
+	return sp_job_noop(j) && !state_in(j, hang_explained);
+}
 
-	return sp_job_noop(j) && !state_in(j, explained);
+int
+sp_job_hang_known(const struct sp_job *j)
+{
+	if (!sp_job_usable(j))
+		return 0;
+	if (j->elapsed_s <= SP_NOOP_MIN_ELAPSED_S)
+		return 1;
+	return !isnan(j->total_cpu_s) || state_in(j, hang_explained);
 }
 
 int

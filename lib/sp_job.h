@@ -98,6 +98,14 @@ int sp_job_state_is(const struct sp_job *j, const char *state);
 int sp_job_noop(const struct sp_job *j);
 /* ... and its state does not already explain it (OOM, NODE_FAIL, ...). */
 int sp_job_hang(const struct sp_job *j);
+/*
+ * Whether sp_job_hang can be answered at all: 1 for a closed allocation
+ * with elapsed known that ran SP_NOOP_MIN_ELAPSED_S or less, has
+ * total_cpu_s, or ended in a state that explains an idle CPU; 0 when its
+ * CPU time is unknown (sacct dumps without TotalCPU), open, or a step.
+ * Where it is 0, sp_job_hang's 0 means "unknown", not "computed".
+ */
+int sp_job_hang_known(const struct sp_job *j);
 /* Moving data fast enough to explain the idle CPU. */
 int sp_job_io_explains(const struct sp_job *j);
 /* Cores: alloc_cpus, else req_cpus; NaN when neither is known. */

@@ -34,7 +34,7 @@ parse(const char *record, struct sp_job *j, struct sp_reader *r, FILE **fp,
 
 static void
 check(const char *record, const char *what, int noop, int hang, int failed,
-      int usable, int io)
+      int usable, int io, int known)
 {
 	struct sp_reader r;
 	struct sp_job j;
@@ -49,6 +49,8 @@ check(const char *record, const char *what, int noop, int hang, int failed,
 		is_int(failed, sp_job_failed(&j), "%s: failed", what);
 		is_int(usable, sp_job_usable(&j), "%s: usable", what);
 		is_int(io, sp_job_io_explains(&j), "%s: I/O explains", what);
+		is_int(known, sp_job_hang_known(&j), "%s: hang question "
+		       "answerable", what);
 	}
 	sp_reader_close(&r);
 	fclose(fp);
@@ -59,26 +61,32 @@ static void
 test_predicates(void)
 {
 	check("1\tTIMEOUT\t0\t1826\t0.5\t6\t1\t\t\t\tx\n", "blocked timeout",
-	      1, 1, 1, 1, 0);
+	      1, 1, 1, 1, 0, 1);
 	check("2\tTIMEOUT\t0\t1826\t1780\t6\t1\t\t\t\tx\n", "computing timeout",
-	      0, 0, 1, 1, 0);
+	      0, 0, 1, 1, 0, 1);
 	check("3\tCANCELLED\t0\t151200\t0.54\t8\t2\t\t\t\tx\n",
-	      "cancelled hang counts", 1, 1, 0, 1, 0);
+	      "cancelled hang counts", 1, 1, 0, 1, 0, 1);
 	check("4\tOUT_OF_MEMORY\t0\t900\t1\t8\t0\t\t\t\tx\n",
-	      "OOM explains itself", 1, 0, 1, 1, 0);
+	      "OOM explains itself", 1, 0, 1, 1, 0, 1);
 	check("5\tCOMPLETED\t0\t300\t0\t1\t0\t\t\t\tx\n",
-	      "exactly 300 s is not over 300", 0, 0, 0, 1, 0);
+	      "exactly 300 s is not over 300", 0, 0, 0, 1, 0, 1);
 	check("6\tCOMPLETED\t0\t301\t\t1\t0\t\t\t\tx\n",
-	      "unknown CPU is never a hang", 0, 0, 0, 1, 0);
+	      "unknown CPU is never a hang", 0, 0, 0, 1, 0, 0);
 	check("7\tRUNNING\t1\t9999\t0\t1\t0\t\t\t\tx\n",
-	      "open records are out", 0, 0, 0, 0, 0);
+	      "open records are out", 0, 0, 0, 0, 0, 0);
 	check("8\tCOMPLETED\t0\t600\t2\t1\t0\t64424509440\t0\t\tx\n",
-	      "moving 60 GiB in 10 minutes", 1, 1, 0, 1, 1);
+	      "moving 60 GiB in 10 minutes", 1, 1, 0, 1, 1, 1);
 	check("9\tCOMPLETED\t0\t6000\t2\t1\t0\t10737418240\t\t\tx\n",
 	      "10 GiB over 100 minutes is too slow to explain", 1, 1, 0, 1,
-	      0);
+	      0, 1);
 	check("10\tCOMPLETED\t0\t600\t2\t1\t0\t\t\tbatch\tx\n",
-	      "a step record is not an allocation", 0, 0, 0, 0, 0);
+	      "a step record is not an allocation", 0, 0, 0, 0, 0, 0);
+	check("11\tNODE_FAIL\t0\t3600\t\t8\t1\t\t\t\tx\n",
+	      "NODE_FAIL without CPU: known not a hang", 0, 0, 1, 1, 0, 1);
+	check("12\tCOMPLETED\t0\t200\t\t1\t0\t\t\t\tx\n",
+	      "short run without CPU: known not a hang", 0, 0, 0, 1, 0, 1);
+	check("13\tCOMPLETED\t0\t\t5\t1\t0\t\t\t\tx\n",
+	      "unknown elapsed: cannot be judged", 0, 0, 0, 0, 0, 0);
 }
 
 static void
