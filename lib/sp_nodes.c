@@ -44,8 +44,11 @@ sp_node_outcome(const struct sp_job *j, enum sp_node_metric m)
 	if (!sp_job_usable(j) || j->nodelist.n == 0 ||
 	    sp_slice_eq(j->nodelist, "None assigned"))
 		return -1;
-	if (m == SP_METRIC_HANG)
-		return sp_job_noop(j) && !sp_job_io_explains(j);
+	if (m == SP_METRIC_HANG) {
+		if (!sp_job_hang_known(j))
+			return SP_NODE_UNJUDGED;
+		return sp_job_hang(j) && !sp_job_io_explains(j);
+	}
 	for (const char *const *s = silent; *s; s++)
 		if (sp_job_state_is(j, *s))
 			return -1;
@@ -129,6 +132,7 @@ struct cell {
 	size_t node;
 	long trials;
 	long bad;
+	long unjudged;
 	double bad_gpu_h;	/* NaN until a known value is added */
 	unsigned long last;	/* the record that last placed here */
 };
@@ -341,7 +345,7 @@ sp_nodes_add(struct sp_nodes *t, const struct sp_job *j)
 		return 0;
 	t->usable++;
 	bad = sp_node_outcome(j, t->metric);
-	if (bad < 0)
+	if (bad < 0 && bad != SP_NODE_UNJUDGED)
 		return 0;
 	sp_names_clear(&t->names);
 	/* Past SP_HOSTLIST_MAX names the first ones still count. */
@@ -363,9 +367,18 @@ sp_nodes_add(struct sp_nodes *t, const struct sp_job *j)
 		if (c->last == t->serial)
 			continue;
 		c->last = t->serial;
+		/* Placed, so the node shows, but in no count of the test. */
+		if (bad == SP_NODE_UNJUDGED) {
+			c->unjudged++;
+			continue;
+		}
 		c->trials++;
 		c->bad += bad;
 		t->placed[nplaced++] = (size_t)(c - t->cell);
+	}
+	if (bad == SP_NODE_UNJUDGED) {
+		t->wl[wi].unjudged_runs++;
+		return 0;
 	}
 	t->wl[wi].trials += (long)nplaced;
 	t->wl[wi].bad += bad * (long)nplaced;
@@ -392,15 +405,20 @@ sp_nodes_dominant(const struct sp_nodes *t)
 
 	for (size_t i = 0; i < t->wlkeys.n; i++) {
 		const struct sp_nodes_workload *w = &t->wl[i], *b;
+		long wr, br;
 
 		if (best < 0) {
 			best = (long)i;
 			continue;
 		}
 		b = &t->wl[best];
+		/* Runs the metric could not judge still say what the
+		 * record is mostly made of. */
+		wr = w->runs + w->unjudged_runs;
+		br = b->runs + b->unjudged_runs;
 		if (w->bad_runs > b->bad_runs ||
-		    (w->bad_runs == b->bad_runs && w->runs > b->runs) ||
-		    (w->bad_runs == b->bad_runs && w->runs == b->runs &&
+		    (w->bad_runs == b->bad_runs && wr > br) ||
+		    (w->bad_runs == b->bad_runs && wr == br &&
 		     strcmp(w->key, b->key) < 0))
 			best = (long)i;
 	}
@@ -417,10 +435,15 @@ by_row(const void *va, const void *vb)
 
 	if (ta != tb)
 		return tb - ta;
-	if (a->s.rate != b->s.rate)
+	/* No judged placement, no rate: those rows go last. */
+	if (isnan(a->s.rate) != isnan(b->s.rate))
+		return isnan(a->s.rate) ? 1 : -1;
+	if (!isnan(a->s.rate) && a->s.rate != b->s.rate)
 		return a->s.rate < b->s.rate ? 1 : -1;
 	if (a->s.trials != b->s.trials)
 		return a->s.trials < b->s.trials ? 1 : -1;
+	if (a->unjudged != b->unjudged)
+		return a->unjudged < b->unjudged ? 1 : -1;
 	return strcmp(a->node, b->node);
 }
 
@@ -451,6 +474,7 @@ sp_nodes_table(const struct sp_nodes *t, long wi, struct sp_node_table *out)
 
 			*h = (isnan(*h) ? 0 : *h) + c->bad_gpu_h;
 		}
+		out->rows[row_of[c->node] - 1].unjudged += c->unjudged;
 		st[row_of[c->node] - 1].trials += c->trials;
 		st[row_of[c->node] - 1].bad += c->bad;
 	}
@@ -458,9 +482,10 @@ sp_nodes_table(const struct sp_nodes *t, long wi, struct sp_node_table *out)
 	out->tested = sp_node_judge(st, n);
 	for (i = 0; i < n; i++) {
 		out->rows[i].s = st[i];
-		if (st[i].bad == 0)
+		if (st[i].bad == 0 && st[i].trials > 0)
 			out->rows[i].bad_gpu_h = 0;
 		out->trials += st[i].trials;
+		out->unjudged += out->rows[i].unjudged;
 		out->bad += st[i].bad;
 		switch (st[i].verdict) {
 		case SP_VERDICT_WORSE: out->worse++; break;
@@ -477,6 +502,7 @@ sp_nodes_table(const struct sp_nodes *t, long wi, struct sp_node_table *out)
 			continue;
 		out->runs += t->wl[i].runs;
 		out->bad_runs += t->wl[i].bad_runs;
+		out->unjudged_runs += t->wl[i].unjudged_runs;
 	}
 	qsort(out->rows, n, sizeof *out->rows, by_row);
 	free(st);

@@ -19,8 +19,10 @@
 
 /* What counts as a bad placement. */
 enum sp_node_metric {
-	/* Computed nothing (sp_job_noop) and not moving data; every
-	 * placement counts, cancelled and OOM-killed ones too. */
+	/* A hang (sp_job_hang: computed nothing, and the state does not
+	 * say why) and not moving data.  A placement whose run cannot be
+	 * judged (sp_job_hang_known: no CPU time recorded) is unjudged:
+	 * out of the numerator and the denominator, counted apart. */
 	SP_METRIC_HANG,
 	/* Failed (sp_job_failed); placements whose end says nothing about
 	 * the node (CANCELLED, OUT_OF_MEMORY, PREEMPTED, REQUEUED) leave the
@@ -51,8 +53,10 @@ const char *sp_node_metric_name(enum sp_node_metric m);
 
 /*
  * How one record counts under a metric: 1 bad, 0 good, -1 not at all
- * (not usable, no node, or a state the metric leaves out).
+ * (not usable, no node, or a state the metric leaves out), or
+ * SP_NODE_UNJUDGED when the metric cannot tell (hang, no CPU time).
  */
+#define SP_NODE_UNJUDGED	(-2)
 int sp_node_outcome(const struct sp_job *j, enum sp_node_metric m);
 
 /* One node of one table: counts in, judgement out. */
@@ -86,6 +90,7 @@ struct sp_nodes_workload {
 	char *workload;
 	long runs;		/* records that counted under the metric */
 	long bad_runs;
+	long unjudged_runs;	/* placed, but the metric cannot tell */
 	long trials;		/* placements */
 	long bad;
 	size_t nnodes;
@@ -97,6 +102,7 @@ struct sp_node_row {
 	/* GPU-hours of the bad placements here (a run on several nodes
 	 * shares its hours evenly among them); NaN when none is known. */
 	double bad_gpu_h;
+	long unjudged;		/* placements left out of s: unjudged */
 	struct sp_node_stat s;
 };
 
@@ -104,6 +110,7 @@ struct sp_node_table {
 	struct sp_node_row *rows;	/* tested first, then by rate */
 	size_t nrows;
 	long runs, bad_runs, trials, bad;
+	long unjudged_runs, unjudged;	/* out of every count above */
 	size_t tested, untested, worse, better, held_back;
 };
 
@@ -131,7 +138,8 @@ const struct sp_nodes_workload *sp_nodes_workload(const struct sp_nodes *t,
 long sp_nodes_find(const struct sp_nodes *t, const char *key, size_t n);
 /*
  * The workload the table controls for unless told otherwise: the most
- * bad runs, then the most runs, then the smallest key.  -1 when empty.
+ * bad runs, then the most runs (unjudged ones too), then the smallest
+ * key.  -1 when empty.
  */
 long sp_nodes_dominant(const struct sp_nodes *t);
 

@@ -40,6 +40,9 @@ struct options {
 struct wl {
 	size_t key;			/* its number in the key table */
 	long runs, completed, failed, cancelled, noop, problems;
+	long hang_judged;		/* runs whose noop is known */
+	long hang_unjudged;		/* over 5 minutes, no CPU time */
+	long hang_judged_long;		/* over 5 minutes, CPU time known */
 	long names;
 	double gpu_h, core_h;
 	int gpu_known, core_known;
@@ -269,7 +272,8 @@ add_run(struct rollup *ru, struct wl *w, const struct sp_job *j,
 	double gh = sp_job_gpu_hours(j), ch = sp_job_core_hours(j);
 	int64_t first, last;
 	int first_known, last_known;
-	int failed = sp_job_failed(j), noop = sp_job_noop(j);
+	/* noop is sp-hang's rule: a state that explains it is no hang. */
+	int failed = sp_job_failed(j), noop = sp_job_hang(j);
 	const char *name;
 
 	w->runs++;
@@ -277,6 +281,13 @@ add_run(struct rollup *ru, struct wl *w, const struct sp_job *j,
 	w->failed += failed;
 	w->cancelled += sp_job_state_is(j, "CANCELLED");
 	w->noop += noop;
+	if (sp_job_hang_known(j)) {
+		w->hang_judged++;
+		w->hang_judged_long += j->elapsed_s > SP_NOOP_MIN_ELAPSED_S &&
+				       !isnan(j->total_cpu_s);
+	} else if (sp_job_usable(j)) {
+		w->hang_unjudged++;
+	}
 	w->problems += failed || noop;
 	if (!isnan(gh)) {
 		w->gpu_h += gh;
@@ -504,7 +515,9 @@ write_rollup(struct rollup *ru, struct sp_writer *w)
 
 		x->compute = x->gpu_h * SP_GPU_CORE_RATIO + x->core_h;
 		x->fail_rate = decided ? (double)x->failed / decided : 0;
-		x->noop_rate = x->runs ? (double)x->noop / x->runs : 0;
+		/* Over the runs that could be judged: unknown is not 0. */
+		x->noop_rate = x->hang_judged ?
+			       (double)x->noop / x->hang_judged : 0;
 		x->keystr = key_str(ru, x);
 		x->sort = ru->sort;
 		total += x->compute;
@@ -538,7 +551,12 @@ write_rollup(struct rollup *ru, struct sp_writer *w)
 		sp_writer_int(w, x->completed);
 		sp_writer_int(w, x->failed);
 		sp_writer_int(w, x->cancelled);
-		sp_writer_int(w, x->noop);
+		/* Unknown when no run that could have hung was judged. */
+		if (x->hang_judged_long || (x->hang_judged &&
+					    !x->hang_unjudged))
+			sp_writer_int(w, x->noop);
+		else
+			sp_writer_empty(w);
 		sp_writer_int(w, x->problems);
 		sp_writer_num(w, x->gpu_known ? x->gpu_h : NAN);
 		sp_writer_num(w, x->core_known ? x->core_h : NAN);

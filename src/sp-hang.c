@@ -217,6 +217,12 @@ struct summary {
 	struct tally blocked;
 	struct tally moving;
 	struct tally explained;
+	/* closed allocations sp_job_hang_known cannot answer for: over
+	 * SP_NOOP_MIN_ELAPSED_S with no CPU time recorded */
+	struct tally unjudged;
+	/* over SP_NOOP_MIN_ELAPSED_S with CPU time: judged by the rule,
+	 * not by a state that explains it */
+	long long_judged;
 	long open;
 	double moved_b;
 	/* the worst SP_HANG_WORST, most GPU-hours first */
@@ -239,6 +245,7 @@ summary_init(struct summary *s)
 	tally_init(&s->blocked);
 	tally_init(&s->moving);
 	tally_init(&s->explained);
+	tally_init(&s->unjudged);
 }
 
 static void
@@ -354,6 +361,11 @@ summary_add(struct summary *s, const struct sp_job *j, enum kind k,
 
 	tally_add(&s->record, gpu_h, core_h);
 	w->runs++;
+	if (!sp_job_hang_known(j))
+		tally_add(&s->unjudged, gpu_h, core_h);
+	else if (j->elapsed_s > SP_NOOP_MIN_ELAPSED_S &&
+		 !isnan(j->total_cpu_s))
+		s->long_judged++;
 	switch (k) {
 	case KIND_NONE:
 		return;
@@ -392,14 +404,28 @@ share_of(double gpu_h, const struct summary *s)
 	return (isnan(gpu_h) ? 0 : gpu_h) / s->record.gpu_h;
 }
 
-/* One count row: section, its runs (or none), the tally and a why. */
+/*
+ * No allocation that ran long enough to be a hang could be judged: every
+ * hang count is unknown, not 0 (the short ones answer nothing).
+ */
+static int
+none_judged(const struct summary *s)
+{
+	return s->unjudged.count > 0 && s->long_judged == 0;
+}
+
+/*
+ * One count row: section, its runs (or none), the tally and a why.
+ * Unless known, the count and what it held are unknown (empty).
+ */
 static void
-count_row(struct sp_writer *w, const struct summary *s, const char *section,
-	  const struct tally *t, const char *text)
+count_row_known(struct sp_writer *w, const struct summary *s,
+		const char *section, const struct tally *t, const char *text,
+		int known)
 {
 	/* No run of the kind held nothing: zero, not unknown. */
-	double gpu_h = t->count ? t->gpu_h : 0;
-	double core_h = t->count ? t->core_h : 0;
+	double gpu_h = !known ? NAN : t->count ? t->gpu_h : 0;
+	double core_h = !known ? NAN : t->count ? t->core_h : 0;
 
 	sp_writer_str(w, section);
 	sp_writer_empty(w);
@@ -407,13 +433,23 @@ count_row(struct sp_writer *w, const struct summary *s, const char *section,
 	sp_writer_empty(w);
 	sp_writer_empty(w);
 	sp_writer_int(w, s->record.count);
-	sp_writer_int(w, t->count);
+	if (known)
+		sp_writer_int(w, t->count);
+	else
+		sp_writer_empty(w);
 	sp_writer_empty(w);
 	sp_writer_num(w, gpu_h);
 	sp_writer_num(w, core_h);
 	sp_writer_num(w, isnan(gpu_h) ? NAN : share_of(gpu_h, s));
 	sp_writer_raw(w, text, strlen(text));
 	sp_writer_end(w);
+}
+
+static void
+count_row(struct sp_writer *w, const struct summary *s, const char *section,
+	  const struct tally *t, const char *text)
+{
+	count_row_known(w, s, section, t, text, 1);
 }
 
 static int
@@ -458,14 +494,37 @@ workloads_with_hangs(const struct summary *s, size_t *n)
 	return order;
 }
 
+/* "N allocations ran over ...", never when none could be judged. */
 static void
 headline(struct sp_buf *b, const struct summary *s)
 {
+	if (none_judged(s)) {
+		sp_buf_adds(b, "No allocation over ");
+		fmt_clock(b, SP_NOOP_MIN_ELAPSED_S);
+		sp_buf_printf(b, " could be judged: none of the %ld has CPU "
+			      "time recorded (total_cpu_s), so whether any "
+			      "computed nothing is unknown",
+			      s->unjudged.count);
+		return;
+	}
 	sp_buf_printf(b, "%ld allocation%s ran over ", s->hangs.count,
 		      s->hangs.count == 1 ? "" : "s");
 	fmt_clock(b, SP_NOOP_MIN_ELAPSED_S);
 	sp_buf_printf(b, " with under %g CPU-seconds of work",
 		      SP_NOOP_MAX_CPU_S);
+	if (s->unjudged.count)
+		sp_buf_printf(b, "; %ld more could not be judged (no CPU time "
+			      "recorded)", s->unjudged.count);
+}
+
+static void
+unjudged_why(struct sp_buf *b)
+{
+	sp_buf_clear(b);
+	sp_buf_adds(b, "not judged: ran over ");
+	fmt_clock(b, SP_NOOP_MIN_ELAPSED_S);
+	sp_buf_adds(b, " with no CPU time recorded (total_cpu_s), so "
+		    "whether they computed nothing is unknown");
 }
 
 static void
@@ -474,6 +533,7 @@ write_summary_records(const struct summary *s, enum sp_format fmt)
 	struct sp_writer w;
 	struct sp_buf b = { 0 };
 	size_t *order, n;
+	int known = !none_judged(s);
 
 	sp_writer_init(&w, stdout, fmt);
 	for (size_t i = 0; summary_columns[i]; i++)
@@ -483,20 +543,23 @@ write_summary_records(const struct summary *s, enum sp_format fmt)
 	count_row(&w, s, "record", &s->record,
 		  "every closed allocation in the input");
 	headline(&b, s);
-	count_row(&w, s, "hangs", &s->hangs, sp_buf_str(&b));
+	count_row_known(&w, s, "hangs", &s->hangs, sp_buf_str(&b), known);
+	unjudged_why(&b);
+	count_row(&w, s, "unjudged", &s->unjudged, sp_buf_str(&b));
 	sp_buf_clear(&b);
 	sp_buf_adds(&b, "ended within ");
 	fmt_clock(&b, SP_NOOP_NOTICED_S);
 	sp_buf_adds(&b, ": already noticed");
-	count_row(&w, s, "noticed", &s->noticed, sp_buf_str(&b));
+	count_row_known(&w, s, "noticed", &s->noticed, sp_buf_str(&b),
+			known);
 	sp_buf_clear(&b);
 	sp_buf_adds(&b, "ran longer than ");
 	fmt_clock(&b, SP_NOOP_NOTICED_S);
 	sp_buf_adds(&b, ": the cost is in these");
-	count_row(&w, s, "long", &s->longer, sp_buf_str(&b));
-	count_row(&w, s, "blocked", &s->blocked, "timed out having computed "
-		  "nothing: blocked, not slow; a longer --time buys a "
-		  "longer hang");
+	count_row_known(&w, s, "long", &s->longer, sp_buf_str(&b), known);
+	count_row_known(&w, s, "blocked", &s->blocked, "timed out having "
+			"computed nothing: blocked, not slow; a longer --time "
+			"buys a longer hang", known);
 	sp_buf_clear(&b);
 	sp_buf_adds(&b, "not counted: idle CPU explained by the data moved (");
 	sp_fmt_bytes(&b, s->moved_b);
@@ -778,6 +841,7 @@ main(int argc, char **argv)
 	struct sp_writer w;
 	struct summary s;
 	struct sp_buf text = { 0 };
+	long unjudged = 0;
 
 	sp_setprog(argv[0]);
 	sp_stdout_init();
@@ -803,6 +867,7 @@ main(int argc, char **argv)
 		}
 		if (!sp_job_usable(&j))
 			continue;
+		unjudged += !sp_job_hang_known(&j);
 		k = classify(&j);
 		if (k != KIND_NONE && k != KIND_EXPLAINED)
 			why(&text, &j, k);
@@ -822,6 +887,10 @@ main(int argc, char **argv)
 		if (s.open)
 			sp_warn("left out %ld open record%s (never ended)",
 				s.open, s.open == 1 ? "" : "s");
+		if (unjudged)
+			sp_warn("could not judge %ld allocation%s: no CPU "
+				"time recorded (total_cpu_s)", unjudged,
+				unjudged == 1 ? "" : "s");
 	}
 	summary_free(&s);
 	sp_buf_free(&text);

@@ -184,14 +184,13 @@ bad_words(enum sp_node_metric m)
 	return m == SP_METRIC_FAILURE ? "failed" : "computed nothing";
 }
 
-/* Why a row stands as it does, in words. */
+/* The hold or verdict of a row, in words. */
 static void
-row_note(struct sp_buf *b, const struct sp_node_row *row,
-	 const struct sp_node_table *tab)
+row_hold_note(struct sp_buf *b, const struct sp_node_row *row,
+	      const struct sp_node_table *tab)
 {
 	const char *rows = tab->tested == 1 ? "row" : "rows";
 
-	sp_buf_clear(b);
 	switch (row->s.hold) {
 	case SP_HOLD_THIN:
 		sp_buf_printf(b, "%ld placement%s; %d needed for a test",
@@ -220,6 +219,24 @@ row_note(struct sp_buf *b, const struct sp_node_row *row,
 		sp_buf_printf(b, "p survives the correction for %zu tested "
 			      "%s and the interval clears the comparison",
 			      tab->tested, rows);
+}
+
+/* Why a row stands as it does, in words. */
+static void
+row_note(struct sp_buf *b, const struct sp_node_row *row,
+	 const struct sp_node_table *tab)
+{
+	sp_buf_clear(b);
+	if (row->s.trials == 0 && row->unjudged > 0) {
+		sp_buf_printf(b, "%ld placement%s, none judged: no CPU time "
+			      "recorded", row->unjudged,
+			      row->unjudged == 1 ? "" : "s");
+		return;
+	}
+	row_hold_note(b, row, tab);
+	if (row->unjudged > 0)
+		sp_buf_printf(b, "; %ld more not judged (no CPU time "
+			      "recorded)", row->unjudged);
 }
 
 static const char *const columns[] = { "user", "workload", "workload_key",
@@ -256,7 +273,11 @@ write_rows(struct sp_writer *w, const struct sp_node_table *tab,
 		}
 		sp_writer_str(w, row->node);
 		sp_writer_int(w, row->s.trials);
-		sp_writer_int(w, row->s.bad);
+		/* Of no judged placement, how many were bad is unknown. */
+		if (row->s.trials > 0)
+			sp_writer_int(w, row->s.bad);
+		else
+			sp_writer_empty(w);
 		sp_writer_num(w, row->s.rate);
 		sp_writer_num(w, row->s.ci_low);
 		sp_writer_num(w, row->s.ci_high);
@@ -282,6 +303,21 @@ why_none(struct sp_buf *b, const struct sp_node_table *tab,
 		sp_buf_adds(b, "no usable job record with a node list");
 		return 1;
 	}
+	if (tab->trials == 0 && tab->unjudged_runs > 0) {
+		sp_buf_printf(b, "the record has no CPU time (total_cpu_s) "
+			      "to judge hangs by: none of %ld run%s could be "
+			      "judged", tab->unjudged_runs,
+			      tab->unjudged_runs == 1 ? "" : "s");
+		return 1;
+	}
+	if (tab->bad == 0 && tab->unjudged_runs > 0) {
+		sp_buf_printf(b, "the record has no CPU time (total_cpu_s) "
+			      "to judge hangs by: %ld of %ld runs could not "
+			      "be judged, and no judged one computed nothing",
+			      tab->unjudged_runs,
+			      tab->runs + tab->unjudged_runs);
+		return 1;
+	}
 	if (tab->bad == 0) {
 		sp_buf_printf(b, "nothing to attribute to a node: no "
 			      "placement %s", bad_words(o->metric));
@@ -305,15 +341,46 @@ why_none(struct sp_buf *b, const struct sp_node_table *tab,
 	return 0;
 }
 
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void
+json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/*
+ * The line for a job script; under --json one object instead, which a
+ * script can read without knowing the comment syntax:
+ * {"sbatch":"#SBATCH --exclude=...","nodes":[...],"more":0}, or
+ * {"sbatch":null,"why":"..."} when there is no node to exclude.
+ */
 static void
 print_exclude(const struct sp_node_table *tab, const struct options *o)
 {
 	struct sp_names worse = { 0 };
 	struct sp_buf line = { 0 };
 	size_t more = 0;
+	int json = o->fmt == SP_FMT_JSON;
 
 	if (why_none(&line, tab, o)) {
-		printf("# no --exclude: %s\n", sp_buf_str(&line));
+		if (json) {
+			fputs("{\"sbatch\":null,\"why\":", stdout);
+			json_string(sp_buf_str(&line));
+			fputs("}\n", stdout);
+		} else {
+			printf("# no --exclude: %s\n", sp_buf_str(&line));
+		}
 		sp_buf_free(&line);
 		return;
 	}
@@ -328,11 +395,24 @@ print_exclude(const struct sp_node_table *tab, const struct options *o)
 		else
 			more++;
 	}
+	sp_buf_adds(&line, "#SBATCH --exclude=");
 	sp_hostlist_compress(&worse, &line);
-	printf("#SBATCH --exclude=%s\n", sp_buf_str(&line));
-	if (more)
-		printf("# %zu more worse node%s not listed (sp-nodes shows "
-		       "them all)\n", more, more == 1 ? "" : "s");
+	if (json) {
+		fputs("{\"sbatch\":", stdout);
+		json_string(sp_buf_str(&line));
+		fputs(",\"nodes\":[", stdout);
+		for (size_t i = 0; i < worse.n; i++) {
+			if (i)
+				putchar(',');
+			json_string(sp_names_at(&worse, i));
+		}
+		printf("],\"more\":%zu}\n", more);
+	} else {
+		printf("%s\n", sp_buf_str(&line));
+		if (more)
+			printf("# %zu more worse node%s not listed (sp-nodes "
+			       "shows them all)\n", more, more == 1 ? "" : "s");
+	}
 	sp_names_free(&worse);
 	sp_buf_free(&line);
 }
@@ -410,12 +490,30 @@ plain_scope(const struct sp_node_table *tab, const struct scope *s,
 		sp_buf_printf(&b, "every workload pooled (%zu)",
 			      s->nworkloads);
 	}
-	sp_buf_printf(&b, ", metric %s: %ld run%s, %ld placement%s on %zu "
+	if (tab->runs == 0 && tab->unjudged_runs > 0) {
+		/* Not "0 runs computed nothing": nothing was judged. */
+		sp_buf_printf(&b, ", metric %s: %ld run%s, %ld placement%s on "
+			      "%zu node%s, none judged: no CPU time recorded",
+			      sp_node_metric_name(o->metric),
+			      tab->unjudged_runs,
+			      tab->unjudged_runs == 1 ? "" : "s", tab->unjudged,
+			      tab->unjudged == 1 ? "" : "s", tab->nrows,
+			      tab->nrows == 1 ? "" : "s");
+		printf("%s\n\n", sp_buf_str(&b));
+		sp_buf_free(&b);
+		return;
+	}
+	sp_buf_printf(&b, ", metric %s: %ld run%s%s, %ld placement%s on %zu "
 		      "node%s; %ld run%s %s", sp_node_metric_name(o->metric),
-		      tab->runs, tab->runs == 1 ? "" : "s", tab->trials,
+		      tab->runs, tab->runs == 1 ? "" : "s",
+		      tab->unjudged_runs ? " judged" : "", tab->trials,
 		      tab->trials == 1 ? "" : "s", tab->nrows,
 		      tab->nrows == 1 ? "" : "s", tab->bad_runs,
 		      tab->bad_runs == 1 ? "" : "s", bad_words(o->metric));
+	if (tab->unjudged_runs > 0)
+		sp_buf_printf(&b, "; %ld more run%s not judged (no CPU time "
+			      "recorded)", tab->unjudged_runs,
+			      tab->unjudged_runs == 1 ? "" : "s");
 	printf("%s\n\n", sp_buf_str(&b));
 	sp_buf_free(&b);
 }

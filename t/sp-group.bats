@@ -143,6 +143,25 @@ setup() {
 	[[ "$output" == *'"label":"20261102+1"'* ]]
 }
 
+# noop is sp-hang's rule: a NODE_FAIL that computed nothing is no hang;
+# a run over five minutes without CPU time is unknown, not 0.
+@test "sp-group --rollup: noop counts judged hangs, unknown stays empty" {
+	printf 'jobid\tname\tuser\tpartition\tstate\telapsed_s\ttotal_cpu_s\n1\tft\tu\tp\tNODE_FAIL\t1800\t0.5\n2\tft\tu\tp\tCOMPLETED\t1800\t900\n3\tnc\tu\tp\tCOMPLETED\t1800\t\n4\tnc\tu\tp\tCOMPLETED\t60\t\n5\tmix\tu\tp\tCOMPLETED\t1800\t\n6\tmix\tu\tp\tCANCELLED\t1800\t1\n' >"$T/noop.tsv"
+	run --separate-stderr sh -c 'sp-group --rollup "$1" | cut -f2,7-12' sh "$T/noop.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' \
+		'workload	runs	completed	failed	cancelled	noop	problems' \
+		'ft	2	1	1	0	0	1' \
+		'mix	2	1	0	1	1	1' \
+		'nc	2	2	0	0		0')" ]
+}
+
+@test "sp-group --rollup: NODE_FAIL requeues are not noops (demo)" {
+	run sh -c 'sp-fetch --demo | sp-group --rollup 2>/dev/null | awk -F "\t" "\$2 == \"finetune-vit-s#\" { print \$2, \$7, \$9, \$11, \$18 }"'
+	[ "$status" -eq 0 ]
+	[ "$output" = "finetune-vit-s# 17 5 0 warning" ]
+}
+
 @test "sp-group --rollup: the demo's workloads, as the article counts them" {
 	run sh -c 'sp-fetch --demo | sp-group --rollup 2>/dev/null | awk -F "\t" "\$2 == \"att-speed-#\" || \$2 == \"reasoning-exp\" || \$2 == \"rc-tok-github_code\" { print \$2, \$6, \$7, \$9, \$11, \$18 }"'
 	[ "$status" -eq 0 ]

@@ -56,6 +56,7 @@ setup() {
 'section	workload_key	workload	jobid	state	runs	count	elapsed_s	held_gpu_h	held_core_h	share	why' \
 'record					6	6		85.014444	352.753333	1	every closed allocation in the input' \
 'hangs					6	3		84.507222	339.71	0.994034	3 allocations ran over 00:05:00 with under 10 CPU-seconds of work' \
+'unjudged					6	0		0	0	0	not judged: ran over 00:05:00 with no CPU time recorded (total_cpu_s), so whether they computed nothing is unknown' \
 'noticed					6	1		0	0.666667	0	ended within 00:15:00: already noticed' \
 'long					6	2		84.507222	339.043333	0.994034	ran longer than 00:15:00: the cost is in these' \
 'blocked					6	1		0.507222	3.043333	0.00596631	timed out having computed nothing: blocked, not slow; a longer --time buys a longer hang' \
@@ -111,6 +112,24 @@ yz/test/cpu/prep                1      1         0.0          0.7   0.0%"
 Not counted as hangs: 0 runs moving data (0 B moved), 0 whose state says why; 0 open records left out." ]
 	run sp-hang "$BATS_TEST_TMPDIR/busy.tsv"
 	[ "$output" = "$(printf 'jobid\tstate\telapsed_s\ttotal_cpu_s\tkind\twhy\theld_gpu_h\theld_core_h')" ]
+}
+
+# No TotalCPU in the dump (XDMoD-style): over five minutes, unknown.
+@test "sp-hang --summary: no CPU time is unknown, never 0 hangs" {
+	printf 'jobid\tstate\telapsed_s\ttotal_cpu_s\n1\tCOMPLETED\t600\t\n2\tNODE_FAIL\t900\t\n3\tCOMPLETED\t60\t\n' >"$BATS_TEST_TMPDIR/nocpu.tsv"
+	run --separate-stderr sp-hang --summary --plain "$BATS_TEST_TMPDIR/nocpu.tsv"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "No allocation over 00:05:00 could be judged: none of the 1 has CPU time recorded (total_cpu_s), so whether any computed nothing is unknown." ]
+	[[ "$output" != *"0 allocations ran over"* ]]
+	run --separate-stderr sp-hang --summary "$BATS_TEST_TMPDIR/nocpu.tsv"
+	[ "${lines[2]}" = "$(printf 'hangs\t\t\t\t\t3\t\t\t\t\t\tNo allocation over 00:05:00 could be judged: none of the 1 has CPU time recorded (total_cpu_s), so whether any computed nothing is unknown')" ]
+	[ "$(printf '%s\n' "${lines[3]}" | cut -f1,7)" = "$(printf 'unjudged\t1')" ]
+	run --separate-stderr sp-hang "$BATS_TEST_TMPDIR/nocpu.tsv"
+	[ "$stderr" = "sp-hang: could not judge 1 allocation: no CPU time recorded (total_cpu_s)" ]
+	# one judged long run: counted, the unknown one named apart
+	printf '4\tCOMPLETED\t600\t2\n' >>"$BATS_TEST_TMPDIR/nocpu.tsv"
+	run --separate-stderr sp-hang --summary --plain "$BATS_TEST_TMPDIR/nocpu.tsv"
+	[ "${lines[0]}" = "1 allocation ran over 00:05:00 with under 10 CPU-seconds of work; 1 more could not be judged (no CPU time recorded)." ]
 }
 
 @test "sp-hang --summary: the worst ten, most GPU-hours then longest" {

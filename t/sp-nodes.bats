@@ -111,9 +111,47 @@ worse than every other node: midway3-0385 (12 placements there computed nothing,
 	[[ "${lines[1]}" == *"$(printf '\tworse\t')"* ]]
 	[[ "${lines[2]}" == "$(printf 'yz\tft\tyz/test/gpu/ft\tn2\t10\t0\t0\t')"* ]]
 	[[ "${lines[2]}" == *"$(printf '\tbetter\t')"* ]]
-	# under hang every placement counts, and none computed nothing
+	# under hang the states that explain an idle CPU are no hang
 	run --separate-stderr sp-nodes --exclude "$BATS_TEST_TMPDIR/f.tsv"
 	[ "$output" = "# no --exclude: nothing to attribute to a node: no placement computed nothing" ]
+}
+
+@test "sp-nodes --exclude --json: one JSON object, not the comment line" {
+	run --separate-stderr sp-nodes --exclude --json "$COT"
+	[ "$status" -eq 0 ]
+	[ "$output" = '{"sbatch":"#SBATCH --exclude=midway3-0385","nodes":["midway3-0385"],"more":0}' ]
+	run --separate-stderr sp-nodes --exclude --json --workload yz/test/gpu/midtrain "$COT"
+	[ "$output" = '{"sbatch":null,"why":"nothing to attribute to a node: no placement computed nothing"}' ]
+}
+
+@test "sp-nodes: a NODE_FAIL that computed nothing is no hang" {
+	{
+		printf "$HDR"
+		job ft NODE_FAIL 0.5 n1 12
+		job ft COMPLETED 1780 n2 12
+	} >"$BATS_TEST_TMPDIR/nf.tsv"
+	run --separate-stderr sp-nodes --exclude "$BATS_TEST_TMPDIR/nf.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "# no --exclude: nothing to attribute to a node: no placement computed nothing" ]
+}
+
+# An XDMoD-style dump has no TotalCPU: no placement can be judged.
+@test "sp-nodes: without CPU time every row is untested, and says why" {
+	{
+		printf "$HDR"
+		job ft COMPLETED '' n1 12
+		job ft TIMEOUT '' n2 12
+	} >"$BATS_TEST_TMPDIR/nocpu.tsv"
+	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/nocpu.tsv"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "$(printf 'yz\tft\tyz/test/gpu/ft\tn1\t0\t\t\t\t\t\t\tuntested\t\t12 placements, none judged: no CPU time recorded')" ]
+	[ "${lines[2]}" = "$(printf 'yz\tft\tyz/test/gpu/ft\tn2\t0\t\t\t\t\t\t\tuntested\t\t12 placements, none judged: no CPU time recorded')" ]
+	run --separate-stderr sp-nodes --plain "$BATS_TEST_TMPDIR/nocpu.tsv"
+	[ "${lines[0]}" = "workload yz/test/gpu/ft, metric hang: 24 runs, 24 placements on 2 nodes, none judged: no CPU time recorded" ]
+	run sp-nodes --exclude "$BATS_TEST_TMPDIR/nocpu.tsv"
+	[ "$output" = "# no --exclude: the record has no CPU time (total_cpu_s) to judge hangs by: none of 24 runs could be judged" ]
+	run sp-nodes --exclude --json "$BATS_TEST_TMPDIR/nocpu.tsv"
+	[ "$output" = '{"sbatch":null,"why":"the record has no CPU time (total_cpu_s) to judge hangs by: none of 24 runs could be judged"}' ]
 }
 
 @test "sp-nodes: no usable record with a node list" {

@@ -310,14 +310,14 @@ test_placements(void)
 	sp_nodes_table(t, 0, &tab);
 	is_int(3, (long long)tab.nrows, "placements: 3 nodes in workload k");
 	is_int(5, tab.runs, "placements: 5 runs with a node");
-	is_int(3, tab.bad_runs, "placements: 3 computed nothing");
+	is_int(2, tab.bad_runs, "placements: 2 hung (OOM says why)");
 	is_int(6, tab.trials, "placements: 6 placements");
 	x = row(&tab, "n1");
 	ok(x && x->s.trials == 2 && x->s.bad == 2,
 	   "placements: n1 twice, a repeated name counted once");
 	x = row(&tab, "n2");
-	ok(x && x->s.trials == 2 && x->s.bad == 2,
-	   "placements: the OOM-killed hang counts under hang");
+	ok(x && x->s.trials == 2 && x->s.bad == 1,
+	   "placements: the OOM-killed run is no hang, its state says why");
 	x = row(&tab, "n3");
 	ok(x && x->s.trials == 2 && x->s.bad == 0,
 	   "placements: the data mover is a good placement");
@@ -334,6 +334,7 @@ test_placements(void)
 	x = row(&tab, "n1");
 	ok(x && x->s.trials == 3 && x->s.bad == 3,
 	   "pooled: n1 sums both workloads");
+	is_int(0, tab.unjudged_runs, "pooled: every run had its CPU time");
 	is_int(6, tab.runs, "pooled: 6 runs");
 	sp_node_table_free(&tab);
 	sp_nodes_free(t);
@@ -351,6 +352,50 @@ test_placements(void)
 	   "failure: n2 keeps only the timeout");
 	x = row(&tab, "n3");
 	ok(x && x->s.trials == 2 && x->s.bad == 0, "failure: n3 completed");
+	sp_node_table_free(&tab);
+	sp_nodes_free(t);
+	sp_buf_free(&b);
+}
+
+/* Runs without total_cpu_s: placed, shown, in no count of the test. */
+static void
+test_unjudged(void)
+{
+	struct sp_buf b = { 0 };
+	struct sp_nodes *t = sp_nodes_new(SP_METRIC_HANG);
+	struct sp_node_table tab;
+	const struct sp_node_row *x;
+
+	for (int i = 0; i < 12; i++)
+		sp_buf_adds(&b, "1\talice\tgpu\tw\tw\tk\t\tCOMPLETED\t0\t"
+			    "1800\t\t1\t\tn1\n");
+	sp_buf_adds(&b, "1\talice\tgpu\tw\tw\tk\t\tCOMPLETED\t0\t1800\t"
+		    "\t1\t\tn2\n");
+	/* NODE_FAIL answers the question without CPU time: not a hang. */
+	sp_buf_adds(&b, "1\talice\tgpu\tw\tw\tk\t\tNODE_FAIL\t0\t1800\t"
+		    "\t1\t\tn2\n");
+	/* Five minutes or less answers it too. */
+	sp_buf_adds(&b, "1\talice\tgpu\tw\tw\tk\t\tCOMPLETED\t0\t200\t"
+		    "\t1\t\tn2\n");
+	feed(header, b.p, add_to_nodes, t);
+	sp_nodes_table(t, 0, &tab);
+	is_int(2, (long long)tab.nrows, "unjudged: both nodes shown");
+	is_int(13, tab.unjudged_runs, "unjudged: 13 runs without CPU time");
+	is_int(13, tab.unjudged, "unjudged: 13 placements");
+	is_int(2, tab.runs, "unjudged: 2 runs judged");
+	is_int(0, tab.bad_runs, "unjudged: none of them a hang");
+	is_int(2, tab.trials, "unjudged: 2 placements in the test");
+	x = row(&tab, "n1");
+	ok(x && x->s.trials == 0 && x->s.bad == 0 && x->unjudged == 12,
+	   "unjudged: n1 has 12 placements, none judged");
+	ok(x && isnan(x->s.rate), "unjudged: n1 has no rate, not 0%%");
+	is_string("untested", x ? sp_node_verdict_name(x->s.verdict) : "",
+		  "unjudged: n1 untested, not inconclusive");
+	x = row(&tab, "n2");
+	ok(x && x->s.trials == 2 && x->unjudged == 1,
+	   "unjudged: n2 judged twice, once not");
+	ok(tab.nrows == 2 && strcmp(tab.rows[1].node, "n1") == 0,
+	   "unjudged: the row without a rate goes last");
 	sp_node_table_free(&tab);
 	sp_nodes_free(t);
 	sp_buf_free(&b);
@@ -484,6 +529,7 @@ main(void)
 	test_innocent_fleets();
 	test_one_guilty_node();
 	test_placements();
+	test_unjudged();
 	test_dominant();
 	test_fold_without_group();
 	test_note();
