@@ -209,6 +209,82 @@ What the next submission should ask for" ]
 	[[ "${lines[n - 1]}" =~ ^[0-9]+\ more:\ slurmpast\ --sizing$ ]]
 }
 
+@test "the advice: the holds as comments alone, after the raises" {
+	run part "What the next submission should ask for" < <(screen)
+	printf '%s\n' "${lines[@]}" | grep -qx '# reasoning-exp (alice): hold --time at 00:30:00; blocked, not slow: 99 of the 99 timeouts (of 137 runs) used under 10 CPU-seconds, and a longer limit buys a longer hang; fix the blocking call (a data read, a lock, a rendezvous, a prompt); sp-hang lists the runs'
+	printf '%s\n' "${lines[@]}" | grep -q '^# rc-tok-github_code (alice): hold --mem at 32G; .*no further increment; find what else changed between the runs'
+	# no #SBATCH line after a hold, every raise before it
+	n=${#lines[@]} holds=0
+	for ((i = 0; i < n; i++)); do
+		case ${lines[i]} in
+		*": hold "*)
+			holds=$((holds + 1))
+			[[ "${lines[i + 1]}" != "#SBATCH"* ]] ||
+				{ echo "after a hold: ${lines[i + 1]}"; return 1; } ;;
+		*": raise "*)
+			[ "$holds" -eq 0 ] ||
+				{ echo "a raise after a hold: ${lines[i]}"; return 1; } ;;
+		esac
+	done
+	[ "$holds" -eq 3 ]
+}
+
+# fake_advice ROWS: a copy of the toolkit whose sp-size's advice is the
+# TSV rows in the file ROWS (its findings and costs the real ones).
+fake_advice() {
+	bin=$(private_bin)
+	rm -f "$bin/sp-size"
+	cat >"$bin/sp-size" <<FAKE
+#!/bin/sh
+case "\${1:-}" in --findings|--cost) exec "$SP_BIN/sp-size" "\$@" ;; esac
+cat >/dev/null
+printf 'user\tworkload\tworkload_key\tflag\truns\tverdict\trequested\tsuggestion\tsbatch\tobserved\tbasis\tcaution\n'
+cat "$1"
+FAKE
+	chmod +x "$bin/sp-size"
+}
+
+@test "the advice: capped as a comment alone; why there is nothing to change" {
+	rows=$BATS_TEST_TMPDIR/rows
+	printf 'alice\tbig\talice/gpu/gpu/big\t--mem\t9\tcapped\t1000G\t\t\t\tat the ceiling\ta larger request needs another partition\n' >"$rows"
+	printf 'alice\tbig\talice/gpu/gpu/big\t--time\t9\tkeep\t01:00:00\t\t\t\tabout right\t\n' >>"$rows"
+	fake_advice "$rows"
+	run --separate-stderr "$bin/slurmpast" --demo
+	run part "What the next submission should ask for" <<<"$output"
+	[ "${lines[0]}" = "# big: capped --mem at 1000G; at the ceiling; a larger request needs another partition" ]
+	[ "${lines[1]}" = "# rollout-gen (alice): leave out g003, g011, g017, worse than the other machines for it" ]
+	# every request judged and about right
+	printf 'alice\tbig\talice/gpu/gpu/big\t--time\t9\tkeep\t01:00:00\t\t\t\tabout right\t\n' >"$rows"
+	run --separate-stderr "$bin/slurmpast" --demo --sizing
+	[ "${lines[2]}" = "# big: keep --time at 01:00:00; about right" ]
+	[ "${#lines[@]}" -eq 3 ]
+	run --separate-stderr "$bin/slurmpast" --demo
+	run part "What the next submission should ask for" <<<"$output"
+	[ "${lines[0]}" = "Nothing to change: every request is within 20% of what its history supports." ]
+	# about right where judged, too few runs elsewhere
+	printf 'bob\tsmall\tbob/gpu/gpu/small\t--time\t2\trefuse\t\t\t\t\t2 runs\t\n' >>"$rows"
+	run --separate-stderr "$bin/slurmpast" --demo
+	run part "What the next submission should ask for" <<<"$output"
+	[ "${lines[0]}" = "Nothing to change where the history suffices: every request judged is within 20% of what its history supports; 1 of the 2 workloads has a request with fewer than the 3 usable runs a verdict needs." ]
+	# nothing judged: no claim that anything is about right
+	printf 'bob\tsmall\tbob/gpu/gpu/small\t--time\t2\trefuse\t\t\t\t\t2 runs\t\n' >"$rows"
+	run --separate-stderr "$bin/slurmpast" --demo --sizing
+	[ "${lines[2]}" = "No advice yet: the one workload has fewer than the 3 usable runs a verdict needs." ]
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "too few runs anywhere is said, not called about right (slurm2sql)" {
+	need_fixtures
+	run --separate-stderr slurmpast --input "$FIXTURES/slurm2sql/test-data1.txt"
+	[ "$status" -eq 0 ]
+	[ "${lines[${#lines[@]} - 1]}" = "No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
+	[[ "$output" != *"Nothing to change"* ]]
+	run --separate-stderr slurmpast --input "$FIXTURES/slurm2sql/test-data1.txt" --sizing
+	[ "$status" -eq 0 ]
+	[ "$output" = "What to request next time
+No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
+}
+
 @test "no colour when standard output is not a terminal" {
 	! screen | grep -q $'\033'
 }
@@ -388,7 +464,10 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --demo --no-color 53449206
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
-	[[ "${lines[1]}" == "53449206  eval-ckpt-4000  COMPLETED"* ]]
+	# sp-show's "not read (--no-logs)": slurmpast passed it, and says so
+	[ "${lines[1]}" = "The demo's log files are on no disk: slurmpast passes sp-show --no-logs." ]
+	[[ "${lines[2]}" == "53449206  eval-ckpt-4000  COMPLETED"* ]]
+	[[ "$output" == *$'\nlog\n  not read (--no-logs)\n'* ]]
 	[[ "$output" == *"above the 32.0 GiB limit"* ]]
 	[[ "$output" == *"48.7%"* ]]
 	[[ "$output" != *$'\033'* ]]
@@ -532,6 +611,7 @@ The value of following the advice" ]
 	[ "${lines[1]}" = "0 jobs, none ended, read from $BATS_TEST_TMPDIR/running.psv, in 0 workloads; 1 still running or pending, left out." ]
 	[[ "$output" == *$'Workloads by compute\nNone with a run that ended.\n'* ]]
 	[[ "$output" == *$'No job failed or sat idle.'* ]]
+	[ "${lines[${#lines[@]} - 1]}" = "No advice: no run has ended." ]
 }
 
 @test "more than three users are counted, not named" {
@@ -552,6 +632,28 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --demo --input x
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "slurmpast: --demo and --input are different histories: choose one" ]
+}
+
+@test "--input --fields: a headerless dump (Open XDMoD's pozidriv)" {
+	need_fixtures
+	dump=$FIXTURES/xdmod/pozidriv.log
+	run --separate-stderr slurmpast --input "$dump" --overview
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: $dump: the first line is not a sacct header (it names no JobID); give the fields with --fields" ]
+	run --separate-stderr slurmpast --input "$dump" --overview \
+		--fields JobID,JobIDRaw,Cluster,Partition,QOS,Account,Group,GID,User,UID,Submit,Eligible,Start,End,Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Timelimit,NodeList,JobName
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "11704 jobs of 18 users, 2016-12-22 to 2017-01-01, read from $dump, in 10378 workloads." ]
+}
+
+@test "--fields: only with --input, and not empty" {
+	run --separate-stderr slurmpast --demo --fields JobID
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: --fields names the columns of an --input dump" ]
+	run --separate-stderr slurmpast --input x --fields=
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --fields: no field named" ]
 }
 
 # ----------------------------------------------------------------------
