@@ -518,10 +518,11 @@ sp_writer_init(struct sp_writer *w, FILE *out, enum sp_format fmt)
 void
 sp_writer_column(struct sp_writer *w, const char *name)
 {
-	size_t cap = w->ncols;
+	size_t kcap = w->colcap;
 
-	w->cols = sp_xrealloc(w->cols, (cap + 1) * sizeof *w->cols);
-	w->kinds = sp_xrealloc(w->kinds, (cap + 1) * sizeof *w->kinds);
+	/* Doubling: a million pass-through columns must not copy n^2. */
+	w->cols = sp_xgrow(w->cols, &w->colcap, w->ncols + 1, sizeof *w->cols);
+	w->kinds = sp_xgrow(w->kinds, &kcap, w->ncols + 1, sizeof *w->kinds);
 	w->cols[w->ncols] = sp_xstrdup(name);
 	w->kinds[w->ncols] = sp_column_kind(name);
 	w->ncols++;

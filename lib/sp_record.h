@@ -105,6 +105,7 @@ struct sp_writer {
 	char **cols;
 	enum sp_kind *kinds;
 	size_t ncols;
+	size_t colcap;		/* allocated entries of cols and kinds */
 	size_t fieldi;		/* fields written in the current record */
 	int header_done;
 	struct sp_buf scratch;
