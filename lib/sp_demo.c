@@ -2681,7 +2681,7 @@ tail_plan(struct demo *d, long budget)
 		total += t.runs;
 	}
 	d->ntailwl = w;
-	qsort(d->tail, d->ntail, sizeof(*d->tail), cmp_tail);
+	sp_sort(d->tail, d->ntail, sizeof(*d->tail), cmp_tail);
 }
 
 static void
@@ -2857,7 +2857,7 @@ sp_demo_write(FILE *out, long njobs)
 	case_tests(&d);
 	case_requeue(&d);
 	case_odd_records(&d);
-	qsort(d.named, d.nnamed, sizeof(*d.named), cmp_named);
+	sp_sort(d.named, d.nnamed, sizeof(*d.named), cmp_named);
 
 	tail_plan(&d, njobs <= 0 ? -1 :
 	    njobs > (long)d.nnamed ? njobs - (long)d.nnamed : 0);

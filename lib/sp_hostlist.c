@@ -455,7 +455,7 @@ sp_hostlist_compress(const struct sp_names *in, struct sp_buf *out)
 	pt = sp_xcalloc(in->n, sizeof *pt);
 	for (i = 0; i < in->n; i++)
 		split_name(sp_names_at(in, i), &pt[i]);
-	qsort(pt, in->n, sizeof *pt, cmp_part);
+	sp_sort(pt, in->n, sizeof *pt, cmp_part);
 	/* Duplicates go; a name without a number is its own group. */
 	for (i = 0; i < in->n; i++)
 		if (n == 0 || cmp_part(&pt[n - 1], &pt[i]) != 0)

@@ -203,7 +203,7 @@ read_dir(const char *path)
 	sp_buf_free(&full);
 	/* readdir's order is the file system's: sort so results repeat. */
 	if (d->n > 1)
-		qsort(d->e, d->n, sizeof *d->e, ent_cmp);
+		sp_sort(d->e, d->n, sizeof *d->e, ent_cmp);
 	return d;
 }
 

@@ -504,7 +504,7 @@ sp_nodes_table(const struct sp_nodes *t, long wi, struct sp_node_table *out)
 		out->bad_runs += t->wl[i].bad_runs;
 		out->unjudged_runs += t->wl[i].unjudged_runs;
 	}
-	qsort(out->rows, n, sizeof *out->rows, by_row);
+	sp_sort(out->rows, n, sizeof *out->rows, by_row);
 	free(st);
 	free(row_of);
 }

@@ -221,7 +221,7 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 	v = sp_xcalloc(n, sizeof *v);
 	for (size_t i = 0; i < n; i++)
 		v[i] = &m->oomsubs[i];
-	qsort(v, n, sizeof *v, by_first);
+	sp_sort(v, n, sizeof *v, by_first);
 	steps = sp_xcalloc(n, sizeof *steps);
 	for (size_t i = 0; i < n; i++) {
 		if (nsteps > 0 && steps[nsteps - 1].limit_b == v[i]->limit_b) {
@@ -537,7 +537,7 @@ void
 sp_pattern_list_sort(struct sp_pattern_list *f)
 {
 	if (f->n > 1)
-		qsort(f->v, f->n, sizeof *f->v, by_severity);
+		sp_sort(f->v, f->n, sizeof *f->v, by_severity);
 }
 
 void

@@ -300,7 +300,7 @@ sp_topk_sorted(const struct sp_topk *t, struct sp_ref **out, int by_order)
 	if (t->n > 0)
 		memcpy(*out, t->v, t->n * sizeof **out);
 	if (t->n > 1)
-		qsort(*out, t->n, sizeof **out,
+		sp_sort(*out, t->n, sizeof **out,
 		      by_order ? by_ref_order : by_ref_desc);
 	return t->n;
 }
@@ -1250,7 +1250,7 @@ sp_histset_finish(struct sp_histset *s)
 	s->slot = NULL;
 	s->slotcap = 0;
 	if (s->n > 1)
-		qsort(s->v, s->n, sizeof *s->v, by_compute);
+		sp_sort(s->v, s->n, sizeof *s->v, by_compute);
 }
 
 const struct sp_hist *

@@ -133,7 +133,7 @@ sp_bh(const double *p, size_t n, double alpha, unsigned char *reject)
 		r[m].i = i;
 		m++;
 	}
-	qsort(r, m, sizeof *r, by_p);
+	sp_sort(r, m, sizeof *r, by_p);
 	for (i = 0; i < m; i++)
 		if (r[i].p <= alpha * (double)(i + 1) / (double)m)
 			cut = i + 1;
@@ -160,7 +160,7 @@ sp_percentile(double *v, size_t n, double q)
 
 	if (n == 0 || isnan(q))
 		return NAN;
-	qsort(v, n, sizeof *v, by_value_nan_last);
+	sp_sort(v, n, sizeof *v, by_value_nan_last);
 	while (m < n && !isnan(v[m]))
 		m++;
 	if (m == 0)

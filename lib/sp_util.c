@@ -285,3 +285,12 @@ sp_print_version(void)
 {
 	printf("%s %s\n", progname, SP_VERSION);
 }
+
+void
+sp_sort(void *base, size_t n, size_t size,
+	int (*cmp)(const void *, const void *))
+{
+	/* qsort(NULL, 0, ...) is undefined, and an empty list is common. */
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}

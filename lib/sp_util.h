@@ -69,6 +69,10 @@ void sp_stdout_close(void);
 int sp_strtol_full(const char *s, long *out);
 int sp_strtod_full(const char *s, double *out);
 
+/* qsort that accepts an empty (NULL) array, as every caller's list may be. */
+void sp_sort(void *base, size_t n, size_t size,
+	     int (*cmp)(const void *, const void *));
+
 /* Common option handling: every program prints its version the same way. */
 void sp_print_version(void);
 

@@ -522,7 +522,7 @@ write_rollup(struct rollup *ru, struct sp_writer *w)
 		x->sort = ru->sort;
 		total += x->compute;
 	}
-	qsort(ru->v, ru->n, sizeof *ru->v, by_sort);
+	sp_sort(ru->v, ru->n, sizeof *ru->v, by_sort);
 	for (const char *const *c = cols; *c; c++)
 		sp_writer_column(w, *c);
 	sp_writer_header(w);
