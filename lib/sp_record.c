@@ -569,6 +569,10 @@ csv_put(struct sp_writer *w, const char *p, size_t n)
 {
 	if (n)
 		csv_fwrite(w->out, p, n);
+	else if (w->ncols == 1)
+		/* A row of one empty field would be an empty line, which
+		 * every CSV reader skips: the row would be lost. */
+		fputs("\"\"", w->out);
 }
 
 void
@@ -595,8 +599,14 @@ sp_writer_header(struct sp_writer *w)
 		putc('\n', w->out);
 		break;
 	case SP_FMT_PLAIN:
-		for (size_t i = 0; i < w->ncols; i++)
-			plain_cell(w, w->cols[i], strlen(w->cols[i]));
+		/* Column names come from the input too: a terminal must not
+		 * see their escapes either. */
+		for (size_t i = 0; i < w->ncols; i++) {
+			sp_buf_clear(&w->scratch);
+			sp_display_sanitize(&w->scratch, w->cols[i],
+					    strlen(w->cols[i]));
+			plain_cell(w, w->scratch.p, w->scratch.len);
+		}
 		return;
 	case SP_FMT_JSON:
 		break;

@@ -300,6 +300,40 @@ write_one(enum sp_format fmt)
 	return out;
 }
 
+/* One column whose name and values are the caller's. */
+static char *
+write_column(enum sp_format fmt, const char *name, const char *value)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&out, &n);
+	struct sp_writer w;
+
+	sp_writer_init(&w, fp, fmt);
+	sp_writer_column(&w, name);
+	sp_writer_header(&w);
+	sp_writer_str(&w, value);
+	sp_writer_end(&w);
+	sp_writer_finish(&w);
+	fclose(fp);
+	return out;
+}
+
+static void
+test_writer_edges(void)
+{
+	char *s;
+
+	s = write_column(SP_FMT_CSV, "name", "");
+	is_string("\"name\"\n\"\"\n", s,
+		  "CSV: a lone empty field is \"\", not a skipped empty line");
+	free(s);
+	s = write_column(SP_FMT_PLAIN, "\x1b[2Jname", "x");
+	is_string("\\x1b[2Jname\nx\n", s,
+		  "plain: a column name's escapes are shown, not obeyed");
+	free(s);
+}
+
 static void
 test_writer(void)
 {
@@ -356,6 +390,7 @@ main(void)
 	test_escapes();
 	test_numbers();
 	test_writer();
+	test_writer_edges();
 	test_sanitize();
 	return done_testing();
 }
