@@ -57,51 +57,93 @@ cmp_double(double a, double b)
 	return a < b ? -1 : a > b;
 }
 
-/*
- * Grows a per-workload array from one element, doubling: most workloads
- * need one or two, and sp_xgrow's first step of sixteen, times a few
- * hundred thousand workloads, is most of the memory.
- */
-static void *
-grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 1;
-
-	if (need <= *cap)
-		return p;
-	while (n < need) {
-		if (n > ((size_t)-1) / 2 / elem)
-			sp_die(SP_EXIT_USAGE, "out of memory");
-		n *= 2;
-	}
-	p = sp_xrealloc(p, n * elem);
-	*cap = n;
-	return p;
-}
-
 /* ---------------------------------------------------------- the pool */
 
-#define POOL_BLOCK 65536
+/* Big enough that a million-job input needs a few hundred blocks; each
+ * is its own mapping, so freeing one is cheap. */
+#define POOL_BLOCK (1024 * 1024)
+/* Objects are aligned as malloc aligns them. */
+#define POOL_ALIGN 16
+/* Up to this size the classes are POOL_ALIGN apart (the records a
+ * history keeps are a few hundred bytes, and rounding them to a power of
+ * two would waste a third); above it, powers of two. */
+#define POOL_FINE 1024
+
+static size_t
+pool_class(size_t n, size_t *size)
+{
+	size_t c, s;
+
+	if (n <= POOL_FINE) {
+		c = n ? (n + POOL_ALIGN - 1) / POOL_ALIGN : 1;
+		*size = c * POOL_ALIGN;
+		return c;
+	}
+	c = POOL_FINE / POOL_ALIGN;
+	for (s = POOL_FINE; s < n; s *= 2, c++)
+		if (s > ((size_t)-1) / 4)
+			sp_die(SP_EXIT_USAGE, "out of memory");
+	*size = s;
+	return c;
+}
+
+/* n bytes at the given alignment (a power of two up to POOL_ALIGN). */
+static char *
+pool_bytes(struct sp_strpool *p, size_t n, size_t align)
+{
+	size_t at = (p->used + align - 1) & ~(align - 1);
+	char *b;
+
+	if (p->cur != NULL && at + n <= p->size) {
+		p->used = at + n;
+		return p->cur + at;
+	}
+	/* A large request gets a block of its own; the current one goes on
+	 * filling.  Otherwise at most a quarter of a block is left unused. */
+	b = sp_xmalloc(n > POOL_BLOCK / 4 ? n : POOL_BLOCK);
+	p->blocks = sp_xgrow(p->blocks, &p->cap, p->n + 1, sizeof *p->blocks);
+	p->blocks[p->n++] = b;
+	if (n > POOL_BLOCK / 4)
+		return b;
+	p->cur = b;
+	p->size = POOL_BLOCK;
+	p->used = n;
+	return b;
+}
 
 const char *
 sp_strpool_add(struct sp_strpool *p, const char *s, size_t n)
 {
-	char *d;
+	char *d = pool_bytes(p, n + 1, 1);
 
-	if (p->n == 0 || p->used + n + 1 > p->size) {
-		size_t size = n + 1 > POOL_BLOCK ? n + 1 : POOL_BLOCK;
-
-		p->blocks = sp_xgrow(p->blocks, &p->cap, p->n + 1,
-				     sizeof *p->blocks);
-		p->blocks[p->n++] = sp_xmalloc(size);
-		p->used = 0;
-		p->size = size;
-	}
-	d = p->blocks[p->n - 1] + p->used;
 	memcpy(d, s, n);
 	d[n] = '\0';
-	p->used += n + 1;
 	return d;
+}
+
+void *
+sp_pool_alloc(struct sp_strpool *p, size_t n)
+{
+	size_t size, c = pool_class(n, &size);
+	void *v = p->avail[c];
+
+	if (v != NULL) {
+		memcpy(&p->avail[c], v, sizeof v);
+		return v;
+	}
+	return pool_bytes(p, size, POOL_ALIGN);
+}
+
+void
+sp_pool_release(struct sp_strpool *p, void *v, size_t n)
+{
+	size_t size, c;
+
+	if (v == NULL)
+		return;
+	c = pool_class(n, &size);
+	memcpy(v, &p->avail[c], sizeof v);
+	p->avail[c] = v;
 }
 
 void
@@ -111,6 +153,42 @@ sp_strpool_free(struct sp_strpool *p)
 		free(p->blocks[i]);
 	free(p->blocks);
 	memset(p, 0, sizeof *p);
+}
+
+static void *
+pool_zalloc(struct sp_strpool *p, size_t n)
+{
+	void *v = sp_pool_alloc(p, n);
+
+	memset(v, 0, n);
+	return v;
+}
+
+/*
+ * Grows a per-workload array from one element, doubling: most workloads
+ * need one or two, and sp_xgrow's first step of sixteen, times a few
+ * hundred thousand workloads, is most of the memory.
+ */
+static void *
+grow(struct sp_strpool *pool, void *p, size_t *cap, size_t need,
+     size_t elem)
+{
+	size_t n = *cap ? *cap : 1;
+	void *q;
+
+	if (need <= *cap)
+		return p;
+	while (n < need) {
+		if (n > ((size_t)-1) / 2 / elem)
+			sp_die(SP_EXIT_USAGE, "out of memory");
+		n *= 2;
+	}
+	q = sp_pool_alloc(pool, n * elem);
+	if (*cap > 0)
+		memcpy(q, p, *cap * elem);
+	sp_pool_release(pool, p, *cap * elem);
+	*cap = n;
+	return q;
 }
 
 static const char *
@@ -264,7 +342,8 @@ topk_offer(struct sp_topk *t, uint32_t k, struct sp_strpool *pool,
 		if (t->n == t->cap) {
 			size_t cap = t->cap;
 
-			t->v = grow(t->v, &cap, (size_t)t->n + 1, sizeof *t->v);
+			t->v = grow(pool, t->v, &cap, (size_t)t->n + 1,
+				    sizeof *t->v);
 			t->cap = (uint32_t)cap;
 		}
 		t->v[t->n] = *cand;
@@ -277,6 +356,12 @@ topk_offer(struct sp_topk *t, uint32_t k, struct sp_strpool *pool,
 	t->v[0] = *cand;
 	t->v[0].jobid = keep_id(pool, id);
 	sift_down(t, 0);
+}
+
+static void
+topk_release(struct sp_strpool *pool, struct sp_topk *t)
+{
+	sp_pool_release(pool, t->v, (size_t)t->cap * sizeof *t->v);
 }
 
 static int
@@ -330,7 +415,8 @@ u64map_get(const struct sp_u64map *m, uint64_t key)
 }
 
 static void
-u64map_put(struct sp_u64map *m, uint64_t key, size_t val)
+u64map_put(struct sp_strpool *pool, struct sp_u64map *m, uint64_t key,
+	   size_t val)
 {
 	size_t i;
 
@@ -338,8 +424,8 @@ u64map_put(struct sp_u64map *m, uint64_t key, size_t val)
 		struct sp_u64map old = *m;
 
 		m->cap = old.cap ? old.cap * 2 : 16;
-		m->keys = sp_xcalloc(m->cap, sizeof *m->keys);
-		m->vals = sp_xcalloc(m->cap, sizeof *m->vals);
+		m->keys = pool_zalloc(pool, m->cap * sizeof *m->keys);
+		m->vals = pool_zalloc(pool, m->cap * sizeof *m->vals);
 		for (size_t k = 0; k < old.cap; k++) {
 			if (old.vals[k] == 0)
 				continue;
@@ -347,8 +433,8 @@ u64map_put(struct sp_u64map *m, uint64_t key, size_t val)
 			m->keys[i] = old.keys[k];
 			m->vals[i] = old.vals[k];
 		}
-		free(old.keys);
-		free(old.vals);
+		sp_pool_release(pool, old.keys, old.cap * sizeof *old.keys);
+		sp_pool_release(pool, old.vals, old.cap * sizeof *old.vals);
 	}
 	i = u64map_slot(m, key);
 	if (m->vals[i] == 0)
@@ -358,10 +444,10 @@ u64map_put(struct sp_u64map *m, uint64_t key, size_t val)
 }
 
 static void
-u64map_free(struct sp_u64map *m)
+u64map_free(struct sp_strpool *pool, struct sp_u64map *m)
 {
-	free(m->keys);
-	free(m->vals);
+	sp_pool_release(pool, m->keys, m->cap * sizeof *m->keys);
+	sp_pool_release(pool, m->vals, m->cap * sizeof *m->vals);
 	memset(m, 0, sizeof *m);
 }
 
@@ -466,7 +552,7 @@ static struct sp_hist_more *
 more(struct sp_hist *h)
 {
 	if (h->more == NULL) {
-		h->more = sp_xcalloc(1, sizeof *h->more);
+		h->more = pool_zalloc(h->pool, sizeof *h->more);
 		h->more->timeout_limit_min = NAN;
 		h->more->timeout_limit_max = NAN;
 	}
@@ -487,21 +573,23 @@ void
 sp_hist_free(struct sp_hist *h)
 {
 	struct sp_hist_more *m = h->more;
+	struct sp_strpool *p = h->pool;
 
-	free(h->done_s);
-	free(h->doneat);
-	free(h->singles.v);
+	sp_pool_release(p, h->done_s, h->donecap * sizeof *h->done_s);
+	sp_pool_release(p, h->doneat, h->doneatcap * sizeof *h->doneat);
+	topk_release(p, &h->singles);
 	if (m != NULL) {
-		free(m->near.v);
-		free(m->oomsubs);
-		u64map_free(&m->doneat_map);
-		free(m->fail_ids.v);
-		free(m->requeue_ids.v);
-		free(m->arrays);
-		u64map_free(&m->array_map);
-		free(m->pop);
-		free(m->hangs.v);
-		free(m);
+		topk_release(p, &m->near);
+		sp_pool_release(p, m->oomsubs,
+				m->oomsubcap * sizeof *m->oomsubs);
+		u64map_free(p, &m->doneat_map);
+		topk_release(p, &m->fail_ids);
+		topk_release(p, &m->requeue_ids);
+		sp_pool_release(p, m->arrays, m->arraycap * sizeof *m->arrays);
+		u64map_free(p, &m->array_map);
+		sp_pool_release(p, m->pop, m->popcap * sizeof *m->pop);
+		topk_release(p, &m->hangs);
+		sp_pool_release(p, m, sizeof *m);
 	}
 	memset(h, 0, sizeof *h);
 }
@@ -514,9 +602,10 @@ sp_hist_compute(const struct sp_hist *h)
 
 
 static void
-push_float(float **v, size_t *n, size_t *cap, double x)
+push_float(struct sp_strpool *pool, float **v, size_t *n, size_t *cap,
+	   double x)
 {
-	*v = grow(*v, cap, *n + 1, sizeof **v);
+	*v = grow(pool, *v, cap, *n + 1, sizeof **v);
 	(*v)[(*n)++] = (float)x;
 }
 
@@ -527,7 +616,8 @@ add_time(struct sp_hist *h, const struct sp_run *r)
 	double limit = j->timelimit_s;
 
 	if (r->st == SP_ST_COMPLETED && !r->noop && j->elapsed_s > 0) {
-		push_float(&h->done_s, &h->ndone, &h->donecap, j->elapsed_s);
+		push_float(h->pool, &h->done_s, &h->ndone, &h->donecap,
+			   j->elapsed_s);
 		best_offer(&h->longest, h->pool, j->elapsed_s, limit, &r->o,
 			   j->jobid);
 		if (positive(limit) &&
@@ -593,7 +683,7 @@ add_oomsub(struct sp_hist *h, const struct sp_run *r)
 			e->limit_b = r->limit_b;
 		return;
 	}
-	m->oomsubs = grow(m->oomsubs, &m->oomsubcap, m->noomsubs + 1,
+	m->oomsubs = grow(h->pool, m->oomsubs, &m->oomsubcap, m->noomsubs + 1,
 			  sizeof *m->oomsubs);
 	e = &m->oomsubs[m->noomsubs];
 	e->first = r->o;
@@ -637,8 +727,8 @@ add_doneat(struct sp_hist *h, const struct sp_run *r)
 	struct sp_doneat *d;
 
 	if (i < 0) {
-		h->doneat = grow(h->doneat, &h->doneatcap, h->ndoneat + 1,
-				 sizeof *h->doneat);
+		h->doneat = grow(h->pool, h->doneat, &h->doneatcap,
+				 h->ndoneat + 1, sizeof *h->doneat);
 		d = &h->doneat[h->ndoneat];
 		memset(d, 0, sizeof *d);
 		d->limit_b = r->limit_b;
@@ -650,10 +740,10 @@ add_doneat(struct sp_hist *h, const struct sp_run *r)
 			struct sp_hist_more *m = more(h);
 
 			for (size_t k = 0; k < h->ndoneat; k++)
-				u64map_put(&m->doneat_map,
+				u64map_put(h->pool, &m->doneat_map,
 					   double_key(h->doneat[k].limit_b), k);
 		} else if (h->ndoneat > LINEAR_MAX + 1) {
-			u64map_put(&h->more->doneat_map,
+			u64map_put(h->pool, &h->more->doneat_map,
 				   double_key(r->limit_b), h->ndoneat - 1);
 		}
 		return;
@@ -909,8 +999,8 @@ add_array(struct sp_hist *h, const struct sp_run *r)
 	m = more(h);
 	i = array_find(m, r->sub);
 	if (i < 0) {
-		m->arrays = grow(m->arrays, &m->arraycap, m->narrays + 1,
-				 sizeof *m->arrays);
+		m->arrays = grow(h->pool, m->arrays, &m->arraycap,
+				 m->narrays + 1, sizeof *m->arrays);
 		a = &m->arrays[m->narrays];
 		memset(a, 0, sizeof *a);
 		a->hash = r->sub;
@@ -921,9 +1011,11 @@ add_array(struct sp_hist *h, const struct sp_run *r)
 		m->narrays++;
 		if (m->narrays == 9)
 			for (size_t k = 0; k < m->narrays; k++)
-				u64map_put(&m->array_map, m->arrays[k].hash, k);
+				u64map_put(h->pool, &m->array_map,
+					   m->arrays[k].hash, k);
 		else if (m->narrays > 9)
-			u64map_put(&m->array_map, r->sub, m->narrays - 1);
+			u64map_put(h->pool, &m->array_map, r->sub,
+				   m->narrays - 1);
 	} else {
 		a = &m->arrays[i];
 	}
@@ -936,9 +1028,10 @@ add_array(struct sp_hist *h, const struct sp_run *r)
 		a->kills++;
 	/* A task killed at its limit needed at least that much. */
 	if (r->st == SP_ST_OUT_OF_MEMORY && known(r->limit_b))
-		push_float(&m->pop, &m->npop, &m->popcap, r->limit_b);
+		push_float(h->pool, &m->pop, &m->npop, &m->popcap,
+			   r->limit_b);
 	else if (trusted)
-		push_float(&m->pop, &m->npop, &m->popcap, r->rss_b);
+		push_float(h->pool, &m->pop, &m->npop, &m->popcap, r->rss_b);
 }
 
 static void
@@ -1175,7 +1268,7 @@ void
 sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j)
 {
 	struct sp_wl *w = &s->v[i];
-	struct sp_run r;
+	struct sp_run r, *seed;
 
 	if (sp_job_is_step(j))
 		return;
@@ -1196,7 +1289,11 @@ sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j)
 		/* Kept past this record: its texts go to the pool. */
 		r.jobid.p = keep_id(&s->pool, r.jobid);
 		r.array_job.p = keep_id(&s->pool, r.array_job);
-		w->seed = sp_xrealloc(w->seed, (w->nseed + 1) * sizeof *w->seed);
+		seed = sp_pool_alloc(&s->pool, (w->nseed + 1) * sizeof *seed);
+		if (w->nseed > 0)
+			memcpy(seed, w->seed, w->nseed * sizeof *seed);
+		sp_pool_release(&s->pool, w->seed, w->nseed * sizeof *seed);
+		w->seed = seed;
 		w->seed[w->nseed++] = r;
 		return;
 	}
@@ -1204,7 +1301,7 @@ sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j)
 	hist_setup(w->h, &s->pool, w->key, w->keylen);
 	for (size_t k = 0; k < w->nseed; k++)
 		sp_hist_add_run(w->h, &w->seed[k]);
-	free(w->seed);
+	sp_pool_release(&s->pool, w->seed, w->nseed * sizeof *w->seed);
 	w->seed = NULL;
 	w->nseed = 0;
 	sp_hist_add_run(w->h, &r);
@@ -1296,15 +1393,9 @@ sp_histset_hist(struct sp_histset *s, size_t i)
 void
 sp_histset_free(struct sp_histset *s)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->v[i].h != NULL)
-			sp_hist_free(s->v[i].h);
-		free(s->v[i].seed);
-	}
+	/* Every history keeps its parts in the pool: no walk over them. */
 	for (size_t i = 0; i < s->nblocks; i++)
 		free(s->blocks[i]);
-	if (s->scratch_used)
-		sp_hist_free(&s->scratch);
 	free(s->blocks);
 	free(s->v);
 	free(s->slot);
@@ -1393,12 +1484,173 @@ clause(struct sp_buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * sp_units' human forms round each tier through snprintf, and the advice
+ * prints hundreds of thousands of them: most of sp-size's time went
+ * there.  These write the same text by integer arithmetic wherever the
+ * rounding is beyond doubt, and hand every other value to sp_units, so
+ * the two can never disagree by more than what test_size checks.
+ */
+
+/* Past these, v x 10^decimals has too few bits below the point to tell a
+ * rounding tie (under 2^37: an error under 2^-15, far inside FIXED_TIE). */
+static const double fixed_max[] = { 9007199254740992.0, 1e10, 1e9 };
+#define FIXED_TIE 1e-4
+
+/*
+ * printf's "%.*f" of v (decimals 0..2) as the integer v x 10^decimals
+ * rounds to; 0, or -1 when v is out of reach or too near a tie to call
+ * without printf's exact arithmetic.
+ */
+static int
+fixed_round(double v, int decimals, uint64_t *r)
+{
+	static const double scale[] = { 1, 10, 100 };
+	double x, whole, frac;
+
+	if (!(v >= 0) || signbit(v) || v >= fixed_max[decimals])
+		return -1;
+	x = v * scale[decimals];
+	whole = floor(x);
+	frac = x - whole;
+	if (decimals == 0 ? frac == 0.5 : fabs(frac - 0.5) < FIXED_TIE)
+		return -1;
+	*r = (uint64_t)whole + (frac > 0.5);
+	return 0;
+}
+
+/* Appends r / 10^decimals as "%.*f" would print it. */
+static void
+fixed_put(struct sp_buf *b, uint64_t r, int decimals)
+{
+	char tmp[32];
+	size_t n = 0;
+
+	do {
+		if (n == (size_t)decimals && decimals > 0)
+			tmp[n++] = '.';
+		tmp[n++] = (char)('0' + r % 10);
+		r /= 10;
+	} while (r > 0 || n <= (size_t)decimals + (decimals > 0));
+	sp_buf_reserve(b, n + 1);
+	while (n > 0)
+		b->p[b->len++] = tmp[--n];
+	b->p[b->len] = '\0';
+}
+
+/* Two digits, as "%02lld" prints a value under 100. */
+static void
+two_digits(char *d, long long v)
+{
+	d[0] = (char)('0' + v / 10);
+	d[1] = (char)('0' + v % 10);
+}
+
+/* sp_units' clock: "01:52:49", "1-02:00:00". */
+static void
+fast_clock(struct sp_buf *b, long long secs)
+{
+	long long days = secs / 86400;
+	char d[8];
+
+	secs %= 86400;
+	if (days > 0) {
+		fixed_put(b, (uint64_t)days, 0);
+		sp_buf_addc(b, '-');
+	}
+	two_digits(d, secs / 3600);
+	d[2] = ':';
+	two_digits(d + 3, secs / 60 % 60);
+	d[5] = ':';
+	two_digits(d + 6, secs % 60);
+	sp_buf_add(b, d, 8);
+}
+
+/* Within these, the clock's seconds fit a long long with room to spare. */
+#define FAST_CLOCK_MAX 1e15
+
+void
+sp_size_fmt_hms(struct sp_buf *b, double seconds)
+{
+	if (!(seconds >= 0 && seconds <= FAST_CLOCK_MAX)) {
+		sp_fmt_hms(b, seconds);
+		return;
+	}
+	fast_clock(b, (long long)ceil(seconds));
+}
+
+void
+sp_size_fmt_duration(struct sp_buf *b, double seconds)
+{
+	uint64_t r;
+
+	if (!(seconds >= 0 && seconds <= FAST_CLOCK_MAX)) {
+		sp_fmt_duration(b, seconds);
+		return;
+	}
+	if (seconds < 60) {
+		if (fixed_round(seconds, 2, &r) < 0) {
+			sp_fmt_duration(b, seconds);
+			return;
+		}
+		if (r < 100) {
+			fixed_put(b, r, 2);
+			sp_buf_addc(b, 's');
+			return;
+		}
+		if (fixed_round(seconds, 1, &r) < 0) {
+			sp_fmt_duration(b, seconds);
+			return;
+		}
+		if (r < 600) {
+			fixed_put(b, r, 1);
+			sp_buf_addc(b, 's');
+			return;
+		}
+	}
+	fast_clock(b, llround(seconds));
+}
+
+void
+sp_size_fmt_bytes(struct sp_buf *b, double bytes)
+{
+	static const char *const units[] = {
+		"KiB", "MiB", "GiB", "TiB", "PiB"
+	};
+	uint64_t r;
+	double v;
+	size_t i;
+
+	if (fixed_round(bytes, 0, &r) < 0) {
+		sp_fmt_bytes(b, bytes);
+		return;
+	}
+	if (r < 1024) {
+		fixed_put(b, r, 0);
+		sp_buf_adds(b, " B");
+		return;
+	}
+	v = bytes / 1024;
+	for (i = 0;; i++) {
+		if (fixed_round(v, 1, &r) < 0) {
+			sp_fmt_bytes(b, bytes);
+			return;
+		}
+		if (r < 10240 || i + 1 == sizeof units / sizeof units[0])
+			break;
+		v /= 1024;
+	}
+	fixed_put(b, r, 1);
+	sp_buf_addc(b, ' ');
+	sp_buf_adds(b, units[i]);
+}
+
 /* The text of a number through a formatter, for use inside clauses. */
 static const char *
 t_hms(struct sp_buf *t, double s)
 {
 	sp_buf_clear(t);
-	sp_fmt_hms(t, s);
+	sp_size_fmt_hms(t, s);
 	return sp_buf_str(t);
 }
 
@@ -1406,7 +1658,7 @@ static const char *
 t_dur(struct sp_buf *t, double s)
 {
 	sp_buf_clear(t);
-	sp_fmt_duration(t, s);
+	sp_size_fmt_duration(t, s);
 	return sp_buf_str(t);
 }
 
@@ -1414,7 +1666,7 @@ static const char *
 t_bytes(struct sp_buf *t, double b)
 {
 	sp_buf_clear(t);
-	sp_fmt_bytes(t, b);
+	sp_size_fmt_bytes(t, b);
 	return sp_buf_str(t);
 }
 
@@ -1589,7 +1841,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 
 	a->requested = req;
 	if (known(req))
-		sp_fmt_hms(&a->requested_txt, req);
+		sp_size_fmt_hms(&a->requested_txt, req);
 	a->runs = (long)h->ndone;
 	if (hung >= SP_TIME_VETO_MIN_HUNG &&
 	    hung >= SP_TIME_VETO_TIMEOUT_SHARE * touts &&
@@ -1616,7 +1868,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 			      "%zu", SP_SIZE_MIN_RUNS,
 			      h->ndone == 1 ? "was" : "were", h->ndone);
 		if (h->ndone > 0)
-			sp_fmt_duration(&a->observed, h->longest.a);
+			sp_size_fmt_duration(&a->observed, h->longest.a);
 		if (h->comp_timeouts > 0)
 			clause(&a->caution, "%ld %s timed out while computing "
 			       "at up to %s: too short, by how much the record "
@@ -1635,7 +1887,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 	p95 = sp_percentile(v, h->ndone, SP_TIME_P95);
 	free(v);
 
-	sp_fmt_duration(&a->observed, longest);
+	sp_size_fmt_duration(&a->observed, longest);
 	bprintf(&a->basis, "longest of %zu completed runs took %s",
 		      h->ndone, t_dur(t, longest));
 	if (fabs(longest - p95) > fmax(SP_TIME_P95_SHOW_S,
@@ -1765,7 +2017,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			      plural(h->kills, "kill", "kills"),
 			      t_mem(t, h->kill_limit_b));
 	else if (h->mem_trusted > 0)
-		sp_fmt_bytes(&a->observed, h->peak.a);
+		sp_size_fmt_bytes(&a->observed, h->peak.a);
 
 	/* Trial and error that already succeeded at a killed size: memory is
 	 * not the variable.  One or two kills beside a success are more

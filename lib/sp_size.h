@@ -37,16 +37,29 @@ int sp_order_cmp(const struct sp_order *a, const struct sp_order *b);
 
 /*
  * Strings kept for the whole run (workload keys, the job ids a rule may
- * name), in blocks that never move: a pointer into the pool stays valid
- * until it is freed, and nothing is freed one by one.
+ * name) and the growing parts of every history, in blocks that never
+ * move: a pointer into the pool stays valid until the pool is freed.
+ * Hundreds of thousands of histories each own a few small arrays; kept
+ * in the pool, they cost no malloc each, and freeing them all at exit is
+ * freeing a few hundred blocks rather than walking every history.  An
+ * array that grows gives its old space back to a free list of its size
+ * class, where the next array of that size finds it.
  */
+#define SP_POOL_CLASSES 128
+
 struct sp_strpool {
 	char **blocks;
 	size_t n, cap;
-	size_t used, size;		/* in the newest block */
+	char *cur;			/* the block being filled */
+	size_t used, size;		/* in cur */
+	void *avail[SP_POOL_CLASSES];	/* given back, by size class */
 };
 
 const char *sp_strpool_add(struct sp_strpool *p, const char *s, size_t n);
+/* n bytes, aligned for any object, uninitialised; never NULL. */
+void *sp_pool_alloc(struct sp_strpool *p, size_t n);
+/* Gives back what sp_pool_alloc(p, n) returned, for reuse; NULL is fine. */
+void sp_pool_release(struct sp_strpool *p, void *v, size_t n);
 void sp_strpool_free(struct sp_strpool *p);
 
 /* A run a rule may name: its id, two numbers, and its submission. */
@@ -382,6 +395,11 @@ void sp_cost_add(struct sp_cost *c, const struct sp_hist *h,
 void sp_size_fmt_mem(struct sp_buf *b, double bytes);
 /* A core or GPU count: "0", "under 0.05", "0.04", "3.4". */
 void sp_size_fmt_busy(struct sp_buf *b, double x);
+/* sp_fmt_hms, sp_fmt_duration and sp_fmt_bytes (sp_units.h), the same
+ * text without printf where the rounding is plain. */
+void sp_size_fmt_hms(struct sp_buf *b, double seconds);
+void sp_size_fmt_duration(struct sp_buf *b, double seconds);
+void sp_size_fmt_bytes(struct sp_buf *b, double bytes);
 /* The MaxRSS caveat every memory line carries, by gather type. */
 void sp_size_mem_caveat(struct sp_buf *b, enum sp_gather g);
 
