@@ -15,6 +15,7 @@
 #include <csv.h>
 
 #include "sp.h"
+#include "sp_scan.h"
 
 /* ---------------------------------------------------------------- reader */
 
@@ -56,6 +57,8 @@ open_next(struct sp_reader *r)
 		return 0;
 	path = r->paths[r->pathi++];
 	r->line = 0;
+	r->blklen = r->blkpos = 0;
+	r->eof = 0;
 	if (strcmp(path, "-") == 0) {
 		r->fp = stdin;
 		r->name = "<stdin>";
@@ -72,39 +75,92 @@ open_next(struct sp_reader *r)
 }
 
 /*
- * Reads one physical line into r->buf without its LF.  Returns 1, 0 at
- * the end of the current file, -1 on a read error or bad line.
+ * Input is read in blocks of this size and lines are cut where they lie:
+ * no copy per line, and one read(2) per many records.  A longer line
+ * grows the block to fit it.
+ */
+#define READ_CHUNK ((size_t)1 << 17)
+
+/* Reads more input after what is unread; 1 more read, 0 none, -1 error. */
+static int
+fill(struct sp_reader *r)
+{
+	int fd = fileno(r->fp);
+	size_t room;
+	ssize_t n;
+
+	if (r->blkpos > 0) {
+		r->blklen -= r->blkpos;
+		memmove(r->blk, r->blk + r->blkpos, r->blklen);
+		r->blkpos = 0;
+	}
+	/* One byte always spare: a last line without LF ends in a NUL. */
+	r->blk = sp_xgrow(r->blk, &r->blkcap, r->blklen + READ_CHUNK + 1, 1);
+	room = r->blkcap - r->blklen - 1;
+	if (fd >= 0) {
+		/* A pipe answers with what it has: records flow on at once. */
+		do
+			n = read(fd, r->blk + r->blklen, room);
+		while (n < 0 && errno == EINTR);
+	} else {
+		/* A memory stream (tests, fuzzing) has no descriptor. */
+		n = (ssize_t)fread(r->blk + r->blklen, 1, room, r->fp);
+		if (n == 0 && ferror(r->fp))
+			n = -1;
+	}
+	if (n < 0) {
+		sp_buf_clear(&r->err);
+		sp_buf_printf(&r->err, "%s: %s", r->name,
+			      strerror(errno ? errno : EIO));
+		return -1;
+	}
+	if (n == 0) {
+		r->eof = 1;
+		return 0;
+	}
+	r->blklen += (size_t)n;
+	return 1;
+}
+
+/*
+ * Points r->buf at the next physical line, its LF made a NUL.  Returns 1,
+ * 0 at the end of the current file, -1 on a read error or bad line.
  */
 static int
 read_line(struct sp_reader *r)
 {
-	ssize_t n;
+	size_t scanned = 0, len;
+	char *start, *nl;
+	int more = 0;
 
-	errno = 0;
-	n = getline(&r->buf, &r->cap, r->fp);
-	if (n < 0) {
-		if (ferror(r->fp)) {
-			sp_buf_clear(&r->err);
-			sp_buf_printf(&r->err, "%s: %s", r->name,
-				      strerror(errno ? errno : EIO));
+	for (;;) {
+		size_t avail = r->blklen - r->blkpos;
+
+		start = r->blk + r->blkpos;
+		nl = avail > scanned ?
+		    memchr(start + scanned, '\n', avail - scanned) : NULL;
+		if (nl != NULL) {
+			more = 1;
+			break;
+		}
+		scanned = avail;
+		if (r->eof) {
+			if (avail == 0)
+				return 0;
+			nl = start + avail;	/* the spare byte */
+			break;
+		}
+		errno = 0;
+		if (fill(r) < 0)
 			return -1;
-		}
-		if (errno == ENOMEM) {
-			fputs(sp_prog(), stderr);
-			fputs(": out of memory\n", stderr);
-			exit(SP_EXIT_USAGE);
-		}
-		return 0;
 	}
+	len = (size_t)(nl - start);
+	*nl = '\0';
+	r->blkpos += len + (size_t)more;
+	r->buf = start;
+	r->len = len;
 	r->line++;
-	r->len = (size_t)n;
-	if (r->len > 0 && r->buf[r->len - 1] == '\n')
-		r->buf[--r->len] = '\0';
-	if (memchr(r->buf, '\0', r->len) != NULL) {
-		set_err(r, "NUL byte in the input (binary data?)");
-		return -1;
-	}
-	if (r->len > 0 && r->buf[r->len - 1] == '\r') {
+	if (len > 0 && start[len - 1] == '\r') {
 		set_err(r, "carriage return before the line end "
 			   "(DOS line endings? try: tr -d '\\r')");
 		return -1;
@@ -112,35 +168,68 @@ read_line(struct sp_reader *r)
 	return 1;
 }
 
-/* Splits r->buf in place; returns the number of fields found. */
+static void
+set_nul_err(struct sp_reader *r)
+{
+	set_err(r, "NUL byte in the input (binary data?)");
+}
+
+/* Ends the field that stops at byte j of the line. */
+#define END_FIELD(j) do {					\
+		if (nf < want) {				\
+			r->f[nf].p = p + start;			\
+			r->f[nf].n = (j) - start;		\
+		}						\
+		nf++;						\
+		start = (j) + 1;				\
+	} while (0)
+
+/*
+ * Splits r->buf in place (each TAB becomes a NUL); returns the number of
+ * fields found, or SIZE_MAX for a NUL byte in the line.
+ */
 static size_t
 split(struct sp_reader *r, size_t want)
 {
-	char *p = r->buf, *end = r->buf + r->len;
-	size_t nf = 0;
+	char *p = r->buf;
+	size_t n = r->len, nf = 0, start = 0, i = 0;
 
-	for (;;) {
-		char *tab = memchr(p, '\t', (size_t)(end - p));
-		char *stop = tab ? tab : end;
+	for (; i + SP_SCAN_WIDTH <= n; i += SP_SCAN_WIDTH) {
+		unsigned m = sp_scan_mask2(p + i, '\t', '\0');
 
-		if (nf < want) {
-			r->f[nf].p = p;
-			r->f[nf].n = (size_t)(stop - p);
+		while (m != 0) {
+			size_t j = i + sp_scan_first(m);
+
+			m &= m - 1;
+			if (p[j] == '\0')
+				return SIZE_MAX;
+			p[j] = '\0';
+			END_FIELD(j);
 		}
-		nf++;
-		if (tab == NULL)
-			break;
-		*tab = '\0';
-		p = tab + 1;
 	}
+	for (; i < n; i++) {
+		if (p[i] == '\t') {
+			p[i] = '\0';
+			END_FIELD(i);
+		} else if (p[i] == '\0') {
+			return SIZE_MAX;
+		}
+	}
+	END_FIELD(n);
 	return nf;
 }
+
+#undef END_FIELD
 
 static int
 take_header(struct sp_reader *r)
 {
 	size_t nf, i;
 
+	if (memchr(r->buf, '\0', r->len) != NULL) {
+		set_nul_err(r);
+		return -1;
+	}
 	r->header_line = sp_xstrndup(r->buf, r->len);
 	r->header_len = r->len;
 	nf = 1;
@@ -254,6 +343,10 @@ sp_reader_next(struct sp_reader *r)
 		    memcmp(r->buf, r->header_line, r->len) == 0)
 			continue;
 		nf = split(r, r->ncols);
+		if (nf == SIZE_MAX) {
+			set_nul_err(r);
+			return -1;
+		}
 		if (nf != r->ncols) {
 			set_err(r, "%zu fields, the header has %zu", nf,
 				r->ncols);
@@ -275,7 +368,7 @@ sp_reader_close(struct sp_reader *r)
 		free(r->cols[i]);
 	free(r->cols);
 	free(r->header_line);
-	free(r->buf);
+	free(r->blk);
 	free(r->f);
 	sp_buf_free(&r->err);
 	memset(r, 0, sizeof *r);
@@ -378,17 +471,37 @@ sp_field_decode(struct sp_buf *b, const char *p, size_t n)
 	}
 }
 
+/* The letter after the backslash for each byte the format escapes. */
+static const unsigned char field_escape[256] = {
+	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\\'] = '\\',
+};
+
+size_t
+sp_field_clean_len(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && field_escape[(unsigned char)p[i]] == 0)
+		i++;
+	return i;
+}
+
 void
 sp_field_encode(struct sp_buf *b, const char *p, size_t n)
 {
+	size_t i = 0;
+
 	sp_buf_reserve(b, n);
-	for (size_t i = 0; i < n; i++) {
-		switch (p[i]) {
-		case '\t': sp_buf_add(b, "\\t", 2); break;
-		case '\n': sp_buf_add(b, "\\n", 2); break;
-		case '\r': sp_buf_add(b, "\\r", 2); break;
-		case '\\': sp_buf_add(b, "\\\\", 2); break;
-		default: sp_buf_addc(b, p[i]); break;
+	while (i < n) {
+		size_t clean = sp_field_clean_len(p + i, n - i);
+
+		sp_buf_add(b, p + i, clean);
+		i += clean;
+		if (i < n) {
+			char esc[2] = { '\\', (char)field_escape[(unsigned char)p[i]] };
+
+			sp_buf_add(b, esc, 2);
+			i++;
 		}
 	}
 }
@@ -559,6 +672,23 @@ put_char(struct sp_writer *w, char c)
 {
 	if (putc_unlocked(c, w->out) == EOF)
 		write_failed(w);
+}
+
+/*
+ * A TSV record is gathered here and handed to stdio whole: one call per
+ * record rather than two per field.
+ */
+static inline void
+line_add(struct sp_writer *w, const char *p, size_t n)
+{
+	struct sp_buf *b = &w->line;
+
+	if (n == 0)
+		return;
+	if (b->cap - b->len <= n)
+		sp_buf_reserve(b, n);
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
 }
 
 static void plain_cell(struct sp_writer *w, const char *p, size_t n);
@@ -814,8 +944,8 @@ sp_writer_field(struct sp_writer *w, const char *p, size_t n)
 	switch (w->fmt) {
 	case SP_FMT_TSV:
 		if (i)
-			put_char(w, '\t');
-		put(w, p, n);
+			line_add(w, "\t", 1);
+		line_add(w, p, n);
 		break;
 	case SP_FMT_CSV:
 		if (i)
@@ -915,11 +1045,45 @@ sp_writer_empty(struct sp_writer *w)
 	sp_writer_field(w, "", 0);
 }
 
+/* Whether the fields lie one after another, as the reader splits them. */
+static int
+fields_adjoin(const struct sp_reader *r)
+{
+	for (size_t i = 0; i + 1 < r->ncols; i++)
+		if (r->f[i + 1].p != r->f[i].p + r->f[i].n + 1)
+			return 0;
+	return 1;
+}
+
 void
 sp_writer_fields_from(struct sp_writer *w, const struct sp_reader *r)
 {
-	for (size_t i = 0; i < r->ncols; i++)
-		sp_writer_field(w, r->f[i].p, r->f[i].n);
+	const char *first, *last;
+	size_t span, at;
+	char *out;
+
+	if (w->fmt != SP_FMT_TSV || r->ncols == 0 ||
+	    w->fieldi + r->ncols > w->ncols || !fields_adjoin(r)) {
+		for (size_t i = 0; i < r->ncols; i++)
+			sp_writer_field(w, r->f[i].p, r->f[i].n);
+		return;
+	}
+	/*
+	 * The reader's fields lie in one line, each TAB made a NUL: one
+	 * copy with the TABs put back is the whole record, where a write
+	 * per field was most of a pass-through's time.
+	 */
+	first = r->f[0].p;
+	last = r->f[r->ncols - 1].p + r->f[r->ncols - 1].n;
+	span = (size_t)(last - first);
+	if (w->fieldi > 0)
+		line_add(w, "\t", 1);
+	at = w->line.len;
+	line_add(w, first, span);
+	out = w->line.p + at;
+	for (size_t i = 0; i + 1 < r->ncols; i++)
+		out[r->f[i].p - first + (ptrdiff_t)r->f[i].n] = '\t';
+	w->fieldi += r->ncols;
 }
 
 void
@@ -931,6 +1095,10 @@ sp_writer_end(struct sp_writer *w)
 	w->fieldi = 0;
 	switch (w->fmt) {
 	case SP_FMT_TSV:
+		line_add(w, "\n", 1);
+		put(w, w->line.p, w->line.len);
+		w->line.len = 0;
+		break;
 	case SP_FMT_CSV:
 		put_char(w, '\n');
 		break;
@@ -1000,6 +1168,7 @@ sp_writer_finish(struct sp_writer *w)
 	sp_buf_free(&w->plain);
 	sp_buf_free(&w->scratch);
 	sp_buf_free(&w->rawbuf);
+	sp_buf_free(&w->line);
 	memset(w, 0, sizeof *w);
 }
 

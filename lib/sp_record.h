@@ -36,12 +36,18 @@ struct sp_reader {
 	char *header_line;	/* raw text, to skip repeated headers */
 	size_t header_len;
 
-	/* the current record */
+	/* the current record: a line inside blk, LF replaced by NUL */
 	char *buf;
-	size_t cap;
 	size_t len;
 	struct sp_slice *f;	/* ncols slices */
 	size_t fcap;
+
+	/* input read in large blocks; lines are split where they lie */
+	char *blk;
+	size_t blkcap;
+	size_t blklen;		/* bytes of blk holding input */
+	size_t blkpos;		/* start of the unread part */
+	int eof;		/* the current file has no more bytes */
 
 	/* the last error, for callers that do not want to exit */
 	struct sp_buf err;
@@ -74,6 +80,8 @@ void sp_reader_die(const struct sp_reader *r, const char *fmt, ...)
 int sp_slice_eq(struct sp_slice s, const char *lit);
 /* Decodes the escapes into b (appends).  Unknown escapes stay as is. */
 void sp_field_decode(struct sp_buf *b, const char *p, size_t n);
+/* How many leading bytes of p need no escape in the field form. */
+size_t sp_field_clean_len(const char *p, size_t n);
 /* Encodes raw bytes into the field form (appends). */
 void sp_field_encode(struct sp_buf *b, const char *p, size_t n);
 /*
@@ -115,6 +123,7 @@ struct sp_writer {
 	size_t nplain;
 	size_t plaincap;
 	struct sp_buf rawbuf;	/* escaping for sp_writer_raw/num */
+	struct sp_buf line;	/* the TSV record being written */
 };
 
 void sp_writer_init(struct sp_writer *w, FILE *out, enum sp_format fmt);

@@ -16,10 +16,18 @@
 #include "sp_units.h"
 
 /* What sacct prints when there is no value, compared case-insensitively. */
-static const char *const sentinels[] = {
-	"Unknown", "None", "UNLIMITED", "Partition_Limit", "INVALID", "N/A",
-	"(null)", "NaN", "-nan", "inf", "+inf", "-inf", "infinity",
+/* With their lengths: every non-numeric value sacct prints meets them. */
+#define WORD(s) { s, sizeof s - 1 }
+static const struct {
+	const char *s;
+	size_t n;
+} sentinels[] = {
+	WORD("Unknown"), WORD("None"), WORD("UNLIMITED"),
+	WORD("Partition_Limit"), WORD("INVALID"), WORD("N/A"),
+	WORD("(null)"), WORD("NaN"), WORD("-nan"), WORD("inf"), WORD("+inf"),
+	WORD("-inf"), WORD("infinity"),
 };
+#undef WORD
 
 static int
 lower(int c)
@@ -58,7 +66,7 @@ sp_is_sentinel(const char *s, size_t n)
 	if (s[0] >= '0' && s[0] <= '9')
 		return 0;
 	for (i = 0; i < sizeof sentinels / sizeof sentinels[0]; i++)
-		if (same_word(s, n, sentinels[i]))
+		if (sentinels[i].n == n && same_word(s, n, sentinels[i].s))
 			return 1;
 	return 0;
 }

@@ -4,8 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sp.h"
+
+/* Bytes made free before a printf, enough for any number. */
+#define SP_BUF_PRINTF_ROOM 64
 
 static const char *progname = "slurmpast";
 
@@ -180,15 +184,24 @@ sp_buf_printf(struct sp_buf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	size_t room;
+
+	/* Most texts fit the room already there: format once, not twice. */
+	sp_buf_reserve(b, SP_BUF_PRINTF_ROOM);
+	room = b->cap - b->len;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->p + b->len, room, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		b->p[b->len] = '\0';
 		return;
-	sp_buf_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if ((size_t)n >= room) {
+		sp_buf_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 
@@ -217,8 +230,17 @@ sp_buf_str(const struct sp_buf *b)
 void
 sp_stdout_init(void)
 {
+	/*
+	 * stdio writes a pipe or file in st_blksize pieces (4 KiB): at a
+	 * few hundred bytes a record that is a system call every few
+	 * records.  A terminal keeps its line buffering.
+	 */
+	static char outbuf[1 << 16];
+
 	/* A reader that went away (| head) ends us quietly, as cat would. */
 	signal(SIGPIPE, SIG_DFL);
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 }
 
 void

@@ -325,15 +325,10 @@ put_num(struct sp_writer *w, double v)
 static void
 put_text(struct sp_writer *w, const char *p, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i] == '\t' || p[i] == '\n' || p[i] == '\r' ||
-		    p[i] == '\\') {
-			sp_writer_raw(w, p, n);
-			return;
-		}
-	sp_writer_field(w, p, n);
+	if (sp_field_clean_len(p, n) == n)
+		sp_writer_field(w, p, n);
+	else
+		sp_writer_raw(w, p, n);
 }
 
 static void

@@ -176,6 +176,30 @@ key_of(const struct sp_reader *r, const struct cols *c, struct sp_buf *wl,
 			sp_buf_str(wl), wl->len);
 }
 
+/* The record with its workload and key, in place or added at the end. */
+static void
+pass_record(struct sp_writer *w, const struct sp_reader *r,
+	    const struct cols *c, const struct sp_buf *wl,
+	    const struct sp_buf *key)
+{
+	if (c->workload < 0 && c->workload_key < 0) {
+		sp_writer_fields_from(w, r);
+	} else {
+		for (size_t i = 0; i < r->ncols; i++) {
+			if ((int)i == c->workload)
+				sp_writer_field(w, wl->p, wl->len);
+			else if ((int)i == c->workload_key)
+				sp_writer_field(w, key->p, key->len);
+			else
+				sp_writer_slice(w, r->f[i]);
+		}
+	}
+	if (c->workload < 0)
+		sp_writer_field(w, wl->p, wl->len);
+	if (c->workload_key < 0)
+		sp_writer_field(w, key->p, key->len);
+}
+
 static void
 stream(struct sp_reader *r, struct sp_writer *w)
 {
@@ -203,18 +227,7 @@ stream(struct sp_reader *r, struct sp_writer *w)
 			sp_buf_add(&alloc, id.p, id.n);
 			have_alloc = 1;
 		}
-		for (size_t i = 0; i < r->ncols; i++) {
-			if ((int)i == c.workload)
-				sp_writer_field(w, wl.p, wl.len);
-			else if ((int)i == c.workload_key)
-				sp_writer_field(w, key.p, key.len);
-			else
-				sp_writer_slice(w, r->f[i]);
-		}
-		if (c.workload < 0)
-			sp_writer_field(w, wl.p, wl.len);
-		if (c.workload_key < 0)
-			sp_writer_field(w, key.p, key.len);
+		pass_record(w, r, &c, &wl, &key);
 		sp_writer_end(w);
 	}
 	sp_buf_free(&wl);
