@@ -1428,62 +1428,6 @@ sp_advice_free(struct sp_advice *a)
 	sp_buf_free(&a->scratch[1]);
 }
 
-/* One formatting pass when the text fits what the buffer has (it
- * usually does: the buffers are reused), two when it must grow. */
-static void
-buf_vprintf(struct sp_buf *b, const char *fmt, va_list ap)
-{
-	size_t room;
-	va_list aq;
-	int n;
-
-	sp_buf_reserve(b, 128);
-	room = b->cap - b->len;
-	va_copy(aq, ap);
-	n = vsnprintf(b->p + b->len, room, fmt, aq);
-	va_end(aq);
-	if (n < 0) {
-		b->p[b->len] = '\0';
-		return;
-	}
-	if ((size_t)n >= room) {
-		sp_buf_reserve(b, (size_t)n + 1);
-		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	}
-	b->len += (size_t)n;
-}
-
-static void
-bprintf(struct sp_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-bprintf(struct sp_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	buf_vprintf(b, fmt, ap);
-	va_end(ap);
-}
-
-/* Appends one clause to a "; "-separated list. */
-static void
-clause(struct sp_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-clause(struct sp_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (b->len > 0)
-		sp_buf_adds(b, "; ");
-	va_start(ap, fmt);
-	buf_vprintf(b, fmt, ap);
-	va_end(ap);
-}
-
 /*
  * sp_units' human forms round each tier through snprintf, and the advice
  * prints hundreds of thousands of them: most of sp-size's time went
@@ -1643,6 +1587,162 @@ sp_size_fmt_bytes(struct sp_buf *b, double bytes)
 	fixed_put(b, r, 1);
 	sp_buf_addc(b, ' ');
 	sp_buf_adds(b, units[i]);
+}
+
+/* One formatting pass when the text fits what the buffer has (it
+ * usually does: the buffers are reused), two when it must grow. */
+static void
+printf_vprintf(struct sp_buf *b, const char *fmt, va_list ap)
+{
+	size_t room;
+	va_list aq;
+	int n;
+
+	sp_buf_reserve(b, 128);
+	room = b->cap - b->len;
+	va_copy(aq, ap);
+	n = vsnprintf(b->p + b->len, room, fmt, aq);
+	va_end(aq);
+	if (n < 0) {
+		b->p[b->len] = '\0';
+		return;
+	}
+	if ((size_t)n >= room) {
+		sp_buf_reserve(b, (size_t)n + 1);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	}
+	b->len += (size_t)n;
+}
+
+/* One conversion of a double through printf, e.g. spec "%.2f". */
+static void
+printf_double(struct sp_buf *b, const char *spec, double v)
+{
+	char tmp[64];
+	int n = snprintf(tmp, sizeof tmp, spec, v);
+
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof tmp) {
+		sp_buf_add(b, tmp, (size_t)n);
+		return;
+	}
+	sp_buf_reserve(b, (size_t)n + 1);
+	snprintf(b->p + b->len, (size_t)n + 1, spec, v);
+	b->len += (size_t)n;
+}
+
+static void
+put_signed(struct sp_buf *b, long long v)
+{
+	if (v < 0) {
+		sp_buf_addc(b, '-');
+		fixed_put(b, (uint64_t)0 - (uint64_t)v, 0);
+	} else {
+		fixed_put(b, (uint64_t)v, 0);
+	}
+}
+
+/*
+ * The advice's sentences, formatted without stdio for the conversions
+ * they use (%s %d %ld %zu %g %.0f %.1f %.2f %%): vsnprintf's set-up
+ * alone cost more than the text.  Numbers whose text is in any doubt go
+ * to printf one by one; a format with anything else goes to printf
+ * whole.
+ */
+static void
+buf_vprintf(struct sp_buf *b, const char *fmt, va_list ap)
+{
+	static const char *const fixed_spec[] = { "%.0f", "%.1f", "%.2f" };
+	size_t start = b->len;
+	const char *p = fmt, *q;
+	va_list aq;
+	uint64_t r;
+	double v;
+
+	va_copy(aq, ap);
+	for (;; p = q) {
+		q = strchr(p, '%');
+		if (q == NULL) {
+			sp_buf_adds(b, p);
+			break;
+		}
+		sp_buf_add(b, p, (size_t)(q - p));
+		q++;
+		if (*q == '%') {
+			sp_buf_addc(b, '%');
+			q++;
+		} else if (*q == 's') {
+			const char *str = va_arg(ap, const char *);
+
+			sp_buf_adds(b, str ? str : "(null)");
+			q++;
+		} else if (*q == 'd') {
+			put_signed(b, va_arg(ap, int));
+			q++;
+		} else if (q[0] == 'l' && q[1] == 'd') {
+			put_signed(b, va_arg(ap, long));
+			q += 2;
+		} else if (q[0] == 'z' && q[1] == 'u') {
+			fixed_put(b, va_arg(ap, size_t), 0);
+			q += 2;
+		} else if (*q == 'g') {
+			v = va_arg(ap, double);
+			/* A whole number under a million is its digits. */
+			if (v >= 0 && v < 1e6 && v == floor(v) && !signbit(v))
+				fixed_put(b, (uint64_t)v, 0);
+			else
+				printf_double(b, "%g", v);
+			q++;
+		} else if (q[0] == '.' && q[1] >= '0' && q[1] <= '2' &&
+			   q[2] == 'f') {
+			int d = q[1] - '0';
+
+			v = va_arg(ap, double);
+			if (fixed_round(v, d, &r) == 0)
+				fixed_put(b, r, d);
+			else
+				printf_double(b, fixed_spec[d], v);
+			q += 3;
+		} else {
+			b->len = start;
+			b->p[start] = '\0';
+			printf_vprintf(b, fmt, aq);
+			break;
+		}
+	}
+	va_end(aq);
+}
+
+static void
+bprintf(struct sp_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+bprintf(struct sp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* Appends one clause to a "; "-separated list. */
+static void
+clause(struct sp_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+clause(struct sp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->len > 0)
+		sp_buf_adds(b, "; ");
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 /* The text of a number through a formatter, for use inside clauses. */
