@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sp.h"
@@ -1429,56 +1430,137 @@ spool_write(FILE *spool, const char *p, size_t n)
 }
 
 /*
- * First pass: every record is checked, every allocation feeds the node
- * history (the note needs the whole window before the first job), and
- * the records go to a spool the second pass reads back.
+ * Whether the second pass can read the inputs again where they lie:
+ * regular files only (a pipe is gone once read).  Standard input, when
+ * it is one of them, is read again from where it stood: *stdin_at says
+ * where, or is -1 when standard input is not read.
+ */
+static int
+rereadable(char **files, size_t nfiles, off_t *stdin_at)
+{
+	struct stat st;
+	int uses_stdin = nfiles == 0;
+
+	for (size_t i = 0; i < nfiles; i++) {
+		if (strcmp(files[i], "-") == 0) {
+			uses_stdin = 1;
+			continue;
+		}
+		if (stat(files[i], &st) != 0 || !S_ISREG(st.st_mode))
+			return 0;
+	}
+	*stdin_at = -1;
+	if (uses_stdin) {
+		if (fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
+			return 0;
+		*stdin_at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+		if (*stdin_at < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * An unlinked file in $TMPDIR (tmpfile() would ignore it), where a
+ * cluster's login nodes keep the room that /tmp lacks.
  */
 static FILE *
-first_pass(struct run *R, char **files, size_t nfiles)
+spool_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	struct sp_buf path = { 0 };
+	FILE *spool;
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	sp_buf_printf(&path, "%s/sp-show.XXXXXX", dir);
+	fd = mkstemp(path.p);
+	if (fd < 0)
+		sp_die(SP_EXIT_USAGE, "cannot make a spool file in %s:", dir);
+	unlink(path.p);
+	sp_buf_free(&path);
+	spool = fdopen(fd, "w+");
+	if (spool == NULL)
+		sp_die(SP_EXIT_USAGE, "spool file:");
+	return spool;
+}
+
+/* The current record, whole, as one write to the spool. */
+static void
+spool_record(FILE *spool, struct sp_buf *line, char *const *f_or_cols,
+	     const struct sp_slice *f, size_t n)
+{
+	sp_buf_clear(line);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sp_buf_addc(line, '\t');
+		if (f != NULL)
+			sp_buf_add(line, f[i].p, f[i].n);
+		else
+			sp_buf_adds(line, f_or_cols[i]);
+	}
+	sp_buf_addc(line, '\n');
+	spool_write(spool, line->p, line->len);
+}
+
+/*
+ * First pass: every record is checked and every allocation feeds the
+ * node history (the note needs the whole window before the first job).
+ * When the inputs cannot be read twice, the records also go to a spool
+ * the second pass reads back; spool is NULL otherwise.
+ */
+static void
+first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 {
 	struct sp_reader r;
 	struct sp_jobcols cols;
 	struct sp_job j;
-	FILE *spool = tmpfile();
+	struct sp_buf line = { 0 };
 
-	if (spool == NULL)
-		sp_die(SP_EXIT_USAGE, "cannot make a spool file:");
 	sp_open_or_die(&r, files, nfiles);
 	sp_jobcols_need(&r, "sp-fetch", "jobid", "state", NULL);
 	sp_jobcols_resolve(&cols, &r);
-	for (size_t i = 0; i < r.ncols; i++) {
-		if (i)
-			spool_write(spool, "\t", 1);
-		spool_write(spool, r.cols[i], strlen(r.cols[i]));
-	}
-	spool_write(spool, "\n", 1);
+	if (spool != NULL)
+		spool_record(spool, &line, r.cols, NULL, r.ncols);
 	while (sp_next_or_die(&r)) {
 		sp_job_parse(&j, &cols, &r);
 		if (!sp_job_is_step(&j))
 			sp_node_history_add(R->history, &j);
-		for (size_t i = 0; i < r.ncols; i++) {
-			if (i)
-				spool_write(spool, "\t", 1);
-			spool_write(spool, r.f[i].p, r.f[i].n);
-		}
-		spool_write(spool, "\n", 1);
+		if (spool != NULL)
+			spool_record(spool, &line, NULL, r.f, r.ncols);
 	}
 	sp_reader_close(&r);
+	sp_buf_free(&line);
+	if (spool == NULL)
+		return;
 	if (fflush(spool) != 0 || ferror(spool))
 		sp_die(SP_EXIT_USAGE, "spool file:");
 	rewind(spool);
-	return spool;
+}
+
+/* The second pass's reader: the spool, or the inputs once more. */
+static void
+reopen(struct run *R, char **files, size_t nfiles, FILE *spool,
+       off_t stdin_at)
+{
+	if (spool != NULL) {
+		if (sp_reader_open_stream(&R->r, spool, "<spool>") != 0)
+			sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&R->r.err));
+		return;
+	}
+	if (stdin_at >= 0 && lseek(STDIN_FILENO, stdin_at, SEEK_SET) < 0)
+		sp_die(SP_EXIT_USAGE, "<stdin>: cannot read it again:");
+	sp_open_or_die(&R->r, files, nfiles);
 }
 
 static void
-second_pass(struct run *R, FILE *spool)
+second_pass(struct run *R)
 {
 	struct held h;
 	struct sp_job j;
 
 	memset(&h, 0, sizeof h);
-	if (sp_reader_open_stream(&R->r, spool, "<spool>") != 0)
-		sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&R->r.err));
 	sp_jobcols_resolve(&R->cols, &R->r);
 	while (sp_next_or_die(&R->r)) {
 		sp_job_parse(&j, &R->cols, &R->r);
@@ -1551,7 +1633,9 @@ main(int argc, char **argv)
 	struct opts o;
 	struct run R;
 	FILE *spool;
-	char *missing;
+	char **files, *missing;
+	size_t nfiles;
+	off_t stdin_at = -1;
 	int first, status;
 
 	setlocale(LC_CTYPE, "");
@@ -1570,13 +1654,20 @@ main(int argc, char **argv)
 		sp_logctx_add_dir(&R.logctx, o.log_dirs[i]);
 	R.history = sp_node_history_new();
 
-	spool = first_pass(&R, argv + first, (size_t)(argc - first));
+	files = argv + first;
+	nfiles = (size_t)(argc - first);
+	spool = NULL;
+	if (!rereadable(files, nfiles, &stdin_at))
+		spool = spool_open();
+	first_pass(&R, files, nfiles, spool);
+	reopen(&R, files, nfiles, spool, stdin_at);
 	if (o.mode == MODE_FINDINGS)
 		findings_header(&R);
-	second_pass(&R, spool);
+	second_pass(&R);
 	if (o.mode == MODE_FINDINGS)
 		sp_writer_finish(&R.w);
-	fclose(spool);
+	if (spool != NULL)
+		fclose(spool);
 
 	status = R.worst == SP_SEV_CRITICAL ? SP_EXIT_FAIL : SP_EXIT_OK;
 	sp_reader_close(&R.r);

@@ -348,6 +348,37 @@ setup() {
 	[ "$stderr" = "sp-show: <stdout>: No space left on device" ]
 }
 
+@test "both passes see the same records from a file, stdin, a pipe or a fifo" {
+	{ header
+	  for i in $(seq 1 12); do
+		record jobid=$((100 + i)) name=w user=u partition=p \
+			state=FAILED exit_code=1 elapsed_s=100 nodelist=bad1 \
+			total_cpu_s=90
+	  done
+	  for i in $(seq 1 40); do
+		record jobid=$((200 + i)) name=w user=u partition=p \
+			state=COMPLETED exit_code=0 elapsed_s=100 \
+			nodelist=good$((i % 4)) total_cpu_s=90
+	  done; } >h.tsv
+	sp-show --findings --no-logs h.tsv >want
+	grep -q node-history want
+	sp-show --findings --no-logs <h.tsv >stdin.out
+	cmp want stdin.out
+	cat h.tsv | sp-show --findings --no-logs >pipe.out
+	cmp want pipe.out
+	# Standard input read again from where it stood, not from byte 0.
+	{ echo "a line that is not ours"; cat h.tsv; } >skip.tsv
+	{ IFS= read -r _; sp-show --findings --no-logs; } <skip.tsv >skip.out
+	cmp want skip.out
+	mkfifo fifo
+	cat h.tsv >fifo &
+	sp-show --findings --no-logs fifo >fifo.out
+	cmp want fifo.out
+	run --separate-stderr sh -c 'cat h.tsv | TMPDIR=/nonexistent sp-show --findings --no-logs'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: cannot make a spool file in /nonexistent: No such file or directory" ]
+}
+
 # The demo's evaluation of the article's figure 3 (examples/ and
 # sp-fetch --demo): if the demo's numbers change, regenerate the golden
 # with the command in the test and read it before committing.
