@@ -47,12 +47,54 @@ field(const struct sp_reader *r, int col)
 	return r->f[col];
 }
 
+/*
+ * The common number field, plain digits with at most one point inside
+ * and at most 15 of them, as sp_field_num reads it: the integer they
+ * form over a power of ten, both exact, so one correctly rounded
+ * division.  0, or -1 for anything else (sp_field_num decides).
+ */
+static int
+plain_decimal(struct sp_slice s, double *out)
+{
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	uint64_t mant = 0;
+	size_t i, point = 0;
+
+	if (s.n == 0 || s.n > 16)
+		return -1;
+	for (i = 0; i < s.n; i++) {
+		unsigned d = (unsigned char)s.p[i] - '0';
+
+		if (d < 10)
+			mant = mant * 10 + d;
+		else if (s.p[i] == '.' && point == 0 && i > 0 && i + 1 < s.n)
+			point = i;
+		else
+			return -1;
+	}
+	if (point == 0 && s.n > 15)
+		return -1;
+	*out = (double)mant / pow10[point ? s.n - point - 1 : 0];
+	return 0;
+}
+
 /* 0, or -1 with r->err set naming the field. */
 static int
 number(struct sp_reader *r, int col, const char *name, double *out)
 {
-	struct sp_slice s = field(r, col);
-	int rc = sp_field_num(s, out);
+	struct sp_slice s;
+	int rc;
+
+	/* Most stages resolve a few columns: the rest are unknown. */
+	if (col < 0) {
+		*out = NAN;
+		return 0;
+	}
+	s = r->f[col];
+	if (plain_decimal(s, out) == 0)
+		return 0;
+	rc = sp_field_num(s, out);
 
 	if (rc == 1)
 		return 0;
@@ -67,18 +109,75 @@ number(struct sp_reader *r, int col, const char *name, double *out)
 	return -1;
 }
 
+/*
+ * Records of one day follow each other, and the day is most of what
+ * sp_parse_time works out: the last date it accepted is remembered, and
+ * a timestamp on that date needs only its clock read.  Anything else,
+ * and every clock out of range, goes to sp_parse_time.
+ */
+#define DAY_SLOTS 4		/* submit, eligible, start, end */
+
+static struct day {
+	char date[11];		/* "YYYY-MM-DDT" */
+	int64_t epoch;		/* its midnight */
+	int known;
+} last_day[DAY_SLOTS];
+
+static int
+two(const char *p)
+{
+	unsigned a = (unsigned char)p[0] - '0', b = (unsigned char)p[1] - '0';
+
+	return a < 10 && b < 10 ? (int)(a * 10 + b) : -1;
+}
+
+static int
+same_day(const struct day *day, const char *p, size_t n, int64_t *t)
+{
+	int h, mi, se;
+
+	if (!day->known || n != 19 || memcmp(p, day->date, 11) != 0 ||
+	    p[13] != ':' || p[16] != ':')
+		return 0;
+	h = two(p + 11);
+	mi = two(p + 14);
+	se = two(p + 17);
+	if (h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59)
+		return 0;
+	*t = day->epoch + h * 3600 + mi * 60 + se;
+	return 1;
+}
+
+static void
+remember_day(struct day *day, const char *p, int64_t t)
+{
+	int h = two(p + 11), mi = two(p + 14), se = two(p + 17);
+
+	memcpy(day->date, p, 11);
+	day->epoch = t - (h * 3600 + mi * 60 + se);
+	day->known = 1;
+}
+
 static int
 timestamp(struct sp_reader *r, int col, const char *name,
 	  struct sp_slice *s, int64_t *t, int *known)
 {
+	/* One memory per column: a run's submit and end can be days apart. */
+	struct day *day = &last_day[(unsigned)col % DAY_SLOTS];
+
 	*s = field(r, col);
 	*t = 0;
 	*known = 0;
 	if (s->n == 0)
 		return 0;
+	if (same_day(day, s->p, s->n, t)) {
+		*known = 1;
+		return 0;
+	}
 	switch (sp_parse_time(s->p, s->n, t)) {
 	case SP_VAL_OK:
 		*known = 1;
+		remember_day(day, s->p, *t);
 		return 0;
 	case SP_VAL_UNKNOWN:
 		return 0;

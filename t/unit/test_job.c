@@ -149,6 +149,110 @@ test_workload(void)
 	sp_buf_free(&b);
 }
 
+/*
+ * Numbers read on the fast path are the numbers sp_field_num reads, and
+ * whatever it refuses is still refused with the field named.
+ */
+static void
+test_numbers(void)
+{
+	static const char *const texts[] = { "0", "007", "0.86", "5.", ".5",
+		"12.5", "35016943616", "123456789012345", "1234567890123456",
+		"12345678901234567890", "0.1", "0.3", "2.675", "1e3", "-3",
+		"+4", "1.2.3", "999999999999999.9", "1.000000000000001",
+		"0.000000000000001", "3.14159265358979" };
+	struct sp_buf rec = { 0 }, text = { 0 };
+	struct sp_reader r;
+	struct sp_job j;
+	FILE *fp;
+
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		double want = NAN;
+		int rc = sp_field_num((struct sp_slice){ texts[i],
+				      strlen(texts[i]) }, &want);
+
+		sp_buf_clear(&rec);
+		sp_buf_printf(&rec, "1\tCOMPLETED\t0\t%s\t\t\t\t\t\t\t\n",
+			      texts[i]);
+		if (rc == 1) {
+			if (ok(parse(rec.p, &j, &r, &fp, &text) == 0,
+			       "number '%s' parses", texts[i]))
+				ok(j.elapsed_s == want, "number '%s' is %.17g "
+				   "(got %.17g)", texts[i], want, j.elapsed_s);
+		} else {
+			ok(parse(rec.p, &j, &r, &fp, &text) == -1 &&
+			   strstr(sp_buf_str(&r.err), "'elapsed_s' is not a "
+				  "number") != NULL,
+			   "number '%s' is refused", texts[i]);
+		}
+		sp_reader_close(&r);
+		fclose(fp);
+	}
+	sp_buf_free(&rec);
+	sp_buf_free(&text);
+}
+
+/* A remembered day changes nothing: each timestamp is read in full. */
+static void
+test_timestamps(void)
+{
+	static const struct {
+		const char *text;
+		int rc;
+		long long epoch;
+	} ts[] = {
+		{ "2026-01-05T07:19:12", 0, 1767597552 },
+		{ "2026-01-05T23:59:59", 0, 1767657599 },
+		{ "2026-01-05T24:00:00", -1, 0 },
+		{ "2026-01-05T12:60:00", -1, 0 },
+		{ "2026-01-05T12:00:6x", -1, 0 },
+		{ "2026-01-05 12:00:00", -1, 0 },
+		{ "2026-01-05T00:00:00", 0, 1767571200 },
+		{ "2026-01-06T00:00:01", 0, 1767657601 },
+		{ "2026-02-30T00:00:00", -1, 0 },
+		{ "2026-01-05T07:19:1", -1, 0 },
+		{ "Unknown", 0, -1 },
+	};
+	static const char hdr[] = "jobid\tsubmit\tstart\n";
+	struct sp_buf text = { 0 };
+
+	for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+		struct sp_jobcols c;
+		struct sp_reader r;
+		struct sp_job j;
+		FILE *fp;
+		int rc = -2;
+
+		/* The same text in two columns, after its neighbours. */
+		sp_buf_clear(&text);
+		sp_buf_adds(&text, hdr);
+		for (size_t k = 0; k <= i; k++)
+			sp_buf_printf(&text, "%zu\t%s\t%s\n", k, ts[k].text,
+				      ts[k].text);
+		fp = fmemopen(text.p, text.len, "r");
+		if (sp_reader_open_stream(&r, fp, "jobs") < 0)
+			break;
+		sp_jobcols_resolve(&c, &r);
+		for (size_t k = 0; k <= i; k++) {
+			if (sp_reader_next(&r) != 1)
+				break;
+			rc = sp_job_parse_checked(&j, &c, &r);
+		}
+		is_int(ts[i].rc, rc, "timestamp '%s' %s", ts[i].text,
+		       ts[i].rc ? "is refused" : "is read");
+		if (ts[i].rc == 0 && ts[i].epoch < 0)
+			is_int(0, j.start_known, "timestamp '%s' is unknown",
+			       ts[i].text);
+		else if (ts[i].rc == 0)
+			ok(j.start_known && j.start_t == ts[i].epoch &&
+			   j.submit_t == ts[i].epoch, "timestamp '%s' is %lld",
+			   ts[i].text, ts[i].epoch);
+		sp_reader_close(&r);
+		fclose(fp);
+	}
+	sp_buf_free(&text);
+}
+
 int
 main(void)
 {
@@ -156,5 +260,7 @@ main(void)
 	test_predicates();
 	test_hours();
 	test_workload();
+	test_numbers();
+	test_timestamps();
 	return done_testing();
 }
