@@ -197,7 +197,13 @@ sp_job_parse_checked(struct sp_job *j, const struct sp_jobcols *c,
 		     struct sp_reader *r)
 {
 #define SP_XP_S(name) j->name = field(r, c->name);
-#define SP_XP_N(name) if (number(r, c->name, #name, &j->name) < 0) return -1;
+/* The common cases in line: an absent column, a plain decimal. */
+#define SP_XP_N(name) \
+	if (c->name < 0) \
+		j->name = NAN; \
+	else if (plain_decimal(r->f[c->name], &j->name) < 0 && \
+		 number(r, c->name, #name, &j->name) < 0) \
+		return -1;
 #define SP_XP_T(name) \
 	if (timestamp(r, c->name, #name, &j->name, &j->name##_t, \
 		      &j->name##_known) < 0) return -1;
