@@ -50,7 +50,7 @@ part() {
 tools() {
 	local dir=$BATS_TEST_TMPDIR/tools t
 	mkdir -p "$dir"
-	for t in sh awk sed mktemp dirname cat cp mv rm sort head grep id; do
+	for t in sh awk sed mktemp dirname cat cp mv rm sort head grep id wc; do
 		ln -sf "$(command -v "$t")" "$dir/$t"
 	done
 	echo "$dir"
@@ -189,6 +189,15 @@ What the next submission should ask for" ]
 	run part "Problem jobs, newest first" <<<"$output"
 	[ "${#lines[@]}" -eq $((more + 3 + 1)) ]
 	! printf '%s\n' "${lines[@]}" | grep -q 'more: slurmpast -n 0'
+}
+
+@test "a requeued job's completed attempt is not a problem job" {
+	# 51726950 failed with its node, then ran again and completed.
+	run slurmpast --demo -n 0
+	[ "$status" -eq 1 ]
+	run part "Problem jobs, newest first" <<<"$output"
+	printf '%s\n' "${lines[@]}" | grep -q '^51726950 .* NODE_FAIL '
+	! printf '%s\n' "${lines[@]}" | grep -q '^51726950 .* COMPLETED '
 }
 
 @test "the advice: the article's raises as #SBATCH lines, the exclude line" {
