@@ -10,6 +10,9 @@
 # Objects go to $(O), programs to $(B); check-asan uses its own pair, so
 # the two builds never mix.
 
+# A failed link or compile leaves no half-written file that make trusts.
+.DELETE_ON_ERROR:
+
 PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
 CC ?= cc

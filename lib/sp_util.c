@@ -228,6 +228,16 @@ sp_buf_str(const struct sp_buf *b)
 }
 
 void
+sp_die_unknown_option(int short_opt, const char *arg)
+{
+	if (short_opt != 0)
+		sp_die(SP_EXIT_USAGE, "unknown option '-%c' (see %s --help)",
+		       short_opt, progname);
+	sp_die(SP_EXIT_USAGE, "unknown option '%s' (see %s --help)", arg,
+	       progname);
+}
+
+void
 sp_stdout_init(void)
 {
 	/*

@@ -29,6 +29,13 @@ void sp_die(int status, const char *fmt, ...)
 void sp_vdie(int status, const char *fmt, va_list ap)
 	__attribute__((noreturn));
 void sp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * getopt_long refused an option: "prog: unknown option '-x' (see prog
+ * --help)", exit 2.  short is getopt's optopt (0 for a long option), arg
+ * the word it was read from.
+ */
+void sp_die_unknown_option(int short_opt, const char *arg)
+	__attribute__((noreturn));
 
 /* Allocation that cannot fail: on exhaustion, "prog: out of memory", exit 2. */
 void *sp_xmalloc(size_t n);

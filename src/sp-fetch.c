@@ -228,11 +228,7 @@ parse_options(struct opts *o, int argc, char **argv)
 				o->format_set = 1;
 				break;
 			}
-			if (optopt != 0)
-				sp_die(SP_EXIT_USAGE, "unknown option '-%c'",
-				    optopt);
-			sp_die(SP_EXIT_USAGE, "unknown option '%s'",
-			    argv[optind - 1]);
+			sp_die_unknown_option(optopt, argv[optind - 1]);
 		}
 	}
 	return optind;

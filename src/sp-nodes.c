@@ -91,12 +91,11 @@ parse_options(int argc, char **argv, struct options *o)
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
 			       argv[optind - 1]);
 		case '?':
-			sp_die(SP_EXIT_USAGE, "unknown option '%s' (see "
-			       "sp-nodes --help)", argv[optind - 1]);
+			sp_die_unknown_option(optopt, argv[optind - 1]);
 		default:
 			if (!sp_format_option(c, &o->fmt))
-				sp_die(SP_EXIT_USAGE, "unknown option '%s'",
-				       argv[optind - 1]);
+				sp_die_unknown_option(optopt,
+						      argv[optind - 1]);
 		}
 	}
 	if (strcmp(metric, "hang") == 0)

@@ -185,11 +185,7 @@ parse_options(struct opts *o, int argc, char **argv)
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
 			       argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				sp_die(SP_EXIT_USAGE, "unknown option '-%c'",
-				       optopt);
-			sp_die(SP_EXIT_USAGE, "unknown option '%s'",
-			       argv[optind - 1]);
+			sp_die_unknown_option(optopt, argv[optind - 1]);
 		}
 	}
 	if (o->no_logs && o->nlog_dirs > 0) {

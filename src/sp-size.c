@@ -45,7 +45,7 @@ set_format(struct options *o, int ch, const char *arg)
 	enum sp_format fmt;
 
 	if (!sp_format_option(ch, &fmt))
-		sp_die(SP_EXIT_USAGE, "unknown option '%s'", arg);
+		sp_die_unknown_option(optopt, arg);
 	if (o->fmt_given && fmt != o->fmt)
 		sp_die(SP_EXIT_USAGE, "--tsv, --plain, --json and --csv are "
 		       "different outputs: choose one");
@@ -102,8 +102,7 @@ parse_options(int argc, char **argv, struct options *o)
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
 			       argv[optind - 1]);
 		case '?':
-			sp_die(SP_EXIT_USAGE, "unknown option '%s' (see "
-			       "sp-size --help)", argv[optind - 1]);
+			sp_die_unknown_option(optopt, argv[optind - 1]);
 		default:
 			set_format(o, ch, argv[optind - 1]);
 		}

@@ -694,7 +694,7 @@ The value of following the advice" ]
 	check "--metric: unknown metric 'slow' (hang or failure)" --metric=slow
 	check "--plain and --json are different outputs: choose one" --plain --json --overview
 	check "job ids and sections ask for different things: choose one" 123 --sizing
-	check "unknown option '--bogus' (slurmpast --help)" --bogus
+	check "unknown option '--bogus' (see slurmpast --help)" --bogus
 	[ ! -e "$FAKE_SACCT_LOG" ]
 }
 
