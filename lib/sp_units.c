@@ -342,6 +342,31 @@ fixed_digits(const char *s, size_t n, int *out)
 	return 0;
 }
 
+/* The decimal digits of u. */
+static void
+add_u64(struct sp_buf *b, uint64_t u)
+{
+	char digits[20], *d = digits + sizeof digits;
+
+	do
+		*--d = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	sp_buf_add(b, d, (size_t)(digits + sizeof digits - d));
+}
+
+/* u as exactly width digits, leading zeros kept. */
+static void
+add_u64_width(struct sp_buf *b, uint64_t u, int width)
+{
+	char digits[20], *d = digits + sizeof digits;
+
+	while (width-- > 0) {
+		*--d = (char)('0' + u % 10);
+		u /= 10;
+	}
+	sp_buf_add(b, d, (size_t)(digits + sizeof digits - d));
+}
+
 enum sp_val
 sp_parse_time(const char *s, size_t n, int64_t *epoch)
 {
@@ -387,9 +412,24 @@ sp_fmt_time(struct sp_buf *b, int64_t epoch)
 		days--;
 	}
 	civil_from_days(days, &y, &m, &d);
-	sp_buf_printf(b, "%04lld-%02d-%02dT%02d:%02d:%02d", (long long)y, m,
-		      d, (int)(rem / 3600), (int)(rem / 60 % 60),
-		      (int)(rem % 60));
+	if (y < 0 || y > 9999) {
+		sp_buf_printf(b, "%04lld-%02d-%02dT%02d:%02d:%02d",
+			      (long long)y, m, d, (int)(rem / 3600),
+			      (int)(rem / 60 % 60), (int)(rem % 60));
+		return;
+	}
+	/* By hand: two of these a workload made printf a rollup's cost. */
+	add_u64_width(b, (uint64_t)y, 4);
+	sp_buf_addc(b, '-');
+	add_u64_width(b, (uint64_t)m, 2);
+	sp_buf_addc(b, '-');
+	add_u64_width(b, (uint64_t)d, 2);
+	sp_buf_addc(b, 'T');
+	add_u64_width(b, (uint64_t)(rem / 3600), 2);
+	sp_buf_addc(b, ':');
+	add_u64_width(b, (uint64_t)(rem / 60 % 60), 2);
+	sp_buf_addc(b, ':');
+	add_u64_width(b, (uint64_t)(rem % 60), 2);
 }
 
 /* Human forms show an unknown or absurd value as the screen's "n/a". */
@@ -526,6 +566,67 @@ trim_fraction(struct sp_buf *b, size_t start)
 	}
 }
 
+#ifdef __SIZEOF_INT128__
+/*
+ * |v| * 10^decimals rounded half to even, as printf rounds: |v| is
+ * m * 2^k exactly (m of 53 bits), so m * 5^decimals is an exact integer
+ * of at most 95 bits, and the shift by k + decimals rounds it.
+ */
+static unsigned __int128
+scaled(double v, int decimals)
+{
+	int e, shift;
+	unsigned __int128 n, q, rem, half;
+
+	n = (uint64_t)ldexp(frexp(fabs(v), &e), 53);
+	for (int i = 0; i < decimals; i++)
+		n *= 5;
+	shift = e - 53 + decimals;
+	if (shift >= 0)
+		return n << shift;
+	shift = -shift;
+	if (shift >= 127)
+		return 0;	/* n < 2^126: below half of one unit */
+	q = n >> shift;
+	rem = n - (q << shift);
+	half = (unsigned __int128)1 << (shift - 1);
+	if (rem > half || (rem == half && (q & 1)))
+		q++;
+	return q;
+}
+#endif
+
+void
+sp_fmt_fixed(struct sp_buf *b, double v, int decimals)
+{
+#ifdef __SIZEOF_INT128__
+	/*
+	 * printf's way with doubles is a bignum per call: most of a
+	 * rollup's time went there.  In range, the same digits exactly.
+	 */
+	unsigned __int128 q, unit = 1;
+	uint64_t whole;
+
+	if (isfinite(v) && fabs(v) <= SP_UNITS_MAX && decimals >= 0 &&
+	    decimals <= 18) {
+		for (int i = 0; i < decimals; i++)
+			unit *= 10;
+		q = scaled(v, decimals);
+		whole = (uint64_t)(q / unit);	/* at most SP_UNITS_MAX */
+		if (signbit(v))
+			sp_buf_addc(b, '-');
+		add_u64(b, whole);
+		if (decimals > 0) {
+			sp_buf_addc(b, '.');
+			add_u64_width(b, (uint64_t)(q - whole * unit),
+				      decimals);
+		}
+		return;
+	}
+#endif
+	sp_buf_printf(b, "%.*f", decimals, v);
+}
+
 void
 sp_fmt_num(struct sp_buf *b, double v)
 {
@@ -542,12 +643,15 @@ sp_fmt_num(struct sp_buf *b, double v)
 		return;
 	}
 	if (v == trunc(v)) {
-		sp_buf_printf(b, "%.0f", v);
+		/* Exact: a whole double up to SP_UNITS_MAX fits 64 bits. */
+		if (v < 0)
+			sp_buf_addc(b, '-');
+		add_u64(b, (uint64_t)mag);
 		return;
 	}
 	/* Six significant digits below 1, so 0.000012 keeps its figures. */
 	for (mag *= 10; mag < 1 && decimals < 18; mag *= 10)
 		decimals++;
-	sp_buf_printf(b, "%.*f", decimals, v);
+	sp_fmt_fixed(b, v, decimals);
 	trim_fraction(b, start);
 }

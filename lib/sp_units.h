@@ -66,5 +66,7 @@ void sp_fmt_mem_flag(struct sp_buf *b, double bytes);
  * significant decimals, no exponent; NaN, infinities and magnitudes past
  * SP_UNITS_MAX (no parser would read them back) append nothing. */
 void sp_fmt_num(struct sp_buf *b, double v);
+/* Exactly printf("%.*f", decimals, v), faster where it can be. */
+void sp_fmt_fixed(struct sp_buf *b, double v, int decimals);
 
 #endif

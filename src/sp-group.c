@@ -51,6 +51,8 @@ struct wl {
 	struct sp_order newest;
 	int have_newest;
 	const char *newest_name;	/* in the names table */
+	const char *last_name;		/* the last run's, in the table */
+	size_t last_name_n;
 	/* worked out at the end */
 	double compute, fail_rate, noop_rate, share;
 	const char *keystr;
@@ -262,6 +264,11 @@ count_name(struct rollup *ru, struct wl *w, struct sp_slice name,
 	char digits[32], *d = digits + sizeof digits;
 	size_t k = w->key;
 
+	/* Runs of a workload mostly share a name: no lookup for a repeat. */
+	if (w->last_name != NULL && name.n == w->last_name_n &&
+	    memcmp(name.p, w->last_name, name.n) == 0)
+		return w->last_name;
+
 	*--d = '/';
 	do
 		*--d = (char)('0' + k % 10);
@@ -273,7 +280,9 @@ count_name(struct rollup *ru, struct wl *w, struct sp_slice name,
 	id = sp_intern(&ru->names, scratch->p, scratch->len);
 	if (ru->names.n > before)
 		w->names++;
-	return sp_intern_str(&ru->names, id) + prefix;
+	w->last_name = sp_intern_str(&ru->names, id) + prefix;
+	w->last_name_n = name.n;
+	return w->last_name;
 }
 
 static void

@@ -545,6 +545,66 @@ test_random_bytes(void)
 	is_int(0, bad_value, "random bytes: every OK value is finite, in range");
 }
 
+/* One printf and one sp_fmt_fixed of v; 1 when they differ (told). */
+static int
+fixed_differs(double v, int decimals)
+{
+	struct sp_buf got = { 0 };
+	char want[128];
+	int differs;
+
+	snprintf(want, sizeof want, "%.*f", decimals, v);
+	sp_fmt_fixed(&got, v, decimals);
+	differs = strcmp(want, sp_buf_str(&got)) != 0;
+	if (differs)
+		diag("%.17g at %d decimals: printf '%s', ours '%s'", v,
+		     decimals, want, sp_buf_str(&got));
+	sp_buf_free(&got);
+	return differs;
+}
+
+/* A double of any magnitude SP_UNITS_MAX allows, every mantissa bit random. */
+static double
+random_double(void)
+{
+	uint64_t bits = 0;
+	double v;
+
+	for (int i = 0; i < 4; i++)
+		bits = bits << 16 | (uint64_t)(rand() & 0xffff);
+	v = ldexp((double)(bits >> 11), -53);		/* [0, 1) */
+	v = ldexp(v, rand() % 120 - 60);		/* 2^-60 .. 2^60 */
+	if (fabs(v) > SP_UNITS_MAX)
+		v = fmod(v, SP_UNITS_MAX);
+	return rand() & 1 ? -v : v;
+}
+
+static void
+test_fmt_fixed(void)
+{
+	/* Ties both ways, carries into the whole part, negative zeros. */
+	static const double exact[] = { 0.5, 1.5, 2.5, 0.125, 0.375, -0.5,
+		0.0, -0.0, 9.9999995, 0.0000005, 0.00000049999999999999994,
+		1e18, -1e18, 123456789.123456789, 1e-300, 4.9e-324, 0.1, 0.7,
+		2.675, 1.005, 999999.9999995, 0.25, 1e-7 };
+	int wrong = 0;
+
+	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+		for (int d = 0; d <= 18; d++)
+			wrong += fixed_differs(exact[i], d);
+	is_int(0, wrong, "sp_fmt_fixed: printf's digits on chosen values");
+	srand(11);
+	wrong = 0;
+	for (int i = 0; i < 300000; i++)
+		wrong += fixed_differs(random_double(), rand() % 19);
+	/* Values with few fraction bits make exact ties: half to even. */
+	for (int i = 0; i < 100000; i++)
+		wrong += fixed_differs((rand() % 2000000 - 1000000) / 64.0,
+				       rand() % 7);
+	is_int(0, wrong, "sp_fmt_fixed: printf's digits on 400000 random "
+	       "doubles and ties");
+}
+
 int
 main(void)
 {
@@ -557,6 +617,7 @@ main(void)
 	test_fmt_bytes();
 	test_fmt_percent();
 	test_fmt_num();
+	test_fmt_fixed();
 	test_random_bytes();
 	return done_testing();
 }
