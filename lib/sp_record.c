@@ -136,17 +136,20 @@ read_line(struct sp_reader *r)
 	for (;;) {
 		size_t avail = r->blklen - r->blkpos;
 
-		start = r->blk + r->blkpos;
-		nl = avail > scanned ?
-		    memchr(start + scanned, '\n', avail - scanned) : NULL;
-		if (nl != NULL) {
-			more = 1;
-			break;
+		/* No arithmetic on blk before the first read: it is NULL. */
+		if (avail > scanned) {
+			start = r->blk + r->blkpos;
+			nl = memchr(start + scanned, '\n', avail - scanned);
+			if (nl != NULL) {
+				more = 1;
+				break;
+			}
 		}
 		scanned = avail;
 		if (r->eof) {
 			if (avail == 0)
 				return 0;
+			start = r->blk + r->blkpos;
 			nl = start + avail;	/* the spare byte */
 			break;
 		}
@@ -1085,6 +1088,7 @@ sp_writer_fields_from(struct sp_writer *w, const struct sp_reader *r)
 	span = (size_t)(last - first);
 	if (w->fieldi > 0)
 		line_add(w, "\t", 1);
+	sp_buf_reserve(&w->line, span);
 	at = w->line.len;
 	line_add(w, first, span);
 	out = w->line.p + at;
