@@ -826,6 +826,34 @@ write_record(struct sp_writer *w, const struct sp_reader *r,
 }
 
 /*
+ * The columns that decide a record's kind and feed --summary's tallies
+ * (sp_job_usable, sp_job_hang_known, classify, summary_add, job_key);
+ * every other one stays unknown.  Most records are no hang, and parsing
+ * their other fifty columns was most of the time.
+ */
+static void
+deciding_columns(struct sp_jobcols *c, const struct sp_jobcols *all)
+{
+	memset(c, 0xff, sizeof *c);
+	c->step = all->step;
+	c->open = all->open;
+	c->end = all->end;
+	c->state = all->state;
+	c->elapsed_s = all->elapsed_s;
+	c->total_cpu_s = all->total_cpu_s;
+	c->read_b = all->read_b;
+	c->write_b = all->write_b;
+	c->alloc_gpus = all->alloc_gpus;
+	c->alloc_cpus = all->alloc_cpus;
+	c->req_cpus = all->req_cpus;
+	c->name = all->name;
+	c->user = all->user;
+	c->partition = all->partition;
+	c->workload = all->workload;
+	c->workload_key = all->workload_key;
+}
+
+/*
  * Options; the header (passed through, plus four columns) before any
  * input is read; then every allocation classified once: passed through,
  * or tallied for --summary.
@@ -835,7 +863,7 @@ main(int argc, char **argv)
 {
 	struct options o;
 	struct sp_reader r;
-	struct sp_jobcols c;
+	struct sp_jobcols all, c;
 	struct sp_job j;
 	struct sp_writer w;
 	struct summary s;
@@ -849,7 +877,8 @@ main(int argc, char **argv)
 	sp_open_or_die(&r, o.files, o.nfiles);
 	sp_jobcols_need(&r, "sp-fetch", "state", "elapsed_s", "total_cpu_s",
 			NULL);
-	sp_jobcols_resolve(&c, &r);
+	sp_jobcols_resolve(&all, &r);
+	deciding_columns(&c, &all);
 	summary_init(&s);
 	if (!o.summary)
 		start_records(&w, &r, &o);
@@ -868,8 +897,11 @@ main(int argc, char **argv)
 			continue;
 		unjudged += !sp_job_hang_known(&j);
 		k = classify(&j);
-		if (k != KIND_NONE && k != KIND_EXPLAINED)
+		if (k != KIND_NONE && k != KIND_EXPLAINED) {
+			/* A hang is told in full: every column, now. */
+			sp_job_parse(&j, &all, &r);
 			why(&text, &j, k);
+		}
 		if (o.summary)
 			summary_add(&s, &j, k, sp_buf_str(&text));
 		else if (k != KIND_NONE && k != KIND_EXPLAINED)
