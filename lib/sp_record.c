@@ -198,14 +198,14 @@ split(struct sp_reader *r, size_t want)
 	size_t n = r->len, nf = 0, start = 0, i = 0;
 
 	for (; i + SP_SCAN_WIDTH <= n; i += SP_SCAN_WIDTH) {
-		unsigned m = sp_scan_mask2(p + i, '\t', '\0');
+		unsigned m = sp_scan_mask1(p + i, '\t');
 
+		if (sp_scan_mask1(p + i, '\0') != 0)
+			return SIZE_MAX;
 		while (m != 0) {
 			size_t j = i + sp_scan_first(m);
 
 			m &= m - 1;
-			if (p[j] == '\0')
-				return SIZE_MAX;
 			p[j] = '\0';
 			END_FIELD(j);
 		}

@@ -40,6 +40,25 @@ sp_scan_mask2(const char *p, char a, char b)
 #endif
 }
 
+/* Bit k set when p[k] is a, for k below SP_SCAN_WIDTH. */
+static inline unsigned
+sp_scan_mask1(const char *p, char a)
+{
+#ifdef SP_SCAN_SSE2
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+	    _mm_set1_epi8(a)));
+#else
+	unsigned m = 0;
+
+	for (unsigned k = 0; k < SP_SCAN_WIDTH; k++)
+		if (p[k] == a)
+			m |= 1u << k;
+	return m;
+#endif
+}
+
 /* The lowest set bit's index; m must not be 0. */
 static inline size_t
 sp_scan_first(unsigned m)
