@@ -168,11 +168,12 @@ read_history(struct sp_reader *r, struct sp_histset *set)
 
 	resolve(&c, r);
 	while (sp_next_or_die(r)) {
-		const struct sp_wl *w = &set->v[last];
+		/* Only indexed once there is a last: v is NULL before. */
+		const struct sp_wl *w = have_last ? &set->v[last] : NULL;
 
 		sp_job_parse(&j, &c, r);
 		/* Consecutive runs of one workload are common: skip the hash. */
-		if (!have_last || w->keylen != j.workload_key.n ||
+		if (w == NULL || w->keylen != j.workload_key.n ||
 		    memcmp(w->key, j.workload_key.p, j.workload_key.n) != 0) {
 			last = sp_histset_find(set, j.workload_key.p,
 					       j.workload_key.n);
