@@ -328,10 +328,10 @@ requeue(struct sp_pattern_list *out, const struct sp_hist *h)
  * order they ran. */
 static size_t
 probes_before(const struct sp_hist *h, const struct sp_array *a,
-	      struct sp_ref **out)
+	      struct sp_single **out)
 {
-	struct sp_ref *v;
-	size_t n = sp_topk_sorted(&h->singles, &v, 1), k = 0, first = n;
+	struct sp_single *v;
+	size_t n = sp_singles_sorted(&h->singles, &v), k = 0, first = n;
 
 	while (first > 0 && k < SP_PROBE_MAX) {
 		first--;
@@ -357,7 +357,7 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 		return;
 	for (size_t ai = 0; ai < m->narrays; ai++) {
 		const struct sp_array *a = &m->arrays[ai];
-		struct sp_ref *p;
+		struct sp_single *p;
 		size_t np, below = 0;
 		double top = 0, popmax = 0, share;
 		struct sp_pattern *f;
@@ -366,8 +366,8 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 			continue;
 		np = probes_before(h, a, &p);
 		for (size_t i = 0; i < np; i++)
-			if (p[i].a > top)
-				top = p[i].a;
+			if (p[i].peak_b > top)
+				top = p[i].peak_b;
 		for (size_t i = 0; i < m->npop; i++) {
 			below += m->pop[i] <= (float)top;
 			if (m->pop[i] > popmax)
@@ -390,7 +390,7 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 			if (i > 0)
 				sp_buf_adds(&f->evidence,
 					    i + 1 == np ? " and " : ", ");
-			sp_fmt_bytes(&f->evidence, p[i].a);
+			sp_fmt_bytes(&f->evidence, p[i].peak_b);
 		}
 		sp_buf_printf(&f->evidence, ". Across the workload's %zu array "
 			      "tasks (a killed task counts at its limit) the "

@@ -79,9 +79,10 @@ cmp_double(double a, double b)
 /* Objects are aligned as malloc aligns them. */
 #define POOL_ALIGN 16
 /* Up to this size the classes are POOL_ALIGN apart (the records a
- * history keeps are a few hundred bytes, and rounding them to a power of
- * two would waste a third); above it, powers of two. */
-#define POOL_FINE 1024
+ * history keeps are a few hundred bytes, its list of singles a few
+ * kilobytes, and rounding them to a power of two would waste a third);
+ * above it, powers of two. */
+#define POOL_FINE 4096
 
 static size_t
 pool_class(size_t n, size_t *size)
@@ -404,6 +405,115 @@ sp_topk_sorted(const struct sp_topk *t, struct sp_ref **out, int by_order)
 	return t->n;
 }
 
+/* ------------------------------------------------------------ singles */
+
+static void
+singles_down(struct sp_singles *t, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct sp_single tmp;
+
+		if (l < t->n && sp_order_cmp(&t->v[l].o, &t->v[m].o) < 0)
+			m = l;
+		if (r < t->n && sp_order_cmp(&t->v[r].o, &t->v[m].o) < 0)
+			m = r;
+		if (m == i)
+			return;
+		tmp = t->v[i];
+		t->v[i] = t->v[m];
+		t->v[m] = tmp;
+		i = m;
+	}
+}
+
+static void
+singles_up(struct sp_singles *t, size_t i)
+{
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		struct sp_single tmp;
+
+		if (sp_order_cmp(&t->v[i].o, &t->v[p].o) >= 0)
+			return;
+		tmp = t->v[i];
+		t->v[i] = t->v[p];
+		t->v[p] = tmp;
+		i = p;
+	}
+}
+
+/*
+ * Grown by half once past a few, up to SP_PROBE_KEEP exactly: these
+ * lists are the largest part of the histories, and doubling left a
+ * third of them unused.
+ */
+static void
+singles_grow(struct sp_singles *t, struct sp_strpool *pool)
+{
+	uint32_t cap = t->cap < 8 ? (t->cap ? t->cap * 2 : 1) :
+	    t->cap + t->cap / 2;
+	struct sp_single *v;
+
+	if (cap > SP_PROBE_KEEP)
+		cap = SP_PROBE_KEEP;
+	v = sp_pool_alloc(pool, (size_t)cap * sizeof *v);
+	if (t->n > 0)
+		memcpy(v, t->v, (size_t)t->n * sizeof *v);
+	sp_pool_release(pool, t->v, (size_t)t->cap * sizeof *v);
+	t->v = v;
+	t->cap = cap;
+}
+
+/* Keeps the SP_PROBE_KEEP newest; the root is the oldest kept. */
+static void
+singles_offer(struct sp_singles *t, struct sp_strpool *pool,
+	      const struct sp_order *o, double peak_b, struct sp_slice id)
+{
+	struct sp_single c;
+
+	c.o = *o;
+	c.peak_b = peak_b;
+	if (t->n < SP_PROBE_KEEP) {
+		if (t->n == t->cap)
+			singles_grow(t, pool);
+		c.jobid = keep_id(pool, id);
+		t->v[t->n] = c;
+		singles_up(t, t->n++);
+		return;
+	}
+	if (sp_order_cmp(&c.o, &t->v[0].o) <= 0)
+		return;
+	c.jobid = keep_id(pool, id);
+	t->v[0] = c;
+	singles_down(t, 0);
+}
+
+static void
+singles_release(struct sp_strpool *pool, struct sp_singles *t)
+{
+	sp_pool_release(pool, t->v, (size_t)t->cap * sizeof *t->v);
+}
+
+static int
+by_single_order(const void *a, const void *b)
+{
+	const struct sp_single *x = a, *y = b;
+
+	return sp_order_cmp(&x->o, &y->o);
+}
+
+size_t
+sp_singles_sorted(const struct sp_singles *t, struct sp_single **out)
+{
+	*out = sp_xcalloc(t->n ? t->n : 1, sizeof **out);
+	if (t->n > 0)
+		memcpy(*out, t->v, t->n * sizeof **out);
+	if (t->n > 1)
+		sp_sort(*out, t->n, sizeof **out, by_single_order);
+	return t->n;
+}
+
 /* ------------------------------------------------------------- u64 map */
 
 static size_t
@@ -591,7 +701,7 @@ sp_hist_free(struct sp_hist *h)
 
 	sp_pool_release(p, h->done_s, h->donecap * sizeof *h->done_s);
 	sp_pool_release(p, h->doneat, h->doneatcap * sizeof *h->doneat);
-	topk_release(p, &h->singles);
+	singles_release(p, &h->singles);
 	if (m != NULL) {
 		topk_release(p, &m->near);
 		sp_pool_release(p, m->oomsubs,
@@ -1001,13 +1111,9 @@ add_array(struct sp_hist *h, const struct sp_run *r)
 	long i;
 
 	if (r->sub == 0) {
-		if (r->st == SP_ST_COMPLETED && trusted) {
-			struct sp_ref c = ref_make(&r->o, 0, r->rss_b,
-						   r->limit_b, 0);
-
-			topk_offer(&h->singles, SP_PROBE_KEEP, h->pool, &c,
-				   j->jobid);
-		}
+		if (r->st == SP_ST_COMPLETED && trusted)
+			singles_offer(&h->singles, h->pool, &r->o, r->rss_b,
+				      j->jobid);
 		return;
 	}
 	m = more(h);
@@ -1378,7 +1484,7 @@ sp_histset_hist(struct sp_histset *s, size_t i)
 		float *done = h->done_s;
 		size_t donecap = h->donecap, doneatcap = h->doneatcap;
 		struct sp_doneat *doneat = h->doneat;
-		struct sp_ref *singles = h->singles.v;
+		struct sp_single *singles = h->singles.v;
 		uint32_t singlescap = h->singles.cap;
 
 		h->done_s = NULL;

@@ -45,7 +45,7 @@ int sp_order_cmp(const struct sp_order *a, const struct sp_order *b);
  * array that grows gives its old space back to a free list of its size
  * class, where the next array of that size finds it.
  */
-#define SP_POOL_CLASSES 128
+#define SP_POOL_CLASSES 320
 
 struct sp_strpool {
 	char **blocks;
@@ -77,6 +77,27 @@ struct sp_topk {
 	uint32_t n, cap, k;
 	long seen;
 };
+
+/*
+ * A run of its own (no array) that completed with a trusted peak: all
+ * array-probes reads of one.  Every workload keeps up to SP_PROBE_KEEP
+ * of them, so they are kept small: no score or array, which a top-k
+ * list would carry for nothing.
+ */
+struct sp_single {
+	struct sp_order o;
+	double peak_b;		/* MaxRSS per node */
+	const char *jobid;	/* in the pool */
+};
+
+/* The SP_PROBE_KEEP newest singles, a min-heap by order. */
+struct sp_singles {
+	struct sp_single *v;
+	uint32_t n, cap;
+};
+
+/* A copy of the singles, oldest first; free it. */
+size_t sp_singles_sorted(const struct sp_singles *t, struct sp_single **out);
 
 /* Open addressing from a 64-bit key to an index. */
 struct sp_u64map {
@@ -226,7 +247,7 @@ struct sp_hist {
 	double kill_limit_b;		/* the largest; NaN none */
 	struct sp_doneat *doneat;	/* completions, by limit */
 	size_t ndoneat, doneatcap;
-	struct sp_topk singles;		/* the newest single runs' peaks */
+	struct sp_singles singles;	/* the newest single runs' peaks */
 
 	/* --cpus-per-task */
 	long cpu_runs;
