@@ -212,6 +212,29 @@ keep_id(struct sp_strpool *p, struct sp_slice s)
 	return sp_strpool_add(p, s.p, s.n);
 }
 
+/*
+ * An id a later run may replace (the best run by some number, the newest
+ * completion at a limit) is kept in a size class, and the one it
+ * replaces goes back to the pool: such ids change on a good share of
+ * all records, and kept for good they were 20 MB at 1M jobs.
+ */
+static const char *
+own_id(struct sp_strpool *p, struct sp_slice s)
+{
+	char *d = sp_pool_alloc(p, s.n + 1);
+
+	memcpy(d, s.p, s.n);
+	d[s.n] = '\0';
+	return d;
+}
+
+static void
+drop_id(struct sp_strpool *p, const char *id)
+{
+	if (id != NULL)
+		sp_pool_release(p, (char *)id, strlen(id) + 1);
+}
+
 /* ------------------------------------------------------------- order */
 
 void
@@ -302,10 +325,11 @@ best_offer(struct sp_best *b, struct sp_strpool *pool, double a, double bb,
 		if (c <= 0)
 			return;
 	}
+	drop_id(pool, b->jobid);
 	b->a = a;
 	b->b = bb;
 	b->id = o->id;
-	b->jobid = keep_id(pool, jobid);
+	b->jobid = own_id(pool, jobid);
 }
 
 /* ---------------------------------------------------------------- top-k */
@@ -693,12 +717,31 @@ sp_hist_more(const struct sp_hist *h)
 	return h->more ? h->more : &none;
 }
 
+/* Gives back the ids a history owns (own_id); once is enough. */
+static void
+hist_drop_ids(struct sp_hist *h)
+{
+	struct sp_best *b[] = { &h->longest, &h->peak, &h->busiest,
+				&h->gpu_busiest };
+
+	for (size_t i = 0; i < sizeof b / sizeof *b; i++) {
+		drop_id(h->pool, b[i]->jobid);
+		b[i]->jobid = NULL;
+	}
+	for (size_t i = 0; i < h->ndoneat; i++) {
+		drop_id(h->pool, h->doneat[i].best_id);
+		drop_id(h->pool, h->doneat[i].other_id);
+	}
+	h->ndoneat = 0;
+}
+
 void
 sp_hist_free(struct sp_hist *h)
 {
 	struct sp_hist_more *m = h->more;
 	struct sp_strpool *p = h->pool;
 
+	hist_drop_ids(h);
 	sp_pool_release(p, h->done_s, h->donecap * sizeof *h->done_s);
 	sp_pool_release(p, h->doneat, h->doneatcap * sizeof *h->doneat);
 	singles_release(p, &h->singles);
@@ -858,7 +901,7 @@ add_doneat(struct sp_hist *h, const struct sp_run *r)
 		d->limit_b = r->limit_b;
 		d->best_o = r->o;
 		d->best_sub = r->sub;
-		d->best_id = keep_id(h->pool, r->jobid);
+		d->best_id = own_id(h->pool, r->jobid);
 		h->ndoneat++;
 		if (h->ndoneat == LINEAR_MAX + 1) {
 			struct sp_hist_more *m = more(h);
@@ -875,21 +918,24 @@ add_doneat(struct sp_hist *h, const struct sp_run *r)
 	d = &h->doneat[i];
 	if (r->sub != 0 && r->sub == d->best_sub) {
 		if (sp_order_cmp(&r->o, &d->best_o) > 0) {
+			drop_id(h->pool, d->best_id);
 			d->best_o = r->o;
-			d->best_id = keep_id(h->pool, r->jobid);
+			d->best_id = own_id(h->pool, r->jobid);
 		}
 	} else if (sp_order_cmp(&r->o, &d->best_o) > 0) {
+		drop_id(h->pool, d->other_id);
 		d->other_o = d->best_o;
 		d->other_sub = d->best_sub;
 		d->other_id = d->best_id;
 		d->best_o = r->o;
 		d->best_sub = r->sub;
-		d->best_id = keep_id(h->pool, r->jobid);
+		d->best_id = own_id(h->pool, r->jobid);
 	} else if (d->other_id == NULL ||
 		   sp_order_cmp(&r->o, &d->other_o) > 0) {
+		drop_id(h->pool, d->other_id);
 		d->other_o = r->o;
 		d->other_sub = r->sub;
-		d->other_id = keep_id(h->pool, r->jobid);
+		d->other_id = own_id(h->pool, r->jobid);
 	}
 }
 
@@ -1480,6 +1526,7 @@ sp_histset_hist(struct sp_histset *s, size_t i)
 	if (w->h != NULL)
 		return w->h;
 	if (s->scratch_used) {
+		hist_drop_ids(h);
 		/* Keep the arrays a few runs fill; the rare parts go. */
 		float *done = h->done_s;
 		size_t donecap = h->donecap, doneatcap = h->doneatcap;
