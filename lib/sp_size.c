@@ -1224,6 +1224,83 @@ add_hang(struct sp_hist *h, const struct sp_run *r)
 	topk_offer(&m->hangs, SP_FINDING_MAX_IDS, h->pool, &c, j->jobid);
 }
 
+/*
+ * What a run's other numbers give: the same operations as sp_job's
+ * (sp_job_gpu_hours, sp_job_core_hours), so a seed expanded later is
+ * the run it was to the last bit.
+ */
+static void
+run_derive(struct sp_run *r)
+{
+	/* Never 0: 0 means a job of its own. */
+	r->sub = r->array_job.n ?
+	    hash_bytes(r->array_job.p, r->array_job.n) | 1 : 0;
+	r->gpu_h = r->elapsed_s * r->alloc_gpus / 3600.0;
+	r->core_h = r->elapsed_s * r->cores / 3600.0;
+	r->cpt = r->cores / r->tasks;
+}
+
+static void
+seed_of(struct sp_seed *s, const struct sp_run *r, struct sp_strpool *p)
+{
+	s->o = r->o;
+	s->elapsed_s = r->elapsed_s;
+	s->timelimit_s = r->timelimit_s;
+	s->total_cpu_s = r->total_cpu_s;
+	s->cpu_time_s = r->cpu_time_s;
+	s->alloc_gpus = r->alloc_gpus;
+	s->gpu_util = r->gpu_util;
+	s->limit_b = r->limit_b;
+	s->rss_b = r->rss_b;
+	s->cores = r->cores;
+	s->tasks = r->tasks;
+	s->nodes = r->nodes;
+	/* A record's fields are far below 4 GB (sp_record's line limit). */
+	s->jobid = r->jobid.n ? own_id(p, r->jobid) : "";
+	s->jobid_n = (uint32_t)r->jobid.n;
+	s->array_job = r->array_job.n ? own_id(p, r->array_job) : "";
+	s->array_job_n = (uint32_t)r->array_job.n;
+	s->st = (uint8_t)r->st;
+	s->noop = (uint8_t)r->noop;
+	s->hang = (uint8_t)r->hang;
+	s->failed = (uint8_t)r->failed;
+	s->io = (uint8_t)r->io;
+}
+
+static void
+seed_run(struct sp_run *r, const struct sp_seed *s)
+{
+	r->o = s->o;
+	r->st = (enum sp_state)s->st;
+	r->noop = s->noop;
+	r->hang = s->hang;
+	r->failed = s->failed;
+	r->io = s->io;
+	r->jobid = (struct sp_slice){ s->jobid, s->jobid_n };
+	r->array_job = (struct sp_slice){ s->array_job, s->array_job_n };
+	r->elapsed_s = s->elapsed_s;
+	r->timelimit_s = s->timelimit_s;
+	r->total_cpu_s = s->total_cpu_s;
+	r->cpu_time_s = s->cpu_time_s;
+	r->alloc_gpus = s->alloc_gpus;
+	r->gpu_util = s->gpu_util;
+	r->limit_b = s->limit_b;
+	r->rss_b = s->rss_b;
+	r->cores = s->cores;
+	r->tasks = s->tasks;
+	r->nodes = s->nodes;
+	run_derive(r);
+}
+
+static void
+seed_drop(struct sp_strpool *p, struct sp_seed *s)
+{
+	if (s->jobid_n)
+		drop_id(p, s->jobid);
+	if (s->array_job_n)
+		drop_id(p, s->array_job);
+}
+
 void
 sp_run_of(struct sp_run *r, const struct sp_job *j)
 {
@@ -1235,24 +1312,19 @@ sp_run_of(struct sp_run *r, const struct sp_job *j)
 	r->hang = sp_job_hang(j);
 	r->failed = sp_job_failed(j);
 	r->io = sp_job_io_explains(j);
-	/* Never 0: 0 means a job of its own. */
-	r->sub = j->array_job.n ?
-	    hash_bytes(j->array_job.p, j->array_job.n) | 1 : 0;
 	r->elapsed_s = j->elapsed_s;
 	r->timelimit_s = j->timelimit_s;
 	r->total_cpu_s = j->total_cpu_s;
 	r->cpu_time_s = j->cpu_time_s;
-	r->alloc_gpus = j->alloc_gpus;
+	r->alloc_gpus = sp_job_gpus(j);
 	r->gpu_util = j->gpu_util;
-	r->gpu_h = sp_job_gpu_hours(j);
-	r->core_h = sp_job_core_hours(j);
 	r->limit_b = positive(j->mem_limit_node_b) ? j->mem_limit_node_b : NAN;
 	r->rss_b = positive(j->max_rss_b) ? j->max_rss_b : NAN;
 	r->cores = sp_job_cores(j);
 	r->tasks = positive(j->ntasks) ? j->ntasks :
 	    positive(j->nnodes) ? j->nnodes : 1;
-	r->cpt = r->cores / r->tasks;
 	r->nodes = positive(j->nnodes) ? j->nnodes : 1;
+	run_derive(r);
 }
 
 /* Whether a record is a run the rules read; counts it when it is not. */
@@ -1434,7 +1506,8 @@ void
 sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j)
 {
 	struct sp_wl *w = &s->v[i];
-	struct sp_run r, *seed;
+	struct sp_run r, seeded;
+	struct sp_seed *seed;
 
 	if (sp_job_is_step(j))
 		return;
@@ -1452,21 +1525,21 @@ sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j)
 		return;
 	}
 	if (w->nseed < SP_SEEDS) {
-		/* Kept past this record: its texts go to the pool. */
-		r.jobid.p = keep_id(&s->pool, r.jobid);
-		r.array_job.p = keep_id(&s->pool, r.array_job);
 		seed = sp_pool_alloc(&s->pool, (w->nseed + 1) * sizeof *seed);
 		if (w->nseed > 0)
 			memcpy(seed, w->seed, w->nseed * sizeof *seed);
 		sp_pool_release(&s->pool, w->seed, w->nseed * sizeof *seed);
 		w->seed = seed;
-		w->seed[w->nseed++] = r;
+		seed_of(&w->seed[w->nseed++], &r, &s->pool);
 		return;
 	}
 	w->h = new_hist(s);
 	hist_setup(w->h, &s->pool, w->key, w->keylen);
-	for (size_t k = 0; k < w->nseed; k++)
-		sp_hist_add_run(w->h, &w->seed[k]);
+	for (size_t k = 0; k < w->nseed; k++) {
+		seed_run(&seeded, &w->seed[k]);
+		sp_hist_add_run(w->h, &seeded);
+		seed_drop(&s->pool, &w->seed[k]);
+	}
 	sp_pool_release(&s->pool, w->seed, w->nseed * sizeof *w->seed);
 	w->seed = NULL;
 	w->nseed = 0;
@@ -1501,10 +1574,13 @@ sp_histset_finish(struct sp_histset *s)
 		}
 		/* Summed as a history would sum them. */
 		for (size_t k = 0; k < w->nseed; k++) {
-			if (positive(w->seed[k].gpu_h))
-				gpu_h += w->seed[k].gpu_h;
-			if (positive(w->seed[k].core_h))
-				core_h += w->seed[k].core_h;
+			struct sp_run r;
+
+			seed_run(&r, &w->seed[k]);
+			if (positive(r.gpu_h))
+				gpu_h += r.gpu_h;
+			if (positive(r.core_h))
+				core_h += r.core_h;
 		}
 		w->compute = gpu_h * SP_GPU_CORE_RATIO + core_h;
 	}
@@ -1549,8 +1625,12 @@ sp_histset_hist(struct sp_histset *s, size_t i)
 		hist_setup(h, &s->pool, w->key, w->keylen);
 	}
 	s->scratch_used = 1;
-	for (size_t k = 0; k < w->nseed; k++)
-		sp_hist_add_run(&s->scratch, &w->seed[k]);
+	for (size_t k = 0; k < w->nseed; k++) {
+		struct sp_run r;
+
+		seed_run(&r, &w->seed[k]);
+		sp_hist_add_run(&s->scratch, &r);
+	}
 	sp_hist_finish(&s->scratch);
 	s->scratch.open = w->open;
 	s->scratch.unusable = w->unusable;

@@ -307,10 +307,25 @@ double sp_hist_compute(const struct sp_hist *h);
 /*
  * Every workload of an input, by key.  A workload's first runs are kept
  * as they are (SP_SEEDS of them) and become a history only when more
- * arrive: most workloads are run once or twice, and a run is smaller
- * than a history.
+ * arrive: most workloads are run a few times, and four seeds are
+ * smaller than a history.
  */
-#define SP_SEEDS 2
+#define SP_SEEDS 4
+
+/*
+ * A run kept as a seed: an sp_run less what follows from the rest (its
+ * array hash, core and GPU hours, cores per task), with its texts in the
+ * pool.  Some 190k of them at 1M jobs, so every byte counts.
+ */
+struct sp_seed {
+	struct sp_order o;
+	double elapsed_s, timelimit_s, total_cpu_s, cpu_time_s;
+	double alloc_gpus, gpu_util, limit_b, rss_b;
+	double cores, tasks, nodes;
+	const char *jobid, *array_job;
+	uint32_t jobid_n, array_job_n;
+	uint8_t st, noop, hang, failed, io;
+};
 
 struct sp_wl {
 	const char *key;		/* in the pool */
@@ -318,7 +333,7 @@ struct sp_wl {
 	long open, unusable;		/* records left out */
 	double compute;			/* set by sp_histset_finish */
 	struct sp_hist *h;		/* NULL while the runs are few */
-	struct sp_run *seed;
+	struct sp_seed *seed;
 	size_t nseed;
 };
 
