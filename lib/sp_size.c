@@ -1464,10 +1464,13 @@ hist_setup(struct sp_hist *h, struct sp_strpool *pool, const char *key,
 size_t
 sp_histset_find(struct sp_histset *s, const char *key, size_t n)
 {
-	uint64_t hash = hash_bytes(key, n);
+	uint32_t hash = (uint32_t)hash_bytes(key, n);
 	size_t mask, i;
 	struct sp_wl *w;
 
+	/* The slots hold 32-bit indexes and place by the hash's 32 bits. */
+	if (s->n >= (size_t)INT32_MAX - 1 || n > UINT32_MAX)
+		sp_die(SP_EXIT_USAGE, "too many workloads");
 	if ((s->n + 1) * 2 > s->slotcap) {
 		size_t oldcap = s->slotcap;
 		struct sp_slot *old = s->slot;
@@ -1496,8 +1499,8 @@ sp_histset_find(struct sp_histset *s, const char *key, size_t n)
 	w = &s->v[s->n];
 	memset(w, 0, sizeof *w);
 	w->key = sp_strpool_add(&s->pool, key, n);
-	w->keylen = n;
-	s->slot[i].idx = ++s->n;
+	w->keylen = (uint32_t)n;
+	s->slot[i].idx = (uint32_t)++s->n;
 	s->slot[i].hash = hash;
 	return s->n - 1;
 }

@@ -329,20 +329,21 @@ struct sp_seed {
 
 struct sp_wl {
 	const char *key;		/* in the pool */
-	size_t keylen;
 	long open, unusable;		/* records left out */
 	double compute;			/* set by sp_histset_finish */
 	struct sp_hist *h;		/* NULL while the runs are few */
 	struct sp_seed *seed;
-	size_t nseed;
+	uint32_t keylen;		/* a field: below sp_record's limit */
+	uint32_t nseed;
 };
 
 struct sp_histset {
 	struct sp_wl *v;
 	size_t n, cap;
 	struct sp_slot {
-		size_t idx;		/* index + 1, 0 empty */
-		uint64_t hash;		/* so a probe rarely reads the key */
+		uint32_t idx;		/* index + 1, 0 empty */
+		uint32_t hash;		/* its low bits: a probe rarely
+					 * reads the key */
 	} *slot;
 	size_t slotcap;
 	struct sp_strpool pool;
