@@ -104,23 +104,25 @@ repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
 	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t = { 0 };
 	struct sp_pattern *f;
-	long fails = 0, runs = h->runs;
+	long fails = 0, runs = h->runs, states[SP_ST_N];
 	enum sp_state dom;
 	double share;
 
-	for (int s = 0; s < SP_ST_N; s++)
+	for (int s = 0; s < SP_ST_N; s++) {
+		states[s] = h->states[s];
 		if (is_failed_state((enum sp_state)s))
-			fails += h->states[s];
+			fails += states[s];
+	}
 	if (runs < SP_REPEAT_MIN_RUNS || fails < SP_REPEAT_MIN_FAILURES ||
 	    fails < SP_REPEAT_MIN_SHARE * runs)
 		return;
 	share = (double)fails / runs;
-	dom = dominant(h->states, 1);
+	dom = dominant(states, 1);
 	f = add(out, h, "repeat-failure", share > SP_REPEAT_CRIT_SHARE ?
 		SP_PAT_CRITICAL : SP_PAT_WARNING);
 	sp_buf_printf(&f->evidence, "%ld of %ld runs failed; %ld %s %s.",
-		      fails, runs, h->states[dom],
-		      plural(h->states[dom], "was", "were"),
+		      fails, runs, states[dom],
+		      plural(states[dom], "was", "were"),
 		      sp_state_name(dom));
 	if (h->one_array == 1)
 		sp_buf_printf(&f->evidence, " All %ld are tasks of one array "
@@ -170,7 +172,7 @@ repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
 		sp_buf_printf(&f->action, "Reproduce interactively. Not "
 			      "deterministic: %ld of %ld runs completed; compare "
 			      "them with the failures.",
-			      h->states[SP_ST_COMPLETED], runs);
+			      states[SP_ST_COMPLETED], runs);
 	} else {
 		sp_buf_adds(&f->action, "Stop resubmitting; the failure is "
 			    "deterministic. Reproduce interactively.");
@@ -430,7 +432,8 @@ noop_allocations(struct sp_pattern_list *out, const struct sp_hist *h)
 	f = add(out, h, "noop-allocations", SP_PAT_WARNING);
 	sp_fmt_hms(&t, SP_NOOP_MIN_ELAPSED_S);
 	sp_buf_printf(&f->evidence, "%ld of %ld %s ran over %s while "
-		      "consuming under %.0f CPU-seconds", h->hang, h->runs,
+		      "consuming under %.0f CPU-seconds", (long)h->hang,
+		      (long)h->runs,
 		      plural(h->runs, "run", "runs"), sp_buf_str(&t),
 		      SP_NOOP_MAX_CPU_S);
 	if (h->hang > 1 && m->hang_gpu_h > 0)

@@ -652,26 +652,36 @@ sp_verdict_name(enum sp_verdict v)
 
 /* ------------------------------------------------------------ history */
 
+/* Where the key's first three '/' are; fewer than three: not a key
+ * sp-group wrote, and the whole of it names the work. */
+static int
+key_seps(const char *key, size_t n, const char *s[3])
+{
+	int k = 0;
+
+	for (const char *q = key; q < key + n && k < 3; q++)
+		if (*q == '/')
+			s[k++] = q;
+	return k == 3;
+}
+
 static void
 split_key(struct sp_hist *h)
 {
-	const char *p = h->key, *end = h->key + h->keylen, *s[3];
-	int k = 0;
+	const char *s[3];
 
-	for (const char *q = p; q < end && k < 3; q++)
-		if (*q == '/')
-			s[k++] = q;
-	if (k < 3) {
-		/* Not a key sp-group wrote: the whole of it names the work. */
-		h->user = (struct sp_slice){ p, 0 };
-		h->partition = (struct sp_slice){ p, 0 };
-		h->workload = (struct sp_slice){ p, h->keylen };
-		return;
-	}
-	h->user = (struct sp_slice){ p, (size_t)(s[0] - p) };
-	h->partition = (struct sp_slice){ s[0] + 1, (size_t)(s[1] - s[0] - 1) };
-	h->gpu = s[2] - s[1] - 1 == 3 && memcmp(s[1] + 1, "gpu", 3) == 0;
-	h->workload = (struct sp_slice){ s[2] + 1, (size_t)(end - s[2] - 1) };
+	h->gpu = key_seps(h->key, h->keylen, s) && s[2] - s[1] - 1 == 3 &&
+	    memcmp(s[1] + 1, "gpu", 3) == 0;
+}
+
+struct sp_slice
+sp_hist_partition(const struct sp_hist *h)
+{
+	const char *s[3];
+
+	if (!key_seps(h->key, h->keylen, s))
+		return (struct sp_slice){ h->key, 0 };
+	return (struct sp_slice){ s[0] + 1, (size_t)(s[1] - s[0] - 1) };
 }
 
 void
@@ -680,8 +690,10 @@ sp_hist_init(struct sp_hist *h, struct sp_strpool *pool, const char *key,
 {
 	memset(h, 0, sizeof *h);
 	h->pool = pool;
+	if (keylen > UINT32_MAX)
+		sp_die(SP_EXIT_USAGE, "a workload key longer than 4 GB");
 	h->key = sp_strpool_add(pool, key, keylen);
-	h->keylen = keylen;
+	h->keylen = (uint32_t)keylen;
 	split_key(h);
 	for (int f = 0; f < SP_FLAG_N; f++)
 		h->req[f] = h->req_least[f] = NAN;
@@ -1360,6 +1372,10 @@ sp_hist_add_run(struct sp_hist *h, const struct sp_run *r)
 {
 	double asked[SP_FLAG_N];
 
+	if (h->runs == INT32_MAX - 1)
+		sp_die(SP_EXIT_USAGE, "%.*s: more than %ld runs of one "
+		       "workload", (int)(h->keylen < 256 ? h->keylen : 256),
+		       h->key, (long)INT32_MAX - 1);
 	h->runs++;
 	h->states[r->st]++;
 	h->noop += r->noop;
@@ -1457,7 +1473,7 @@ hist_setup(struct sp_hist *h, struct sp_strpool *pool, const char *key,
 {
 	sp_hist_init(h, pool, "", 0);
 	h->key = key;
-	h->keylen = keylen;
+	h->keylen = (uint32_t)keylen;
 	split_key(h);
 }
 
@@ -2203,10 +2219,11 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		bprintf(&a->basis, "blocked, not slow: %ld of the %ld "
 			      "timeouts (of %ld runs) used under %.0f "
 			      "CPU-seconds, and a longer limit buys a longer "
-			      "hang", hung, touts, h->runs, SP_NOOP_MAX_CPU_S);
+			      "hang", hung, touts, (long)h->runs,
+			      SP_NOOP_MAX_CPU_S);
 		if (h->comp_timeouts > 0)
 			clause(&a->basis, "the other %ld did compute and were "
-			       "cut off at up to %s", h->comp_timeouts,
+			       "cut off at up to %s", (long)h->comp_timeouts,
 			       t_hms(t, h->comp_timeout_limit_s));
 		clause(&a->caution, "fix the blocking call (a data read, a "
 		       "lock, a rendezvous, a prompt); sp-hang lists the runs");
@@ -2222,7 +2239,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		if (h->comp_timeouts > 0)
 			clause(&a->caution, "%ld %s timed out while computing "
 			       "at up to %s: too short, by how much the record "
-			       "cannot say", h->comp_timeouts,
+			       "cannot say", (long)h->comp_timeouts,
 			       plural(h->comp_timeouts, "run", "runs"),
 			       t_hms(t, h->comp_timeout_limit_s));
 		return;
@@ -2246,7 +2263,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 	if (known(floor) && floor > target) {
 		target = floor;
 		clause(&a->basis, "%ld %s timed out while computing at %s, so "
-		       "at least %s", h->comp_timeouts,
+		       "at least %s", (long)h->comp_timeouts,
 		       plural(h->comp_timeouts, "run", "runs"),
 		       t_hms(t, h->comp_timeout_limit_s), t_hms(t2, floor));
 	}
@@ -2268,7 +2285,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		       t_hms(t, target), SP_SIZE_CHANGE * 100);
 	if (h->comp_timeouts > 0)
 		clause(&a->caution, "%ld %s timed out while computing: %s limit "
-		       "x %.2f is a floor, not a fit", h->comp_timeouts,
+		       "x %.2f is a floor, not a fit", (long)h->comp_timeouts,
 		       plural(h->comp_timeouts, "run", "runs"),
 		       plural(h->comp_timeouts, "its", "their"),
 		       SP_TIME_MARGIN);
@@ -2363,7 +2380,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	sp_size_fmt_mem(&a->requested_txt, req);
 	a->runs = h->mem_runs;
 	if (h->kills > 0)
-		bprintf(&a->observed, "%ld %s at up to %s", h->kills,
+		bprintf(&a->observed, "%ld %s at up to %s", (long)h->kills,
 			      plural(h->kills, "kill", "kills"),
 			      t_mem(t, h->kill_limit_b));
 	else if (h->mem_trusted > 0)
@@ -2391,10 +2408,11 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		a->verdict = SP_V_REFUSE;
 		bprintf(&a->basis, "needs %d runs with a peak or a kill "
 			      "at a known limit; there %s %ld", SP_SIZE_MIN_RUNS,
-			      h->mem_runs == 1 ? "was" : "were", h->mem_runs);
+			      h->mem_runs == 1 ? "was" : "were",
+			      (long)h->mem_runs);
 		if (h->mem_untrusted > 0)
 			clause(&a->basis, "%ld more read above %s limit",
-			       h->mem_untrusted,
+			       (long)h->mem_untrusted,
 			       plural(h->mem_untrusted, "its", "their"));
 		sp_size_mem_caveat(&a->caution, site->gather);
 		return;
@@ -2404,7 +2422,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 
 		a->target = ceil_gib(h->kill_limit_b * SP_MEM_MARGIN);
 		bprintf(&a->basis, "%ld %s killed for memory at up to %s; "
-			      "that x %.2f is a floor", h->kills,
+			      "that x %.2f is a floor", (long)h->kills,
 			      plural(h->kills, "run was", "runs were"),
 			      t_mem(t, h->kill_limit_b), SP_MEM_MARGIN);
 		if (h->mem_trusted >= SP_SIZE_MIN_RUNS)
@@ -2428,7 +2446,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		a->verdict = SP_V_REFUSE;
 		bprintf(&a->basis, "MaxRSS exceeds the limit on %ld of %ld "
 			      "runs without being killed: not a footprint at all",
-			      h->mem_untrusted, h->mem_measured);
+			      (long)h->mem_untrusted, (long)h->mem_measured);
 		sp_size_mem_caveat(&a->caution, site->gather);
 		return;
 	} else if (h->mem_trusted < SP_SIZE_MIN_RUNS) {
@@ -2436,10 +2454,10 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		bprintf(&a->basis, "needs %d runs with a peak within "
 			      "their limit; there %s %ld", SP_SIZE_MIN_RUNS,
 			      h->mem_trusted == 1 ? "was" : "were",
-			      h->mem_trusted);
+			      (long)h->mem_trusted);
 		if (h->mem_untrusted > 0)
 			clause(&a->basis, "%ld more read above %s limit",
-			       h->mem_untrusted,
+			       (long)h->mem_untrusted,
 			       plural(h->mem_untrusted, "its", "their"));
 		sp_size_mem_caveat(&a->caution, site->gather);
 		return;
@@ -2447,8 +2465,9 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		a->runs = h->mem_trusted;
 		a->target = ceil_gib(h->peak.a * SP_MEM_MARGIN);
 		bprintf(&a->basis, "largest peak of %ld runs within their "
-			      "limit: %s (job %s), x %.2f", h->mem_trusted,
-			      t_bytes(t, h->peak.a), h->peak.jobid,
+			      "limit: %s (job %s), x %.2f",
+			      (long)h->mem_trusted, t_bytes(t, h->peak.a),
+			      h->peak.jobid,
 			      SP_MEM_MARGIN);
 	}
 	a->verdict = judge_newest(h, a, t);
@@ -2460,12 +2479,12 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		       t_mem(t, a->target), SP_SIZE_CHANGE * 100);
 	if (h->mem_untrusted > 0)
 		clause(&a->caution, "%ld %s left out: MaxRSS above the limit "
-		       "without a kill", h->mem_untrusted,
+		       "without a kill", (long)h->mem_untrusted,
 		       plural(h->mem_untrusted, "run", "runs"));
 	thin_caution(h, site, a, t);
 	if (h->multinode > 0)
 		clause(&a->caution, "per node: %ld %s used several nodes, so "
-		       "the allocation's total is larger", h->multinode,
+		       "the allocation's total is larger", (long)h->multinode,
 		       plural(h->multinode, "run", "runs"));
 	sp_size_mem_caveat(&a->caution, site->gather);
 }
@@ -2508,7 +2527,8 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 		a->verdict = SP_V_REFUSE;
 		bprintf(&a->basis, "needs %d runs with a CPU reading; "
 			      "there %s %ld", SP_SIZE_MIN_RUNS,
-			      h->cpu_runs == 1 ? "was" : "were", h->cpu_runs);
+			      h->cpu_runs == 1 ? "was" : "were",
+			      (long)h->cpu_runs);
 		return;
 	}
 	busy = h->busiest.a;
@@ -2516,7 +2536,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 	bt = t_busy(t, busy);
 	bprintf(&a->observed, "%s %s busy per task at peak across %ld "
 		      "runs", bt, strcmp(bt, "1.0") ? "cores" : "core",
-		      h->cpu_runs);
+		      (long)h->cpu_runs);
 	bprintf(&a->basis, "the busiest run (job %s) kept %s of its %g "
 		      "%s per task busy", h->busiest.jobid, bt, h->busiest.b,
 		      plural(h->busiest.b, "core", "cores"));
@@ -2580,14 +2600,16 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 		a->verdict = SP_V_REFUSE;
 		bprintf(&a->basis, "needs %d runs that held GPUs and "
 			      "computed; there %s %ld", SP_SIZE_MIN_RUNS,
-			      h->gpu_runs == 1 ? "was" : "were", h->gpu_runs);
+			      h->gpu_runs == 1 ? "was" : "were",
+			      (long)h->gpu_runs);
 		return;
 	}
 	if (h->gpu_util_runs < SP_SIZE_MIN_RUNS) {
 		a->verdict = SP_V_REFUSE;
 		bprintf(&a->basis, "GPU utilization is recorded for %ld "
 			      "of %ld runs; without it the record cannot size "
-			      "--gpus", h->gpu_util_runs, h->gpu_runs);
+			      "--gpus", (long)h->gpu_util_runs,
+			      (long)h->gpu_runs);
 		clause(&a->caution, "%s", site->gpuutil_tracked == 1 ?
 		       "this cluster gathers it, but not for these runs" :
 		       site->gpuutil_tracked == 0 ?
@@ -2603,7 +2625,8 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 	a->target = busy_target(busy, SP_GPU_MARGIN, SP_GPU_NOISE);
 	bt = t_busy(t, busy);
 	bprintf(&a->observed, "%s %s busy at peak across %ld runs", bt,
-		      strcmp(bt, "1.0") ? "GPUs" : "GPU", h->gpu_util_runs);
+		      strcmp(bt, "1.0") ? "GPUs" : "GPU",
+		      (long)h->gpu_util_runs);
 	bprintf(&a->basis, "the busiest run (job %s) kept %s of its %g "
 		      "%s busy", h->gpu_busiest.jobid, bt, held,
 		      plural(held, "GPU", "GPUs"));

@@ -209,22 +209,28 @@ struct sp_best {
 	const char *jobid;		/* NULL: none yet */
 };
 
+/*
+ * A history's counters.  Each is at most the history's runs, which stay
+ * below INT32_MAX (sp_hist_add_run refuses more), so 32 bits hold them;
+ * as longs they were a sixth of every history.
+ */
+typedef int32_t sp_count;
+
 struct sp_hist {
 	const char *key;		/* workload_key, in the pool */
-	size_t keylen;
-	struct sp_slice user, partition, workload;	/* into key */
-	int gpu;
 	struct sp_strpool *pool;
 	struct sp_hist_more *more;	/* NULL until needed */
+	uint32_t keylen;
+	int gpu;
 
-	long runs;			/* usable allocation records */
 	long open, unusable;		/* left out */
-	long states[SP_ST_N];
-	long noop, hang, problems;
+	sp_count runs;			/* usable allocation records */
+	sp_count states[SP_ST_N];
+	sp_count noop, hang, problems;
+	int have_newest;
 	double gpu_h, core_h;
 	/* The newest run, and what it asked for (NaN unknown). */
 	struct sp_order newest;
-	int have_newest;
 	double req[SP_FLAG_N];
 	/* The least any run asked for (NaN none): the only comparison left
 	 * when the newest run recorded no request. */
@@ -234,38 +240,37 @@ struct sp_hist {
 	float *done_s;			/* completed, computing, elapsed > 0 */
 	size_t ndone, donecap;
 	struct sp_best longest;		/* a = elapsed, b = its limit */
-	long timeouts, hung_timeouts, comp_timeouts;
 	double comp_timeout_limit_s;	/* the largest; NaN none */
+	sp_count timeouts, hung_timeouts, comp_timeouts;
 
 	/* --mem (per node) */
-	long mem_runs;			/* a reading or a kill at a known limit */
-	long mem_measured, mem_trusted, mem_untrusted;
+	sp_count mem_runs;		/* a reading or a kill at a known limit */
+	sp_count mem_measured, mem_trusted, mem_untrusted;
+	sp_count multinode;
+	sp_count kills;			/* OOM-killed with a known limit */
+	/* --cpus-per-task, --gpus */
+	sp_count cpu_runs, gpu_runs, gpu_util_runs;
+	/* --cost: how many usable runs had the numbers known */
+	sp_count cost_time_n, cost_cpu_n, cost_mem_n;
+	/* every run one array? 1 yes, 0 no, -1 none seen */
+	int one_array;
 	struct sp_best peak;		/* a = MaxRSS, b = its limit */
 	double shortest_trusted_s;
-	long multinode;
-	long kills;			/* OOM-killed with a known limit */
 	double kill_limit_b;		/* the largest; NaN none */
 	struct sp_doneat *doneat;	/* completions, by limit */
 	size_t ndoneat, doneatcap;
 	struct sp_singles singles;	/* the newest single runs' peaks */
 
-	/* --cpus-per-task */
-	long cpu_runs;
 	struct sp_best busiest;		/* a = busy cores per task, b = cpt */
 	double tasks_max;
 
-	/* --gpus */
-	long gpu_runs, gpu_util_runs;
 	struct sp_best gpu_busiest;	/* a = busy GPUs, b = GPUs held */
 
 	/* --cost: sums over usable runs with the numbers known */
-	long cost_time_n, cost_cpu_n, cost_mem_n;
 	double limit_s, elapsed_s;	/* time */
 	double core_s, cpu_s, task_s;	/* cores x elapsed, CPU, tasks x el. */
 	double mem_bs, used_bs, node_s;	/* limit x nodes x el., ... */
 
-	/* every run one array? 1 yes, 0 no, -1 none seen */
-	int one_array;
 	uint64_t array0;
 	const char *array0_master;
 
@@ -273,11 +278,15 @@ struct sp_hist {
 	 * group of records with one id. */
 	uint64_t rq_hash;
 	const char *rq_jobid;		/* kept once the group is a requeue */
-	long rq_count;
-	double rq_max_attempt, rq_max_elapsed, rq_sum_elapsed;
+	sp_count rq_count;
 	enum sp_state rq_max_state, rq_first_state;
+	double rq_max_attempt, rq_max_elapsed, rq_sum_elapsed;
 	struct sp_order rq_order;	/* its standing attempt */
 };
+
+/* The partition a history's key names; empty when the key is not one
+ * sp-group wrote. */
+struct sp_slice sp_hist_partition(const struct sp_hist *h);
 
 /* The workload a key names: user/partition/gpu|cpu/workload. */
 void sp_hist_init(struct sp_hist *h, struct sp_strpool *pool,

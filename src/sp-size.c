@@ -212,6 +212,7 @@ static void
 site_for(struct site *s, const struct sp_hist *h, struct sp_size_site *out)
 {
 	struct ceiling *c;
+	struct sp_slice part;
 	size_t i;
 
 	sp_size_site_unknown(out);
@@ -220,10 +221,10 @@ site_for(struct site *s, const struct sp_hist *h, struct sp_size_site *out)
 		out->gather_freq_s = s->facts.gather_freq_s;
 		out->gpuutil_tracked = s->facts.gpuutil_tracked;
 	}
-	if (!s->ask || h->partition.n == 0 ||
-	    (h->partition.n == 1 && h->partition.p[0] == '?'))
+	part = sp_hist_partition(h);
+	if (!s->ask || part.n == 0 || (part.n == 1 && part.p[0] == '?'))
 		return;
-	i = sp_intern(&s->parts, h->partition.p, h->partition.n);
+	i = sp_intern(&s->parts, part.p, part.n);
 	if (i >= s->nceil) {
 		s->ceil = sp_xgrow(s->ceil, &s->ceilcap, i + 1,
 				   sizeof *s->ceil);
