@@ -316,10 +316,11 @@ double sp_hist_compute(const struct sp_hist *h);
 /*
  * Every workload of an input, by key.  A workload's first runs are kept
  * as they are (SP_SEEDS of them) and become a history only when more
- * arrive: most workloads are run a few times, and four seeds are
- * smaller than a history.
+ * arrive: most workloads are run a few times, and eight seeds (1.1 KB)
+ * are smaller than a history with its lists (at 1M jobs, 9 MB less than
+ * four seeds, for 0.7% more instructions rebuilding them).
  */
-#define SP_SEEDS 4
+#define SP_SEEDS 8
 
 /*
  * A run kept as a seed: an sp_run less what follows from the rest (its
