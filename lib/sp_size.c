@@ -1252,65 +1252,218 @@ run_derive(struct sp_run *r)
 	r->cpt = r->cores / r->tasks;
 }
 
-static void
-seed_of(struct sp_seed *s, const struct sp_run *r, struct sp_strpool *p)
+/*
+ * A workload's seeds are packed one after another, some 70 bytes a run
+ * rather than an sp_run's 200: a number is left out when unknown and
+ * takes four bytes when a whole number below 2^32 (most counts, times
+ * and limits), eight otherwise, exactly as read; a job id that is its
+ * numeric id written plainly is left out; texts follow inline.  What
+ * run_derive computes is not kept.  A seed is
+ *	state, flags, tags (2 bits a number), the numbers, the task and
+ *	attempt when not -1 and 0, the texts' lengths and bytes.
+ */
+enum { SEED_NAN, SEED_U32, SEED_F64 };
+#define SEED_NUMS 13
+#define SEED_NOOP 0x01
+#define SEED_HANG 0x02
+#define SEED_FAILED 0x04
+#define SEED_IO 0x08
+#define SEED_PLAIN_ID 0x10	/* the job id is o.id's digits */
+#define SEED_NO_ARRAY 0x20
+#define SEED_TASK (1u << 30)	/* in the tags: a task is kept */
+#define SEED_ATTEMPT (1u << 31)
+/* The most a seed's fixed part takes. */
+#define SEED_FIXED (2 + 4 + SEED_NUMS * 8 + 8 + 8)
+/* Seeds of more bytes than this make a history (nseed and seedlen
+ * share 32 bits). */
+#define SEED_MAX_BYTES ((1u << 28) - 1)
+
+static unsigned char *
+put_num(unsigned char *p, uint32_t *tags, int i, double v)
 {
-	s->o = r->o;
-	s->elapsed_s = r->elapsed_s;
-	s->timelimit_s = r->timelimit_s;
-	s->total_cpu_s = r->total_cpu_s;
-	s->cpu_time_s = r->cpu_time_s;
-	s->alloc_gpus = r->alloc_gpus;
-	s->gpu_util = r->gpu_util;
-	s->limit_b = r->limit_b;
-	s->rss_b = r->rss_b;
-	s->cores = r->cores;
-	s->tasks = r->tasks;
-	s->nodes = r->nodes;
-	/* A record's fields are far below 4 GB (sp_record's line limit). */
-	s->jobid = r->jobid.n ? own_id(p, r->jobid) : "";
-	s->jobid_n = (uint32_t)r->jobid.n;
-	s->array_job = r->array_job.n ? own_id(p, r->array_job) : "";
-	s->array_job_n = (uint32_t)r->array_job.n;
-	s->st = (uint8_t)r->st;
-	s->noop = (uint8_t)r->noop;
-	s->hang = (uint8_t)r->hang;
-	s->failed = (uint8_t)r->failed;
-	s->io = (uint8_t)r->io;
+	uint32_t u;
+
+	if (isnan(v))
+		return p;
+	if (v >= 0 && v < 4294967296.0 && !signbit(v) &&
+	    (double)(u = (uint32_t)v) == v) {
+		*tags |= (uint32_t)SEED_U32 << (2 * i);
+		memcpy(p, &u, 4);
+		return p + 4;
+	}
+	*tags |= (uint32_t)SEED_F64 << (2 * i);
+	memcpy(p, &v, 8);
+	return p + 8;
 }
 
-static void
-seed_run(struct sp_run *r, const struct sp_seed *s)
+static const unsigned char *
+get_num(const unsigned char *p, uint32_t tags, int i, double *v)
 {
-	r->o = s->o;
-	r->st = (enum sp_state)s->st;
-	r->noop = s->noop;
-	r->hang = s->hang;
-	r->failed = s->failed;
-	r->io = s->io;
-	r->jobid = (struct sp_slice){ s->jobid, s->jobid_n };
-	r->array_job = (struct sp_slice){ s->array_job, s->array_job_n };
-	r->elapsed_s = s->elapsed_s;
-	r->timelimit_s = s->timelimit_s;
-	r->total_cpu_s = s->total_cpu_s;
-	r->cpu_time_s = s->cpu_time_s;
-	r->alloc_gpus = s->alloc_gpus;
-	r->gpu_util = s->gpu_util;
-	r->limit_b = s->limit_b;
-	r->rss_b = s->rss_b;
-	r->cores = s->cores;
-	r->tasks = s->tasks;
-	r->nodes = s->nodes;
+	uint32_t u;
+
+	switch ((tags >> (2 * i)) & 3) {
+	case SEED_U32:
+		memcpy(&u, p, 4);
+		*v = u;
+		return p + 4;
+	case SEED_F64:
+		memcpy(v, p, 8);
+		return p + 8;
+	default:
+		*v = NAN;
+		return p;
+	}
+}
+
+/* Whether a job id is its numeric id written plainly (no sign, no
+ * leading zero, few enough digits to be exact). */
+static int
+plain_id(struct sp_slice s, double id)
+{
+	double v = 0;
+
+	if (s.n == 0 || s.n > 15 || (s.n > 1 && s.p[0] == '0'))
+		return 0;
+	for (size_t i = 0; i < s.n; i++) {
+		if (s.p[i] < '0' || s.p[i] > '9')
+			return 0;
+		v = v * 10 + (s.p[i] - '0');
+	}
+	return v == id;
+}
+
+/* Appends run r to w's seeds; 0 when they would grow too large. */
+static int
+seed_put(struct sp_strpool *pool, struct sp_wl *w, const struct sp_run *r)
+{
+	unsigned char fixed[SEED_FIXED], *p = fixed + 6, *seed;
+	const double num[SEED_NUMS] = {
+		r->o.when, r->o.id, r->elapsed_s, r->timelimit_s,
+		r->total_cpu_s, r->cpu_time_s, r->alloc_gpus, r->gpu_util,
+		r->limit_b, r->rss_b, r->cores, r->tasks, r->nodes
+	};
+	uint32_t tags = 0, n;
+	int plain = plain_id(r->jobid, r->o.id);
+	size_t fixlen, len;
+
+	for (int i = 0; i < SEED_NUMS; i++)
+		p = put_num(p, &tags, i, num[i]);
+	if (r->o.task != -1) {
+		tags |= SEED_TASK;
+		memcpy(p, &r->o.task, 4);
+		p += 4;
+	}
+	if (r->o.attempt != 0) {
+		tags |= SEED_ATTEMPT;
+		memcpy(p, &r->o.attempt, 4);
+		p += 4;
+	}
+	fixed[0] = (unsigned char)r->st;
+	fixed[1] = (unsigned char)((r->noop ? SEED_NOOP : 0) |
+	    (r->hang ? SEED_HANG : 0) | (r->failed ? SEED_FAILED : 0) |
+	    (r->io ? SEED_IO : 0) | (plain ? SEED_PLAIN_ID : 0) |
+	    (r->array_job.n == 0 ? SEED_NO_ARRAY : 0));
+	memcpy(fixed + 2, &tags, 4);
+	fixlen = (size_t)(p - fixed);
+	len = fixlen + (plain ? 0 : 4 + r->jobid.n) +
+	    (r->array_job.n ? 4 + r->array_job.n : 0);
+	if (r->jobid.n > SEED_MAX_BYTES || r->array_job.n > SEED_MAX_BYTES ||
+	    len > SEED_MAX_BYTES - w->seedlen)
+		return 0;
+	seed = sp_pool_alloc(pool, w->seedlen + len);
+	if (w->seedlen > 0)
+		memcpy(seed, w->seed, w->seedlen);
+	sp_pool_release(pool, w->seed, w->seedlen);
+	p = seed + w->seedlen;
+	memcpy(p, fixed, fixlen);
+	p += fixlen;
+	if (!plain) {
+		n = (uint32_t)r->jobid.n;
+		memcpy(p, &n, 4);
+		memcpy(p + 4, r->jobid.p, n);
+		p += 4 + n;
+	}
+	if (r->array_job.n) {
+		n = (uint32_t)r->array_job.n;
+		memcpy(p, &n, 4);
+		memcpy(p + 4, r->array_job.p, n);
+	}
+	w->seed = seed;
+	w->seedlen += (unsigned)len;
+	w->nseed++;
+	return 1;
+}
+
+/* Room for a plain job id's digits. */
+#define SEED_ID_BUF 24
+
+/*
+ * The run a seed at p packed, to the last bit; its texts point into the
+ * seeds or into idbuf.  Returns the next seed.
+ */
+static const unsigned char *
+seed_get(const unsigned char *p, struct sp_run *r, char idbuf[SEED_ID_BUF])
+{
+	double num[SEED_NUMS];
+	unsigned flags = p[1];
+	uint32_t tags, n;
+
+	r->st = (enum sp_state)p[0];
+	r->noop = (flags & SEED_NOOP) != 0;
+	r->hang = (flags & SEED_HANG) != 0;
+	r->failed = (flags & SEED_FAILED) != 0;
+	r->io = (flags & SEED_IO) != 0;
+	memcpy(&tags, p + 2, 4);
+	p += 6;
+	for (int i = 0; i < SEED_NUMS; i++)
+		p = get_num(p, tags, i, &num[i]);
+	r->o.when = num[0];
+	r->o.id = num[1];
+	r->elapsed_s = num[2];
+	r->timelimit_s = num[3];
+	r->total_cpu_s = num[4];
+	r->cpu_time_s = num[5];
+	r->alloc_gpus = num[6];
+	r->gpu_util = num[7];
+	r->limit_b = num[8];
+	r->rss_b = num[9];
+	r->cores = num[10];
+	r->tasks = num[11];
+	r->nodes = num[12];
+	r->o.task = -1;
+	r->o.attempt = 0;
+	if (tags & SEED_TASK) {
+		memcpy(&r->o.task, p, 4);
+		p += 4;
+	}
+	if (tags & SEED_ATTEMPT) {
+		memcpy(&r->o.attempt, p, 4);
+		p += 4;
+	}
+	if (flags & SEED_PLAIN_ID) {
+		/* At most 15 digits, so exact in a double and a uint64_t. */
+		uint64_t v = (uint64_t)r->o.id;
+		char *e = idbuf + SEED_ID_BUF, *d = e;
+
+		do {
+			*--d = (char)('0' + v % 10);
+			v /= 10;
+		} while (v > 0);
+		r->jobid = (struct sp_slice){ d, (size_t)(e - d) };
+	} else {
+		memcpy(&n, p, 4);
+		r->jobid = (struct sp_slice){ (const char *)p + 4, n };
+		p += 4 + n;
+	}
+	if (flags & SEED_NO_ARRAY) {
+		r->array_job = (struct sp_slice){ "", 0 };
+	} else {
+		memcpy(&n, p, 4);
+		r->array_job = (struct sp_slice){ (const char *)p + 4, n };
+		p += 4 + n;
+	}
 	run_derive(r);
-}
-
-static void
-seed_drop(struct sp_strpool *p, struct sp_seed *s)
-{
-	if (s->jobid_n)
-		drop_id(p, s->jobid);
-	if (s->array_job_n)
-		drop_id(p, s->array_job);
+	return p;
 }
 
 void
@@ -1526,7 +1679,8 @@ sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j)
 {
 	struct sp_wl *w = &s->v[i];
 	struct sp_run r, seeded;
-	struct sp_seed *seed;
+	const unsigned char *p;
+	char idbuf[SEED_ID_BUF];
 
 	if (sp_job_is_step(j))
 		return;
@@ -1543,24 +1697,18 @@ sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j)
 		sp_hist_add_run(w->h, &r);
 		return;
 	}
-	if (w->nseed < SP_SEEDS) {
-		seed = sp_pool_alloc(&s->pool, (w->nseed + 1) * sizeof *seed);
-		if (w->nseed > 0)
-			memcpy(seed, w->seed, w->nseed * sizeof *seed);
-		sp_pool_release(&s->pool, w->seed, w->nseed * sizeof *seed);
-		w->seed = seed;
-		seed_of(&w->seed[w->nseed++], &r, &s->pool);
+	if (w->nseed < SP_SEEDS && seed_put(&s->pool, w, &r))
 		return;
-	}
 	w->h = new_hist(s);
 	hist_setup(w->h, &s->pool, w->key, w->keylen);
+	p = w->seed;
 	for (size_t k = 0; k < w->nseed; k++) {
-		seed_run(&seeded, &w->seed[k]);
+		p = seed_get(p, &seeded, idbuf);
 		sp_hist_add_run(w->h, &seeded);
-		seed_drop(&s->pool, &w->seed[k]);
 	}
-	sp_pool_release(&s->pool, w->seed, w->nseed * sizeof *w->seed);
+	sp_pool_release(&s->pool, w->seed, w->seedlen);
 	w->seed = NULL;
+	w->seedlen = 0;
 	w->nseed = 0;
 	sp_hist_add_run(w->h, &r);
 }
@@ -1585,6 +1733,8 @@ sp_histset_finish(struct sp_histset *s)
 	for (size_t i = 0; i < s->n; i++) {
 		struct sp_wl *w = &s->v[i];
 		double gpu_h = 0, core_h = 0;
+		const unsigned char *p;
+		char idbuf[SEED_ID_BUF];
 
 		if (w->h != NULL) {
 			sp_hist_finish(w->h);
@@ -1592,10 +1742,11 @@ sp_histset_finish(struct sp_histset *s)
 			continue;
 		}
 		/* Summed as a history would sum them. */
+		p = w->seed;
 		for (size_t k = 0; k < w->nseed; k++) {
 			struct sp_run r;
 
-			seed_run(&r, &w->seed[k]);
+			p = seed_get(p, &r, idbuf);
 			if (positive(r.gpu_h))
 				gpu_h += r.gpu_h;
 			if (positive(r.core_h))
@@ -1615,8 +1766,9 @@ const struct sp_hist *
 sp_histset_hist(struct sp_histset *s, size_t i)
 {
 	struct sp_wl *w = &s->v[i];
-
 	struct sp_hist *h = &s->scratch;
+	const unsigned char *p;
+	char idbuf[SEED_ID_BUF];
 
 	if (w->h != NULL)
 		return w->h;
@@ -1644,10 +1796,11 @@ sp_histset_hist(struct sp_histset *s, size_t i)
 		hist_setup(h, &s->pool, w->key, w->keylen);
 	}
 	s->scratch_used = 1;
+	p = w->seed;
 	for (size_t k = 0; k < w->nseed; k++) {
 		struct sp_run r;
 
-		seed_run(&r, &w->seed[k]);
+		p = seed_get(p, &r, idbuf);
 		sp_hist_add_run(&s->scratch, &r);
 	}
 	sp_hist_finish(&s->scratch);
