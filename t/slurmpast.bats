@@ -50,7 +50,7 @@ part() {
 tools() {
 	local dir=$BATS_TEST_TMPDIR/tools t
 	mkdir -p "$dir"
-	for t in sh awk sed mktemp dirname cat cp mv rm sort head grep id wc; do
+	for t in sh awk sed mktemp dirname cat cp mv rm sort head grep id wc ln; do
 		ln -sf "$(command -v "$t")" "$dir/$t"
 	done
 	echo "$dir"
