@@ -484,6 +484,14 @@ sp_field_clean_len(const char *p, size_t n)
 {
 	size_t i = 0;
 
+	/* Most text (paths, command lines) has nothing to escape. */
+	for (; i + SP_SCAN_WIDTH <= n; i += SP_SCAN_WIDTH) {
+		unsigned m = sp_scan_mask2(p + i, '\t', '\n') |
+		    sp_scan_mask2(p + i, '\r', '\\');
+
+		if (m != 0)
+			return i + sp_scan_first(m);
+	}
 	while (i < n && field_escape[(unsigned char)p[i]] == 0)
 		i++;
 	return i;
@@ -943,13 +951,17 @@ sp_writer_field(struct sp_writer *w, const char *p, size_t n)
 	if (i >= w->ncols)
 		sp_die(SP_EXIT_USAGE, "internal error: record has more "
 		       "fields than the header's %zu", w->ncols);
-	kind = w->kinds[i];
-	switch (w->fmt) {
-	case SP_FMT_TSV:
+	/* TSV, the pipeline's format, first: every field of it comes here. */
+	if (w->fmt == SP_FMT_TSV) {
 		if (i)
 			line_add(w, "\t", 1);
 		line_add(w, p, n);
-		break;
+		return;
+	}
+	kind = w->kinds[i];
+	switch (w->fmt) {
+	case SP_FMT_TSV:
+		break;		/* written above */
 	case SP_FMT_CSV:
 		if (i)
 			putc(',', w->out);

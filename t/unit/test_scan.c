@@ -80,11 +80,40 @@ test_split_alignment(void)
 	is_int(0, wrong, "fields split right at every offset in a window");
 }
 
+/* sp_field_clean_len against the rule it keeps, at every length. */
+static void
+test_clean_len(void)
+{
+	static const char alphabet[] = "ab/-_ \t\n\r\\\x1b\xc3\xa9";
+	char text[80];
+	int wrong = 0;
+
+	srand(5);
+	for (int round = 0; round < 20000; round++) {
+		size_t n = (size_t)(rand() % (int)sizeof text), want = n;
+
+		for (size_t k = 0; k < n; k++) {
+			/* Mostly clean text, so escapes fall at every offset. */
+			text[k] = rand() % 24 ? 'x' :
+			    alphabet[rand() % (int)(sizeof alphabet - 1)];
+		}
+		for (size_t k = 0; k < n; k++)
+			if (strchr("\t\n\r\\", text[k]) != NULL &&
+			    text[k] != '\0') {
+				want = k;
+				break;
+			}
+		wrong += sp_field_clean_len(text, n) != want;
+	}
+	is_int(0, wrong, "clean_len stops at the first byte to escape");
+}
+
 int
 main(void)
 {
 	plan_lazy();
 	test_masks();
 	test_split_alignment();
+	test_clean_len();
 	return done_testing();
 }
