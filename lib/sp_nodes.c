@@ -12,6 +12,7 @@
 #include "sp.h"
 #include "sp_intern.h"
 #include "sp_nodes.h"
+#include "sp_size.h"
 #include "sp_workload.h"
 
 /* ------------------------------------------------------------ judging */
@@ -127,9 +128,11 @@ sp_node_judge(struct sp_node_stat *s, size_t n)
 
 /* ------------------------------------------------------------ the table */
 
+/* 900k of these at 1M jobs: 32-bit numbers (sp_nodes_add refuses
+ * more workloads or nodes than they hold). */
 struct cell {
-	size_t wl;
-	size_t node;
+	uint32_t wl;
+	uint32_t node;
 	long trials;
 	long bad;
 	long unjudged;
@@ -147,6 +150,7 @@ struct sp_nodes {
 	struct sp_nodes_workload *wl;
 	size_t wlcap;
 	struct sp_intern nodes;		/* node name -> number */
+	struct sp_strpool strs;		/* the workloads' users */
 
 	/* (workload, node) -> cell[], open addressing, cell + 1 */
 	struct cell *cell;
@@ -215,8 +219,8 @@ cell_of(struct sp_nodes *t, size_t wl, size_t node)
 			   sizeof *t->cell);
 	c = &t->cell[t->ncell];
 	memset(c, 0, sizeof *c);
-	c->wl = wl;
-	c->node = node;
+	c->wl = (uint32_t)wl;
+	c->node = (uint32_t)node;
 	c->bad_gpu_h = NAN;
 	t->slot[i] = ++t->ncell;
 	t->wl[wl].nnodes++;
@@ -237,11 +241,8 @@ sp_nodes_free(struct sp_nodes *t)
 {
 	if (t == NULL)
 		return;
-	for (size_t i = 0; i < t->wlkeys.n; i++) {
-		free(t->wl[i].user);
-		free(t->wl[i].workload);
-	}
 	free(t->wl);
+	sp_strpool_free(&t->strs);
 	sp_intern_free(&t->wlkeys);
 	sp_intern_free(&t->nodes);
 	free(t->cell);
@@ -320,6 +321,7 @@ workload_id(struct sp_nodes *t, struct sp_slice key, struct sp_slice user,
 {
 	size_t before = t->wlkeys.n, i = sp_intern(&t->wlkeys, key.p, key.n);
 	struct sp_nodes_workload *w;
+	size_t n;
 
 	if (t->wlkeys.n == before)
 		return i;
@@ -327,8 +329,18 @@ workload_id(struct sp_nodes *t, struct sp_slice key, struct sp_slice user,
 	w = &t->wl[i];
 	memset(w, 0, sizeof *w);
 	w->key = t->wlkeys.e[i].s;
-	w->user = sp_xstrndup(user.p, user.n);
-	w->workload = sp_xstrndup(workload.p, workload.n);
+	/* Every string of a workload is kept to the end, so the users go
+	 * to a pool; the workload is nearly always the key's last part,
+	 * NUL-terminated already (the key never moves). */
+	w->user = (char *)sp_strpool_add(&t->strs, user.p, user.n);
+	n = t->wlkeys.e[i].n;
+	if (workload.n <= n && (workload.n == n ||
+	    w->key[n - workload.n - 1] == '/') &&
+	    memcmp(w->key + n - workload.n, workload.p, workload.n) == 0)
+		w->workload = w->key + n - workload.n;
+	else
+		w->workload = (char *)sp_strpool_add(&t->strs, workload.p,
+						     workload.n);
 	return i;
 }
 
@@ -362,7 +374,11 @@ sp_nodes_add(struct sp_nodes *t, const struct sp_job *j)
 	for (i = 0; i < t->names.n; i++) {
 		const char *name = sp_names_at(&t->names, i);
 		size_t ni = sp_intern(&t->nodes, name, strlen(name));
-		struct cell *c = cell_of(t, wi, ni);
+		struct cell *c;
+
+		if (wi >= UINT32_MAX || ni >= UINT32_MAX)
+			sp_die(SP_EXIT_USAGE, "too many workloads or nodes");
+		c = cell_of(t, wi, ni);
 
 		if (c->last == t->serial)
 			continue;
