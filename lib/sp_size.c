@@ -1394,6 +1394,37 @@ seed_put(struct sp_strpool *pool, struct sp_wl *w, const struct sp_run *r)
 	return 1;
 }
 
+/*
+ * The compute of a seed at p (its GPU-hours and core-hours, as
+ * run_derive computes them), without the rest of the run; returns the
+ * next seed.
+ */
+static const unsigned char *
+seed_compute(const unsigned char *p, double *gpu_h, double *core_h)
+{
+	double num[SEED_NUMS];
+	unsigned flags = p[1];
+	uint32_t tags, n;
+
+	memcpy(&tags, p + 2, 4);
+	p += 6;
+	for (int i = 0; i < SEED_NUMS; i++)
+		p = get_num(p, tags, i, &num[i]);
+	p += (tags & SEED_TASK ? 4 : 0) + (tags & SEED_ATTEMPT ? 4 : 0);
+	if (!(flags & SEED_PLAIN_ID)) {
+		memcpy(&n, p, 4);
+		p += 4 + n;
+	}
+	if (!(flags & SEED_NO_ARRAY)) {
+		memcpy(&n, p, 4);
+		p += 4 + n;
+	}
+	/* elapsed_s x alloc_gpus, elapsed_s x cores */
+	*gpu_h = num[2] * num[6] / 3600.0;
+	*core_h = num[2] * num[10] / 3600.0;
+	return p;
+}
+
 /* Room for a plain job id's digits. */
 #define SEED_ID_BUF 24
 
@@ -1734,7 +1765,6 @@ sp_histset_finish(struct sp_histset *s)
 		struct sp_wl *w = &s->v[i];
 		double gpu_h = 0, core_h = 0;
 		const unsigned char *p;
-		char idbuf[SEED_ID_BUF];
 
 		if (w->h != NULL) {
 			sp_hist_finish(w->h);
@@ -1744,13 +1774,13 @@ sp_histset_finish(struct sp_histset *s)
 		/* Summed as a history would sum them. */
 		p = w->seed;
 		for (size_t k = 0; k < w->nseed; k++) {
-			struct sp_run r;
+			double g, c;
 
-			p = seed_get(p, &r, idbuf);
-			if (positive(r.gpu_h))
-				gpu_h += r.gpu_h;
-			if (positive(r.core_h))
-				core_h += r.core_h;
+			p = seed_compute(p, &g, &c);
+			if (positive(g))
+				gpu_h += g;
+			if (positive(c))
+				core_h += c;
 		}
 		w->compute = gpu_h * SP_GPU_CORE_RATIO + core_h;
 	}
