@@ -1426,34 +1426,76 @@ spool_write(FILE *spool, const char *p, size_t n)
 }
 
 /*
+ * The inputs as the first pass found them, for the second to read again:
+ * each file's identity, size and time (standard input's for "-"), and
+ * where standard input stood (-1 when it is not read).
+ */
+struct reread {
+	struct stat *st;
+	size_t n;
+	off_t stdin_at;
+};
+
+static int
+input_stat(const char *path, struct stat *st)
+{
+	if (strcmp(path, "-") == 0)
+		return fstat(STDIN_FILENO, st);
+	return stat(path, st);
+}
+
+/*
  * Whether the second pass can read the inputs again where they lie:
  * regular files only (a pipe is gone once read).  Standard input, when
- * it is one of them, is read again from where it stood: *stdin_at says
- * where, or is -1 when standard input is not read.
+ * it is one of them, is read again from where it stood.
  */
 static int
-rereadable(char **files, size_t nfiles, off_t *stdin_at)
+rereadable(char **files, size_t nfiles, struct reread *rr)
 {
-	struct stat st;
-	int uses_stdin = nfiles == 0;
+	static char *only_stdin[] = { "-" };
 
-	for (size_t i = 0; i < nfiles; i++) {
-		if (strcmp(files[i], "-") == 0) {
-			uses_stdin = 1;
-			continue;
-		}
-		if (stat(files[i], &st) != 0 || !S_ISREG(st.st_mode))
-			return 0;
+	if (nfiles == 0) {
+		files = only_stdin;
+		nfiles = 1;
 	}
-	*stdin_at = -1;
-	if (uses_stdin) {
-		if (fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
+	rr->st = sp_xcalloc(nfiles, sizeof *rr->st);
+	rr->n = nfiles;
+	rr->stdin_at = -1;
+	for (size_t i = 0; i < nfiles; i++) {
+		if (input_stat(files[i], &rr->st[i]) != 0 ||
+		    !S_ISREG(rr->st[i].st_mode))
 			return 0;
-		*stdin_at = lseek(STDIN_FILENO, 0, SEEK_CUR);
-		if (*stdin_at < 0)
-			return 0;
+		if (strcmp(files[i], "-") == 0) {
+			rr->stdin_at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+			if (rr->stdin_at < 0)
+				return 0;
+		}
 	}
 	return 1;
+}
+
+/* A file that changed between the passes would give records unchecked. */
+static void
+same_inputs_or_die(char **files, size_t nfiles, const struct reread *rr)
+{
+	static char *only_stdin[] = { "-" };
+	struct stat now;
+
+	if (nfiles == 0)
+		files = only_stdin;
+	for (size_t i = 0; i < rr->n; i++) {
+		const struct stat *then = &rr->st[i];
+		const char *name = strcmp(files[i], "-") == 0 ? "<stdin>" :
+		    files[i];
+
+		if (input_stat(files[i], &now) != 0 ||
+		    now.st_dev != then->st_dev || now.st_ino != then->st_ino ||
+		    now.st_size != then->st_size ||
+		    now.st_mtim.tv_sec != then->st_mtim.tv_sec ||
+		    now.st_mtim.tv_nsec != then->st_mtim.tv_nsec)
+			sp_die(SP_EXIT_USAGE, "%s: changed while it was read "
+			       "(read a copy, or through a pipe)", name);
+	}
 }
 
 /*
@@ -1538,14 +1580,16 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 /* The second pass's reader: the spool, or the inputs once more. */
 static void
 reopen(struct run *R, char **files, size_t nfiles, FILE *spool,
-       off_t stdin_at)
+       const struct reread *rr)
 {
 	if (spool != NULL) {
 		if (sp_reader_open_stream(&R->r, spool, "<spool>") != 0)
 			sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&R->r.err));
 		return;
 	}
-	if (stdin_at >= 0 && lseek(STDIN_FILENO, stdin_at, SEEK_SET) < 0)
+	same_inputs_or_die(files, nfiles, rr);
+	if (rr->stdin_at >= 0 &&
+	    lseek(STDIN_FILENO, rr->stdin_at, SEEK_SET) < 0)
 		sp_die(SP_EXIT_USAGE, "<stdin>: cannot read it again:");
 	sp_open_or_die(&R->r, files, nfiles);
 }
@@ -1631,7 +1675,7 @@ main(int argc, char **argv)
 	FILE *spool;
 	char **files, *missing;
 	size_t nfiles;
-	off_t stdin_at = -1;
+	struct reread rr;
 	int first, status;
 
 	setlocale(LC_CTYPE, "");
@@ -1653,10 +1697,11 @@ main(int argc, char **argv)
 	files = argv + first;
 	nfiles = (size_t)(argc - first);
 	spool = NULL;
-	if (!rereadable(files, nfiles, &stdin_at))
+	if (!rereadable(files, nfiles, &rr))
 		spool = spool_open();
 	first_pass(&R, files, nfiles, spool);
-	reopen(&R, files, nfiles, spool, stdin_at);
+	reopen(&R, files, nfiles, spool, &rr);
+	free(rr.st);
 	if (o.mode == MODE_FINDINGS)
 		findings_header(&R);
 	second_pass(&R);

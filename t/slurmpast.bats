@@ -200,6 +200,42 @@ What the next submission should ask for" ]
 	! printf '%s\n' "${lines[@]}" | grep -q '^51726950 .* COMPLETED '
 }
 
+@test "a failed job whose name is not UTF-8 is still a problem job" {
+	# Latin-1 bytes in a name: a UTF-8 grep calls the line binary.
+	sp-fetch --demo-sacct --demo-jobs 300 >dump.txt
+	id=$(awk -F '|' '$0 ~ /\|FAILED\|/ && $1 !~ /\./ { print $1; exit }' dump.txt)
+	[ -n "$id" ]
+	awk -F '|' -v OFS='|' -v id="$id" '$1 == id { $2 = $2 "-r\351sum\351" } 1' \
+		dump.txt >latin.txt
+	grep -q "r$(printf '\351')sum" latin.txt
+	run --separate-stderr env LC_ALL=C.UTF-8 slurmpast --input=latin.txt -n 0
+	[[ "$stderr" != *"binary file"* ]]
+	run part "Problem jobs, newest first" <<<"$output"
+	printf '%s\n' "${lines[@]}" | grep -q "^$id .*FAILED"
+}
+
+@test "an early exit stops the sp-size running beside the other stages" {
+	bin=$(private_bin)
+	# A slow sp-size that says who it is, then would run on for minutes.
+	stage_fake "$bin" sp-size 'echo $$ >"$SP_PID_FILE"; exec sleep 300'
+	export SP_PID_FILE=$BATS_TEST_TMPDIR/sp-size.pid
+	"$bin/slurmpast" --demo >/dev/null 2>&1 &
+	front=$!
+	for i in $(seq 1 200); do
+		[ -s "$SP_PID_FILE" ] && break
+		sleep 0.1
+	done
+	[ -s "$SP_PID_FILE" ]
+	kill -TERM "$front"
+	wait "$front" || true
+	pid=$(cat "$SP_PID_FILE")
+	for i in $(seq 1 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	! kill -0 "$pid" 2>/dev/null
+}
+
 @test "the advice: the article's raises as #SBATCH lines, the exclude line" {
 	run part "What the next submission should ask for" < <(screen)
 	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --mem=45G'
