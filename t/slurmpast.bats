@@ -202,13 +202,14 @@ What the next submission should ask for" ]
 
 @test "a failed job whose name is not UTF-8 is still a problem job" {
 	# Latin-1 bytes in a name: a UTF-8 grep calls the line binary.
-	sp-fetch --demo-sacct --demo-jobs 300 >dump.txt
-	id=$(awk -F '|' '$0 ~ /\|FAILED\|/ && $1 !~ /\./ { print $1; exit }' dump.txt)
+	local dump=$BATS_TEST_TMPDIR/dump.txt latin=$BATS_TEST_TMPDIR/latin.txt
+	sp-fetch --demo-sacct --demo-jobs 300 >"$dump"
+	id=$(awk -F '|' '$0 ~ /\|FAILED\|/ && $1 !~ /\./ { print $1; exit }' "$dump")
 	[ -n "$id" ]
 	awk -F '|' -v OFS='|' -v id="$id" '$1 == id { $2 = $2 "-r\351sum\351" } 1' \
-		dump.txt >latin.txt
-	grep -q "r$(printf '\351')sum" latin.txt
-	run --separate-stderr env LC_ALL=C.UTF-8 slurmpast --input=latin.txt -n 0
+		"$dump" >"$latin"
+	grep -q "r$(printf '\351')sum" "$latin"
+	run --separate-stderr env LC_ALL=C.UTF-8 slurmpast --input="$latin" -n 0
 	[[ "$stderr" != *"binary file"* ]]
 	run part "Problem jobs, newest first" <<<"$output"
 	printf '%s\n' "${lines[@]}" | grep -q "^$id .*FAILED"
