@@ -10,8 +10,8 @@
  * multiplies per workload key, paid on every record), mixed at the end
  * so every input bit reaches the low bits a table index takes.
  */
-static uint64_t
-hash_bytes(const char *p, size_t n)
+uint64_t
+sp_hash_bytes(const char *p, size_t n)
 {
 	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n, w;
 
@@ -35,7 +35,7 @@ hash_bytes(const char *p, size_t n)
 static size_t
 probe(const struct sp_intern *t, const char *p, size_t n)
 {
-	size_t mask = t->slotcap - 1, i = hash_bytes(p, n) & mask;
+	size_t mask = t->slotcap - 1, i = sp_hash_bytes(p, n) & mask;
 
 	for (;; i = (i + 1) & mask) {
 		size_t e = t->slot[i];
@@ -61,7 +61,7 @@ grow(struct sp_intern *t)
 
 		if (e == 0)
 			continue;
-		j = hash_bytes(t->e[e - 1].s, t->e[e - 1].n) &
+		j = sp_hash_bytes(t->e[e - 1].s, t->e[e - 1].n) &
 		    (t->slotcap - 1);
 		while (t->slot[j] != 0)
 			j = (j + 1) & (t->slotcap - 1);

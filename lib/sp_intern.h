@@ -7,6 +7,7 @@
 #define SP_INTERN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct sp_interned {
 	char *s;		/* NUL-terminated */
@@ -27,5 +28,7 @@ size_t sp_intern(struct sp_intern *t, const char *p, size_t n);
 long sp_intern_find(const struct sp_intern *t, const char *p, size_t n);
 const char *sp_intern_str(const struct sp_intern *t, size_t i);
 void sp_intern_free(struct sp_intern *t);
+/* The hash both the intern table and sp_size's workload table use. */
+uint64_t sp_hash_bytes(const char *p, size_t n);
 
 #endif

@@ -9,37 +9,12 @@
 #include <string.h>
 
 #include "sp.h"
+#include "sp_intern.h"
 #include "sp_size.h"
 
 #define GIB 1073741824.0
 
 /* ------------------------------------------------------------ helpers */
-
-/*
- * Eight bytes a step (FNV's byte a step was a chain of 40 dependent
- * multiplies per workload key, paid on every record), mixed at the end
- * so every input bit reaches the low bits a table index takes.
- */
-static uint64_t
-hash_bytes(const char *p, size_t n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n, w;
-
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
-		h ^= h >> 31;
-	}
-	w = 0;
-	while (n > 0) {
-		n--;
-		w = w << 8 | (unsigned char)p[n];
-	}
-	h = (h ^ w) * 0x94D049BB133111EBULL;
-	h ^= h >> 29;
-	h *= 0xBF58476D1CE4E5B9ULL;
-	return h ^ (h >> 32);
-}
 
 static int
 known(double v)
@@ -1131,7 +1106,7 @@ add_requeue(struct sp_hist *h, const struct sp_run *r)
 
 	if (j->jobid.n == 0)
 		return;
-	hash = hash_bytes(j->jobid.p, j->jobid.n);
+	hash = sp_hash_bytes(j->jobid.p, j->jobid.n);
 	if (h->rq_count == 0 || hash != h->rq_hash) {
 		rq_close(h);
 		h->rq_hash = hash;
@@ -1246,7 +1221,7 @@ run_derive(struct sp_run *r)
 {
 	/* Never 0: 0 means a job of its own. */
 	r->sub = r->array_job.n ?
-	    hash_bytes(r->array_job.p, r->array_job.n) | 1 : 0;
+	    sp_hash_bytes(r->array_job.p, r->array_job.n) | 1 : 0;
 	r->gpu_h = r->elapsed_s * r->alloc_gpus / 3600.0;
 	r->core_h = r->elapsed_s * r->cores / 3600.0;
 	r->cpt = r->cores / r->tasks;
@@ -1664,7 +1639,7 @@ hist_setup(struct sp_hist *h, struct sp_strpool *pool, const char *key,
 size_t
 sp_histset_find(struct sp_histset *s, const char *key, size_t n)
 {
-	uint32_t hash = (uint32_t)hash_bytes(key, n);
+	uint32_t hash = (uint32_t)sp_hash_bytes(key, n);
 	size_t mask, i;
 	struct sp_wl *w;
 
@@ -1931,113 +1906,6 @@ fixed_put(struct sp_buf *b, uint64_t r, int decimals)
 	b->p[b->len] = '\0';
 }
 
-/* Two digits, as "%02lld" prints a value under 100. */
-static void
-two_digits(char *d, long long v)
-{
-	d[0] = (char)('0' + v / 10);
-	d[1] = (char)('0' + v % 10);
-}
-
-/* sp_units' clock: "01:52:49", "1-02:00:00". */
-static void
-fast_clock(struct sp_buf *b, long long secs)
-{
-	long long days = secs / 86400;
-	char d[8];
-
-	secs %= 86400;
-	if (days > 0) {
-		fixed_put(b, (uint64_t)days, 0);
-		sp_buf_addc(b, '-');
-	}
-	two_digits(d, secs / 3600);
-	d[2] = ':';
-	two_digits(d + 3, secs / 60 % 60);
-	d[5] = ':';
-	two_digits(d + 6, secs % 60);
-	sp_buf_add(b, d, 8);
-}
-
-/* Within these, the clock's seconds fit a long long with room to spare. */
-#define FAST_CLOCK_MAX 1e15
-
-void
-sp_size_fmt_hms(struct sp_buf *b, double seconds)
-{
-	if (!(seconds >= 0 && seconds <= FAST_CLOCK_MAX)) {
-		sp_fmt_hms(b, seconds);
-		return;
-	}
-	fast_clock(b, (long long)ceil(seconds));
-}
-
-void
-sp_size_fmt_duration(struct sp_buf *b, double seconds)
-{
-	uint64_t r;
-
-	if (!(seconds >= 0 && seconds <= FAST_CLOCK_MAX)) {
-		sp_fmt_duration(b, seconds);
-		return;
-	}
-	if (seconds < 60) {
-		if (fixed_round(seconds, 2, &r) < 0) {
-			sp_fmt_duration(b, seconds);
-			return;
-		}
-		if (r < 100) {
-			fixed_put(b, r, 2);
-			sp_buf_addc(b, 's');
-			return;
-		}
-		if (fixed_round(seconds, 1, &r) < 0) {
-			sp_fmt_duration(b, seconds);
-			return;
-		}
-		if (r < 600) {
-			fixed_put(b, r, 1);
-			sp_buf_addc(b, 's');
-			return;
-		}
-	}
-	fast_clock(b, llround(seconds));
-}
-
-void
-sp_size_fmt_bytes(struct sp_buf *b, double bytes)
-{
-	static const char *const units[] = {
-		"KiB", "MiB", "GiB", "TiB", "PiB"
-	};
-	uint64_t r;
-	double v;
-	size_t i;
-
-	if (fixed_round(bytes, 0, &r) < 0) {
-		sp_fmt_bytes(b, bytes);
-		return;
-	}
-	if (r < 1024) {
-		fixed_put(b, r, 0);
-		sp_buf_adds(b, " B");
-		return;
-	}
-	v = bytes / 1024;
-	for (i = 0;; i++) {
-		if (fixed_round(v, 1, &r) < 0) {
-			sp_fmt_bytes(b, bytes);
-			return;
-		}
-		if (r < 10240 || i + 1 == sizeof units / sizeof units[0])
-			break;
-		v /= 1024;
-	}
-	fixed_put(b, r, 1);
-	sp_buf_addc(b, ' ');
-	sp_buf_adds(b, units[i]);
-}
-
 /* One formatting pass when the text fits what the buffer has (it
  * usually does: the buffers are reused), two when it must grow. */
 static void
@@ -2199,7 +2067,7 @@ static const char *
 t_hms(struct sp_buf *t, double s)
 {
 	sp_buf_clear(t);
-	sp_size_fmt_hms(t, s);
+	sp_fmt_hms(t, s);
 	return sp_buf_str(t);
 }
 
@@ -2207,7 +2075,7 @@ static const char *
 t_dur(struct sp_buf *t, double s)
 {
 	sp_buf_clear(t);
-	sp_size_fmt_duration(t, s);
+	sp_fmt_duration(t, s);
 	return sp_buf_str(t);
 }
 
@@ -2215,7 +2083,7 @@ static const char *
 t_bytes(struct sp_buf *t, double b)
 {
 	sp_buf_clear(t);
-	sp_size_fmt_bytes(t, b);
+	sp_fmt_bytes(t, b);
 	return sp_buf_str(t);
 }
 
@@ -2390,7 +2258,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 
 	a->requested = req;
 	if (known(req))
-		sp_size_fmt_hms(&a->requested_txt, req);
+		sp_fmt_hms(&a->requested_txt, req);
 	a->runs = (long)h->ndone;
 	if (hung >= SP_TIME_VETO_MIN_HUNG &&
 	    hung >= SP_TIME_VETO_TIMEOUT_SHARE * touts &&
@@ -2418,7 +2286,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 			      "%zu", SP_SIZE_MIN_RUNS,
 			      h->ndone == 1 ? "was" : "were", h->ndone);
 		if (h->ndone > 0)
-			sp_size_fmt_duration(&a->observed, h->longest.a);
+			sp_fmt_duration(&a->observed, h->longest.a);
 		if (h->comp_timeouts > 0)
 			clause(&a->caution, "%ld %s timed out while computing "
 			       "at up to %s: too short, by how much the record "
@@ -2437,7 +2305,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 	p95 = sp_percentile(v, h->ndone, SP_TIME_P95);
 	free(v);
 
-	sp_size_fmt_duration(&a->observed, longest);
+	sp_fmt_duration(&a->observed, longest);
 	bprintf(&a->basis, "longest of %zu completed runs took %s",
 		      h->ndone, t_dur(t, longest));
 	if (fabs(longest - p95) > fmax(SP_TIME_P95_SHOW_S,
@@ -2567,7 +2435,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			      plural(h->kills, "kill", "kills"),
 			      t_mem(t, h->kill_limit_b));
 	else if (h->mem_trusted > 0)
-		sp_size_fmt_bytes(&a->observed, h->peak.a);
+		sp_fmt_bytes(&a->observed, h->peak.a);
 
 	/* Trial and error that already succeeded at a killed size: memory is
 	 * not the variable.  One or two kills beside a success are more

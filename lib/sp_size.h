@@ -429,11 +429,6 @@ void sp_cost_add(struct sp_cost *c, const struct sp_hist *h,
 void sp_size_fmt_mem(struct sp_buf *b, double bytes);
 /* A core or GPU count: "0", "under 0.05", "0.04", "3.4". */
 void sp_size_fmt_busy(struct sp_buf *b, double x);
-/* sp_fmt_hms, sp_fmt_duration and sp_fmt_bytes (sp_units.h), the same
- * text without printf where the rounding is plain. */
-void sp_size_fmt_hms(struct sp_buf *b, double seconds);
-void sp_size_fmt_duration(struct sp_buf *b, double seconds);
-void sp_size_fmt_bytes(struct sp_buf *b, double bytes);
 /* The MaxRSS caveat every memory line carries, by gather type. */
 void sp_size_mem_caveat(struct sp_buf *b, enum sp_gather g);
 

@@ -442,22 +442,33 @@ shown_unknown(struct sp_buf *b, double v)
 	return 1;
 }
 
-/* v printed with the given decimals, as a double again: the value the
- * reader will see, which is what picks a tier. */
-static double
-printed(double v, int decimals)
+#ifdef __SIZEOF_INT128__
+static unsigned __int128 scaled(double v, int decimals);
+#endif
+
+/*
+ * Whether v printed with the given decimals (0..2) reads below limit: the
+ * value the reader will see is what picks a tier.  v is in range here.
+ */
+static int
+printed_below(double v, int decimals, uint64_t limit)
 {
+	static const uint64_t unit[] = { 1, 10, 100 };
+#ifdef __SIZEOF_INT128__
+	return scaled(v, decimals) < (unsigned __int128)limit * unit[decimals];
+#else
 	char tmp[64];
-	double r = 0, scale = 1;
-	const char *p;
+	uint64_t q = 0;
 
 	snprintf(tmp, sizeof tmp, "%.*f", decimals, v);
-	for (p = tmp; is_digit(*p); p++)
-		r = r * 10 + (*p - '0');
-	if (*p == '.')
-		for (p++; is_digit(*p); p++)
-			r += (*p - '0') / (scale *= 10);
-	return r;
+	for (const char *p = tmp; *p != '\0'; p++) {
+		if (is_digit(*p))
+			q = q * 10 + (uint64_t)(*p - '0');
+		if (q >= limit * unit[decimals])
+			return 0;
+	}
+	return 1;
+#endif
 }
 
 static void
@@ -466,10 +477,15 @@ clock_form(struct sp_buf *b, long long secs)
 	long long days = secs / 86400;
 
 	secs %= 86400;
-	if (days > 0)
-		sp_buf_printf(b, "%lld-", days);
-	sp_buf_printf(b, "%02lld:%02lld:%02lld", secs / 3600, secs / 60 % 60,
-		      secs % 60);
+	if (days > 0) {
+		add_u64(b, (uint64_t)days);
+		sp_buf_addc(b, '-');
+	}
+	add_u64_width(b, (uint64_t)(secs / 3600), 2);
+	sp_buf_addc(b, ':');
+	add_u64_width(b, (uint64_t)(secs / 60 % 60), 2);
+	sp_buf_addc(b, ':');
+	add_u64_width(b, (uint64_t)(secs % 60), 2);
 }
 
 void
@@ -477,12 +493,15 @@ sp_fmt_duration(struct sp_buf *b, double seconds)
 {
 	if (shown_unknown(b, seconds))
 		return;
-	if (printed(seconds, 2) < 1)
-		sp_buf_printf(b, "%.2fs", seconds);
-	else if (printed(seconds, 1) < 60)
-		sp_buf_printf(b, "%.1fs", seconds);
-	else
+	if (printed_below(seconds, 2, 1)) {
+		sp_fmt_fixed(b, seconds, 2);
+		sp_buf_addc(b, 's');
+	} else if (printed_below(seconds, 1, 60)) {
+		sp_fmt_fixed(b, seconds, 1);
+		sp_buf_addc(b, 's');
+	} else {
 		clock_form(b, llround(seconds));
+	}
 }
 
 void
@@ -505,17 +524,20 @@ sp_fmt_bytes(struct sp_buf *b, double bytes)
 
 	if (shown_unknown(b, bytes))
 		return;
-	if (printed(bytes, 0) < 1024) {
-		sp_buf_printf(b, "%.0f B", bytes);
+	if (printed_below(bytes, 0, 1024)) {
+		sp_fmt_fixed(b, bytes, 0);
+		sp_buf_adds(b, " B");
 		return;
 	}
 	v = bytes / 1024;
 	for (i = 0; i + 1 < sizeof units / sizeof units[0]; i++) {
-		if (printed(v, 1) < 1024)
+		if (printed_below(v, 1, 1024))
 			break;
 		v /= 1024;
 	}
-	sp_buf_printf(b, "%.1f %s", v, units[i]);
+	sp_fmt_fixed(b, v, 1);
+	sp_buf_addc(b, ' ');
+	sp_buf_adds(b, units[i]);
 }
 
 void
@@ -612,7 +634,11 @@ sp_fmt_fixed(struct sp_buf *b, double v, int decimals)
 		for (int i = 0; i < decimals; i++)
 			unit *= 10;
 		q = scaled(v, decimals);
-		whole = (uint64_t)(q / unit);	/* at most SP_UNITS_MAX */
+		/* 64-bit division where it fits: a 128-bit one is a call. */
+		if ((q >> 64) == 0 && (unit >> 64) == 0)
+			whole = (uint64_t)q / (uint64_t)unit;
+		else
+			whole = (uint64_t)(q / unit);	/* at most SP_UNITS_MAX */
 		if (signbit(v))
 			sp_buf_addc(b, '-');
 		add_u64(b, whole);

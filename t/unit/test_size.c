@@ -825,68 +825,6 @@ out:
 	sp_strpool_free(&pool);
 }
 
-/*
- * The fast human forms write exactly what sp_units writes: on the values
- * the rules print (whole bytes and seconds, tier edges, ties that only
- * printf can call) and on a spread of awkward ones.
- */
-static int
-same_form(void (*fast)(struct sp_buf *, double),
-	  void (*slow)(struct sp_buf *, double), double v, struct sp_buf *a,
-	  struct sp_buf *b)
-{
-	sp_buf_clear(a);
-	sp_buf_clear(b);
-	sp_buf_adds(a, "x");
-	sp_buf_adds(b, "x");
-	fast(a, v);
-	slow(b, v);
-	if (strcmp(sp_buf_str(a), sp_buf_str(b)) == 0)
-		return 1;
-	diag("%.17g: '%s' against '%s'", v, sp_buf_str(a), sp_buf_str(b));
-	return 0;
-}
-
-static void
-fast_forms(void)
-{
-	static const double edges[] = { 0, -0.0, 0.004, 0.005, 0.0049999,
-		0.125, 0.25, 0.995, 0.9949999, 0.99500001, 1, 9.95, 9.25,
-		59.94, 59.95, 59.96, 60, 60.5, 61.5, 86399.5, 86400, 90061,
-		1023, 1023.5, 1024, 1048524, 1048525, 1048576, 1073741823,
-		1073689395.2, 1099511627776.0, 1125899906842624.0,
-		9007199254740993.0, 1e18, 1e19, -1, NAN, INFINITY, -INFINITY,
-		35016943616.0, 7916562432.0, 0.05, 0.15, 2.675, 1e9, 1e10 };
-	struct sp_buf a = { 0 }, b = { 0 };
-	unsigned long long x = 88172645463325252ULL;
-	long bad = 0, n = 0;
-
-	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++, n += 3) {
-		bad += !same_form(sp_size_fmt_hms, sp_fmt_hms, edges[i], &a, &b);
-		bad += !same_form(sp_size_fmt_duration, sp_fmt_duration,
-				  edges[i], &a, &b);
-		bad += !same_form(sp_size_fmt_bytes, sp_fmt_bytes, edges[i],
-				  &a, &b);
-	}
-	for (int i = 0; i < 200000; i++, n += 3) {
-		double v;
-
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		/* Whole numbers over many magnitudes, then fractions. */
-		v = (double)(x >> (x % 60 + 4));
-		if (i % 2)
-			v /= (double)(1 + x % 1000);
-		bad += !same_form(sp_size_fmt_hms, sp_fmt_hms, v, &a, &b);
-		bad += !same_form(sp_size_fmt_duration, sp_fmt_duration, v,
-				  &a, &b);
-		bad += !same_form(sp_size_fmt_bytes, sp_fmt_bytes, v, &a, &b);
-	}
-	is_int(0, bad, "fast human forms match sp_units on %ld values", n);
-	sp_buf_free(&a);
-	sp_buf_free(&b);
-}
 
 int
 main(void)
@@ -913,7 +851,6 @@ main(void)
 	cost();
 	order_free();
 	seeds_exact();
-	fast_forms();
 	sp_advice_free(&adv);
 	sp_histset_free(&set);
 	sp_buf_free(&rows);

@@ -4,6 +4,7 @@
  * every parser with exact-length buffers so ASan sees any overread.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,6 +606,154 @@ test_fmt_fixed(void)
 	       "doubles and ties");
 }
 
+/*
+ * printf's human forms, as sp_units wrote them before it formatted
+ * without printf: the reference its forms must match byte for byte.
+ */
+static double
+ref_printed(double v, int decimals)
+{
+	char tmp[64];
+	double r = 0, scale = 1;
+	const char *p;
+
+	snprintf(tmp, sizeof tmp, "%.*f", decimals, v);
+	for (p = tmp; *p >= '0' && *p <= '9'; p++)
+		r = r * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			r += (*p - '0') / (scale *= 10);
+	return r;
+}
+
+static int
+ref_unknown(struct sp_buf *b, double v)
+{
+	if (isfinite(v) && v >= 0 && v <= SP_UNITS_MAX)
+		return 0;
+	sp_buf_adds(b, "n/a");
+	return 1;
+}
+
+static void
+ref_clock(struct sp_buf *b, long long secs)
+{
+	long long days = secs / 86400;
+
+	secs %= 86400;
+	if (days > 0)
+		sp_buf_printf(b, "%lld-", days);
+	sp_buf_printf(b, "%02lld:%02lld:%02lld", secs / 3600, secs / 60 % 60,
+		      secs % 60);
+}
+
+static void
+ref_hms(struct sp_buf *b, double seconds)
+{
+	if (!ref_unknown(b, seconds))
+		ref_clock(b, (long long)ceil(seconds));
+}
+
+static void
+ref_duration(struct sp_buf *b, double seconds)
+{
+	if (ref_unknown(b, seconds))
+		return;
+	if (ref_printed(seconds, 2) < 1)
+		sp_buf_printf(b, "%.2fs", seconds);
+	else if (ref_printed(seconds, 1) < 60)
+		sp_buf_printf(b, "%.1fs", seconds);
+	else
+		ref_clock(b, llround(seconds));
+}
+
+static void
+ref_bytes(struct sp_buf *b, double bytes)
+{
+	static const char *const units[] = {
+		"KiB", "MiB", "GiB", "TiB", "PiB"
+	};
+	double v;
+	size_t i;
+
+	if (ref_unknown(b, bytes))
+		return;
+	if (ref_printed(bytes, 0) < 1024) {
+		sp_buf_printf(b, "%.0f B", bytes);
+		return;
+	}
+	v = bytes / 1024;
+	for (i = 0; i + 1 < sizeof units / sizeof units[0]; i++) {
+		if (ref_printed(v, 1) < 1024)
+			break;
+		v /= 1024;
+	}
+	sp_buf_printf(b, "%.1f %s", v, units[i]);
+}
+
+/*
+ * The human forms write exactly what printf wrote: on the values
+ * the rules print (whole bytes and seconds, tier edges, ties that only
+ * printf can call) and on a spread of awkward ones.
+ */
+static int
+same_form(void (*fast)(struct sp_buf *, double),
+	  void (*slow)(struct sp_buf *, double), double v, struct sp_buf *a,
+	  struct sp_buf *b)
+{
+	sp_buf_clear(a);
+	sp_buf_clear(b);
+	sp_buf_adds(a, "x");
+	sp_buf_adds(b, "x");
+	fast(a, v);
+	slow(b, v);
+	if (strcmp(sp_buf_str(a), sp_buf_str(b)) == 0)
+		return 1;
+	diag("%.17g: '%s' against '%s'", v, sp_buf_str(a), sp_buf_str(b));
+	return 0;
+}
+
+static void
+fast_forms(void)
+{
+	static const double edges[] = { 0, -0.0, 0.004, 0.005, 0.0049999,
+		0.125, 0.25, 0.995, 0.9949999, 0.99500001, 1, 9.95, 9.25,
+		59.94, 59.95, 59.96, 60, 60.5, 61.5, 86399.5, 86400, 90061,
+		1023, 1023.5, 1024, 1048524, 1048525, 1048576, 1073741823,
+		1073689395.2, 1099511627776.0, 1125899906842624.0,
+		9007199254740993.0, 1e18, 1e19, -1, NAN, INFINITY, -INFINITY,
+		35016943616.0, 7916562432.0, 0.05, 0.15, 2.675, 1e9, 1e10 };
+	struct sp_buf a = { 0 }, b = { 0 };
+	unsigned long long x = 88172645463325252ULL;
+	long bad = 0, n = 0;
+
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++, n += 3) {
+		bad += !same_form(sp_fmt_hms, ref_hms, edges[i], &a, &b);
+		bad += !same_form(sp_fmt_duration, ref_duration,
+				  edges[i], &a, &b);
+		bad += !same_form(sp_fmt_bytes, ref_bytes, edges[i],
+				  &a, &b);
+	}
+	for (int i = 0; i < 200000; i++, n += 3) {
+		double v;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* Whole numbers over many magnitudes, then fractions. */
+		v = (double)(x >> (x % 60 + 4));
+		if (i % 2)
+			v /= (double)(1 + x % 1000);
+		bad += !same_form(sp_fmt_hms, ref_hms, v, &a, &b);
+		bad += !same_form(sp_fmt_duration, ref_duration, v,
+				  &a, &b);
+		bad += !same_form(sp_fmt_bytes, ref_bytes, v, &a, &b);
+	}
+	is_int(0, bad, "human forms match printf's on %ld values", n);
+	sp_buf_free(&a);
+	sp_buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -618,6 +767,7 @@ main(void)
 	test_fmt_percent();
 	test_fmt_num();
 	test_fmt_fixed();
+	fast_forms();
 	test_random_bytes();
 	return done_testing();
 }
