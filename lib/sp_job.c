@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "sp.h"
@@ -23,6 +24,41 @@ sp_jobcols_resolve(struct sp_jobcols *c, const struct sp_reader *r)
 #undef SP_X
 	c->workload = sp_reader_col(r, "workload");
 	c->workload_key = sp_reader_col(r, "workload_key");
+}
+
+/* Where each column's index lives in struct sp_jobcols, by name. */
+static const struct {
+	const char *name;
+	size_t off;
+} jobcol_at[] = {
+#define SP_X(name, kind) { #name, offsetof(struct sp_jobcols, name) },
+	SP_JOB_COLUMNS(SP_X)
+#undef SP_X
+	{ "workload", offsetof(struct sp_jobcols, workload) },
+	{ "workload_key", offsetof(struct sp_jobcols, workload_key) },
+};
+
+void
+sp_jobcols_only(struct sp_jobcols *c, const struct sp_reader *r, ...)
+{
+	va_list ap;
+	const char *name;
+
+	memset(c, 0xff, sizeof *c);	/* every index -1: absent */
+	va_start(ap, r);
+	while ((name = va_arg(ap, const char *)) != NULL) {
+		size_t i = 0;
+
+		while (i < sizeof jobcol_at / sizeof jobcol_at[0] &&
+		       strcmp(jobcol_at[i].name, name) != 0)
+			i++;
+		if (i == sizeof jobcol_at / sizeof jobcol_at[0])
+			sp_die(SP_EXIT_USAGE, "internal error: no job column "
+			       "'%s'", name);
+		*(int *)(void *)((char *)c + jobcol_at[i].off) =
+		    sp_reader_col(r, name);
+	}
+	va_end(ap);
 }
 
 void

@@ -69,6 +69,12 @@ extern const char *const sp_job_column_names[];
 
 void sp_jobcols_resolve(struct sp_jobcols *c, const struct sp_reader *r);
 /*
+ * Only the named columns (NULL-terminated), every other one absent, so
+ * sp_job_parse spends nothing on numbers the caller never reads:
+ * sp_jobcols_only(c, r, "state", "elapsed_s", NULL).
+ */
+void sp_jobcols_only(struct sp_jobcols *c, const struct sp_reader *r, ...);
+/*
  * Dies (exit 2) unless every named column is present:
  * sp_jobcols_need(r, "sp-fetch", "state", "elapsed_s", NULL).
  */

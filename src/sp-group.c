@@ -343,33 +343,18 @@ static void
 read_rollup(struct sp_reader *r, struct rollup *ru)
 {
 	struct sp_buf wl = { 0 }, key = { 0 }, scratch = { 0 };
-	struct sp_jobcols all, c;
+	struct sp_jobcols c;
 	struct cols kc;
 	struct sp_job j;
 
-	sp_jobcols_resolve(&all, r);
-	if (all.workload_key < 0)
+	if (sp_reader_col(r, "workload_key") < 0)
 		resolve(&kc, r);
 	/* Parse only what the rollup reads: the rest stays unknown. */
-	memset(&c, 0xff, sizeof c);
-	c.jobid = all.jobid;
-	c.jobid_raw = all.jobid_raw;
-	c.array_task = all.array_task;
-	c.step = all.step;
-	c.attempt = all.attempt;
-	c.name = all.name;
-	c.state = all.state;
-	c.submit = all.submit;
-	c.start = all.start;
-	c.end = all.end;
-	c.open = all.open;
-	c.elapsed_s = all.elapsed_s;
-	c.req_cpus = all.req_cpus;
-	c.alloc_cpus = all.alloc_cpus;
-	c.alloc_gpus = all.alloc_gpus;
-	c.total_cpu_s = all.total_cpu_s;
-	c.workload = all.workload;
-	c.workload_key = all.workload_key;
+	sp_jobcols_only(&c, r, "jobid", "jobid_raw", "array_task",
+	    "step", "attempt", "name", "state", "submit", "start",
+	    "end", "open", "elapsed_s", "req_cpus", "alloc_cpus",
+	    "alloc_gpus", "total_cpu_s", "workload", "workload_key",
+	    NULL);
 	while (sp_next_or_die(r)) {
 		sp_job_parse(&j, &c, r);
 		if (sp_job_is_step(&j))

@@ -832,25 +832,12 @@ write_record(struct sp_writer *w, const struct sp_reader *r,
  * their other fifty columns was most of the time.
  */
 static void
-deciding_columns(struct sp_jobcols *c, const struct sp_jobcols *all)
+deciding_columns(struct sp_jobcols *c, const struct sp_reader *r)
 {
-	memset(c, 0xff, sizeof *c);
-	c->step = all->step;
-	c->open = all->open;
-	c->end = all->end;
-	c->state = all->state;
-	c->elapsed_s = all->elapsed_s;
-	c->total_cpu_s = all->total_cpu_s;
-	c->read_b = all->read_b;
-	c->write_b = all->write_b;
-	c->alloc_gpus = all->alloc_gpus;
-	c->alloc_cpus = all->alloc_cpus;
-	c->req_cpus = all->req_cpus;
-	c->name = all->name;
-	c->user = all->user;
-	c->partition = all->partition;
-	c->workload = all->workload;
-	c->workload_key = all->workload_key;
+	sp_jobcols_only(c, r, "step", "open", "end", "state",
+	    "elapsed_s", "total_cpu_s", "read_b", "write_b",
+	    "alloc_gpus", "alloc_cpus", "req_cpus", "name", "user",
+	    "partition", "workload", "workload_key", NULL);
 }
 
 /*
@@ -878,7 +865,7 @@ main(int argc, char **argv)
 	sp_jobcols_need(&r, "sp-fetch", "state", "elapsed_s", "total_cpu_s",
 			NULL);
 	sp_jobcols_resolve(&all, &r);
-	deciding_columns(&c, &all);
+	deciding_columns(&c, &r);
 	summary_init(&s);
 	if (!o.summary)
 		start_records(&w, &r, &o);

@@ -120,25 +120,10 @@ parse_options(int argc, char **argv, struct options *o)
 static void
 resolve(struct sp_jobcols *c, const struct sp_reader *r)
 {
-	struct sp_jobcols all;
-
-	sp_jobcols_resolve(&all, r);
-	memset(c, 0xff, sizeof *c);
-	c->step = all.step;
-	c->open = all.open;
-	c->end = all.end;
-	c->state = all.state;
-	c->elapsed_s = all.elapsed_s;
-	c->total_cpu_s = all.total_cpu_s;
-	c->read_b = all.read_b;
-	c->write_b = all.write_b;
-	c->alloc_gpus = all.alloc_gpus;
-	c->nodelist = all.nodelist;
-	c->name = all.name;
-	c->user = all.user;
-	c->partition = all.partition;
-	c->workload = all.workload;
-	c->workload_key = all.workload_key;
+	sp_jobcols_only(c, r, "step", "open", "end", "state",
+	    "elapsed_s", "total_cpu_s", "read_b", "write_b",
+	    "alloc_gpus", "nodelist", "name", "user", "partition",
+	    "workload", "workload_key", NULL);
 }
 
 static void

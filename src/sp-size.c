@@ -123,39 +123,15 @@ parse_options(int argc, char **argv, struct options *o)
 static void
 resolve(struct sp_jobcols *c, const struct sp_reader *r)
 {
-	struct sp_jobcols all;
-
 	sp_reader_need(r, "workload_key", "sp-group");
 	sp_reader_need(r, "state", "sp-fetch");
 	sp_reader_need(r, "elapsed_s", "sp-fetch");
-	sp_jobcols_resolve(&all, r);
-	memset(c, 0xff, sizeof *c);
-	c->jobid = all.jobid;
-	c->jobid_raw = all.jobid_raw;
-	c->array_job = all.array_job;
-	c->array_task = all.array_task;
-	c->step = all.step;
-	c->attempt = all.attempt;
-	c->state = all.state;
-	c->submit = all.submit;
-	c->start = all.start;
-	c->end = all.end;
-	c->open = all.open;
-	c->elapsed_s = all.elapsed_s;
-	c->timelimit_s = all.timelimit_s;
-	c->req_cpus = all.req_cpus;
-	c->alloc_cpus = all.alloc_cpus;
-	c->ntasks = all.ntasks;
-	c->alloc_gpus = all.alloc_gpus;
-	c->nnodes = all.nnodes;
-	c->mem_limit_node_b = all.mem_limit_node_b;
-	c->max_rss_b = all.max_rss_b;
-	c->total_cpu_s = all.total_cpu_s;
-	c->cpu_time_s = all.cpu_time_s;
-	c->read_b = all.read_b;
-	c->write_b = all.write_b;
-	c->gpu_util = all.gpu_util;
-	c->workload_key = all.workload_key;
+	sp_jobcols_only(c, r, "jobid", "jobid_raw", "array_job", "array_task",
+	    "step", "attempt", "state", "submit", "start", "end", "open",
+	    "elapsed_s", "timelimit_s", "req_cpus", "alloc_cpus", "ntasks",
+	    "alloc_gpus", "nnodes", "mem_limit_node_b", "max_rss_b",
+	    "total_cpu_s", "cpu_time_s", "read_b", "write_b", "gpu_util",
+	    "workload_key", NULL);
 }
 
 static void

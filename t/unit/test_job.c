@@ -253,6 +253,38 @@ test_timestamps(void)
 	sp_buf_free(&text);
 }
 
+/* Only the named columns resolve; the others are absent, and parse so. */
+static void
+test_only(void)
+{
+	struct sp_buf text = { 0 };
+	struct sp_reader r;
+	struct sp_jobcols c, all;
+	struct sp_job j;
+	FILE *fp;
+
+	sp_buf_adds(&text, header);
+	sp_buf_adds(&text, "7\tCOMPLETED\t0\t3600\t7200\t1\t0\t0\t0\t\tx\n");
+	fp = fmemopen(text.p, text.len, "r");
+	if (sp_reader_open_stream(&r, fp, "jobs") < 0 ||
+	    sp_reader_next(&r) != 1) {
+		ok(0, "only: the record reads");
+		return;
+	}
+	sp_jobcols_resolve(&all, &r);
+	sp_jobcols_only(&c, &r, "state", "elapsed_s", NULL);
+	is_int(all.state, c.state, "only: a named column resolves");
+	is_int(all.elapsed_s, c.elapsed_s, "only: each named column");
+	is_int(-1, c.jobid, "only: an unnamed column is absent");
+	is_int(-1, c.workload_key, "only: sp-group's columns too");
+	sp_job_parse(&j, &c, &r);
+	is_double(3600, j.elapsed_s, 0, "only: a named number parses");
+	ok(isnan(j.total_cpu_s), "only: an unnamed number is unknown");
+	sp_reader_close(&r);
+	fclose(fp);
+	sp_buf_free(&text);
+}
+
 int
 main(void)
 {
@@ -262,5 +294,6 @@ main(void)
 	test_workload();
 	test_numbers();
 	test_timestamps();
+	test_only();
 	return done_testing();
 }
