@@ -296,18 +296,23 @@ setup() {
 	[[ "$output" == *"  batch: CANCELLED, elapsed 00:30:26, CPU 0.50s, MaxRSS 1.0 MiB, tasks 1"* ]]
 }
 
-@test "a node with a history of failing this work gets a note" {
-	{ header
-	  for i in $(seq 1 12); do
+# Twelve failures of workload w on bad1, forty completions elsewhere.
+node_history() {
+	header
+	for i in $(seq 1 12); do
 		record jobid=$((100 + i)) name=w user=u partition=p \
 			state=FAILED exit_code=1 elapsed_s=100 nodelist=bad1 \
 			total_cpu_s=90
-	  done
-	  for i in $(seq 1 40); do
+	done
+	for i in $(seq 1 40); do
 		record jobid=$((200 + i)) name=w user=u partition=p \
 			state=COMPLETED exit_code=0 elapsed_s=100 \
 			nodelist=good$((i % 4)) total_cpu_s=90
-	  done; } >h.tsv
+	done
+}
+
+@test "a node with a history of failing this work gets a note" {
+	node_history >h.tsv
 	run sp-show --findings --no-logs h.tsv
 	[[ "$output" == *$'\t101\tnode-history\tinfo\tbad1 failed 12 of 12 placements there'* ]]
 	n=$(printf '%s\n' "$output" | grep -c node-history)
@@ -349,17 +354,7 @@ setup() {
 }
 
 @test "both passes see the same records from a file, stdin, a pipe or a fifo" {
-	{ header
-	  for i in $(seq 1 12); do
-		record jobid=$((100 + i)) name=w user=u partition=p \
-			state=FAILED exit_code=1 elapsed_s=100 nodelist=bad1 \
-			total_cpu_s=90
-	  done
-	  for i in $(seq 1 40); do
-		record jobid=$((200 + i)) name=w user=u partition=p \
-			state=COMPLETED exit_code=0 elapsed_s=100 \
-			nodelist=good$((i % 4)) total_cpu_s=90
-	  done; } >h.tsv
+	node_history >h.tsv
 	sp-show --findings --no-logs h.tsv >want
 	grep -q node-history want
 	sp-show --findings --no-logs <h.tsv >stdin.out
