@@ -51,9 +51,15 @@ $(O)/libsp.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-$(B)/sp-%: $(O)/src/sp-%.o $(O)/libsp.a
+# A program is src/sp-NAME.c, plus the files of its own (none of them
+# used by another program) in src/sp-NAME/, if it has any.
+.SECONDEXPANSION:
+# Objects made on the way are kept, not deleted as intermediates.
+.PRECIOUS: $(O)/src/%.o
+PROG_OWN = $(patsubst src/%.c,$(O)/src/%.o,$(wildcard src/sp-$*/*.c))
+$(B)/sp-%: $(O)/src/sp-%.o $$(PROG_OWN) $(O)/libsp.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libsp.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(O)/libsp.a $(LDLIBS)
 
 # The front door is a shell script; a copy sits beside the programs so a
 # build directory is complete on its own.
@@ -103,6 +109,7 @@ clean:
 .PHONY: all units check check-slurm check-asan lint install demo clean
 
 -include $(LIB_OBJ:.o=.d) $(PROG_SRC:src/%.c=$(O)/src/%.d) \
+	$(patsubst src/%.c,$(O)/src/%.d,$(wildcard src/sp-*/*.c)) \
 	$(UNIT_SRC:t/unit/%.c=$(O)/t/%.d)
 
 # Fuzzing (t/fuzz/): every t/fuzz/fuzz_<name>.c is one libFuzzer target.
