@@ -1262,6 +1262,28 @@ sp_logs_find(struct sp_logctx *c, const struct sp_job *j, struct sp_logs *out)
 }
 
 void
+sp_log_last_lines(const struct sp_log *l, size_t n, const char **from,
+		  size_t *len)
+{
+	const char *s = sp_buf_str(&l->tail);
+	size_t end = l->tail.len, start;
+
+	while (end > 0 && (s[end - 1] == '\n' || s[end - 1] == ' ' ||
+			   s[end - 1] == '\t'))
+		end--;
+	start = end;
+	while (start > 0 && n > 0) {
+		start--;
+		if (s[start] == '\n' && --n == 0) {
+			start++;
+			break;
+		}
+	}
+	*from = s + start;
+	*len = end - start;
+}
+
+void
 sp_logs_free(struct sp_logs *l)
 {
 	for (size_t i = 0; i < l->n; i++)

@@ -92,6 +92,13 @@ void sp_logs_find(struct sp_logctx *c, const struct sp_job *j,
 void sp_logs_none(struct sp_logs *out);
 void sp_logs_free(struct sp_logs *l);
 
+/*
+ * The last n lines of a found file's tail, trailing blank lines left
+ * out: *from points into l->tail, *len bytes long (0 when empty).
+ */
+void sp_log_last_lines(const struct sp_log *l, size_t n, const char **from,
+		       size_t *len);
+
 /* "found", "absent", ... for records and JSON; NULL for NOT_LOOKED. */
 const char *sp_log_status_name(enum sp_log_status s);
 /* "moved or deleted", ... for people. */

@@ -1,0 +1,40 @@
+/*
+ * sp_postmortem.h - one job's post-mortem drawn as text for a terminal
+ * of a given width: sp-show prints it, the dashboard shows it in a
+ * window.  Everything drawn is made safe first (sp_term_clean): no byte
+ * of a record or a log reaches the terminal as a control.
+ */
+#ifndef SP_POSTMORTEM_H
+#define SP_POSTMORTEM_H
+
+#include <stddef.h>
+#include "sp_findings.h"
+#include "sp_job.h"
+#include "sp_logs.h"
+#include "sp_site.h"
+#include "sp_term.h"
+#include "sp_util.h"
+
+/* What one post-mortem reads; only job and calc are required. */
+struct sp_postmortem {
+	const struct sp_job *job;	/* the allocation */
+	const struct sp_job *steps;	/* its step records, or NULL */
+	size_t nsteps;
+	const struct sp_jobcalc *calc;
+	const struct sp_logs *logs;	/* NULL: not looked for */
+	const struct sp_findings *findings;
+	const struct sp_site *site;	/* NULL: unknown */
+	/* Every field of the record in record form, by column name. */
+	char *const *cols;
+	const struct sp_slice *fields;
+	size_t nfields;
+};
+
+/*
+ * Appends the post-mortem to out, laid out for t (its width, colour and
+ * glyphs), every line ending in LF.
+ */
+void sp_postmortem_draw(const struct sp_term *t,
+			const struct sp_postmortem *pm, struct sp_buf *out);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * show.h - what the files of sp-show share: its options, the records it
+ * holds while it reads, and the run's state.  Nothing here is used by
+ * another program; the drawing of one post-mortem is the library's
+ * (sp_postmortem.h), for the dashboard draws it too.
+ */
+#ifndef SP_SHOW_SHOW_H
+#define SP_SHOW_SHOW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sp.h"
+#include "sp_findings.h"
+#include "sp_logs.h"
+#include "sp_nodes.h"
+#include "sp_site.h"
+#include "sp_term.h"
+
+enum mode { MODE_VIEW, MODE_JSON, MODE_FINDINGS };
+
+struct opts {
+	enum mode mode;
+	int mode_set;
+	char **ids;		/* job ids asked for, none: every job */
+	size_t nids;
+	unsigned char *id_seen;
+	int no_logs;
+	int no_color;
+	int ascii;
+	int width;
+	char **log_dirs;
+	size_t nlog_dirs;
+};
+
+/* A record held past the reader's next line: its own copy of each field. */
+struct rec {
+	struct sp_buf arena;
+	size_t *off;
+	struct sp_slice *f;
+	size_t nf;
+	struct sp_job j;
+};
+
+/* An allocation with the step records that followed it. */
+struct held {
+	struct rec alloc;
+	struct rec *steps;
+	size_t nsteps;
+	size_t cap;
+	int active;
+};
+
+/* Everything that lives for the whole run. */
+struct run {
+	struct opts *o;
+	struct sp_reader r;	/* the second pass */
+	FILE *spool;		/* what it reads, when the inputs cannot */
+	struct sp_jobcols cols;
+	struct sp_site site;
+	struct sp_logctx logctx;
+	struct sp_node_history *history;
+	struct sp_term term;
+	struct sp_writer w;	/* --findings */
+	size_t shown;
+	int worst;
+	struct sp_buf out;	/* one job's rendering */
+};
+
+/* The job's analysis, as every output reads it. */
+struct shown {
+	const struct held *h;
+	const struct sp_job *steps;	/* h's steps, parsed */
+	const struct sp_jobcalc *calc;
+	const struct sp_logs *logs;
+	const struct sp_findings *findings;
+};
+
+/*
+ * input.c: the first pass over the inputs (every record checked, the
+ * node history fed), then the second, each wanted job to show().
+ */
+void input_first(struct run *R, char **files, size_t nfiles);
+void input_second(struct run *R, void (*show)(struct run *, struct held *));
+/* The ids asked for that no record matched, comma-separated, or NULL. */
+char *input_missing_ids(const struct opts *o);
+
+/* json.c: one JSON line for the job, into R->out. */
+void json_job(struct run *R, const struct shown *s);
+
+/* findings.c: --findings, the header and one job's rows. */
+void findings_header(struct run *R);
+void findings_rows(struct run *R, const struct shown *s);
+
+#endif
