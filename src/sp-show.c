@@ -41,16 +41,10 @@ usage(int status)
 static void
 add_ids(struct opts *o, const char *list)
 {
-	char *copy = sp_xstrdup(list), *save = NULL, *tok;
+	struct sp_buf err = { 0 };
 
-	for (tok = strtok_r(copy, ",", &save); tok != NULL;
-	     tok = strtok_r(NULL, ",", &save)) {
-		o->ids = sp_xrealloc(o->ids, (o->nids + 1) * sizeof *o->ids);
-		o->ids[o->nids++] = sp_xstrdup(tok);
-	}
-	free(copy);
-	if (o->nids == 0)
-		sp_die(SP_EXIT_USAGE, "-j: no job id in '%s'", list);
+	if (sp_jobspec_add(&o->ids, list, &err) != 0)
+		sp_die(SP_EXIT_USAGE, "-j: %s", sp_buf_str(&err));
 }
 
 static void
@@ -136,7 +130,7 @@ parse_options(struct opts *o, int argc, char **argv)
 		sp_warn("--log-dir has no effect with --no-logs");
 		o->nlog_dirs = 0;
 	}
-	o->id_seen = sp_xcalloc(o->nids ? o->nids : 1, 1);
+	o->id_seen = sp_xcalloc(o->ids.n ? o->ids.n : 1, 1);
 	return optind;
 }
 
@@ -240,9 +234,7 @@ show(struct run *R, struct held *h)
 static void
 free_opts(struct opts *o)
 {
-	for (size_t i = 0; i < o->nids; i++)
-		free(o->ids[i]);
-	free(o->ids);
+	sp_jobspec_free(&o->ids);
 	free(o->id_seen);
 	free(o->log_dirs);
 }

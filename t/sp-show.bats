@@ -134,6 +134,45 @@ setup() {
 	  "900_1 900_2 " ]
 }
 
+@test "-j: a comma inside brackets is part of the id, not a list" {
+	{ header
+	  record jobid=900_1 jobid_raw=901 array_job=900 array_task=1 \
+		name=a state=COMPLETED
+	  record jobid=900_5 jobid_raw=905 array_job=900 array_task=5 \
+		name=a state=COMPLETED
+	  record jobid=900_3 jobid_raw=903 array_job=900 array_task=3 \
+		name=a state=COMPLETED
+	  record jobid=77+1 jobid_raw=78 name=h state=COMPLETED; } >arr.tsv
+	run sp-show --json -j '900_[1,5],77+1' --no-logs arr.tsv
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | jq -r .jobid | tr '\n' ' ')" = \
+	  "900_1 900_5 77+1 " ]
+	run --separate-stderr sp-show -j '900_[1' --no-logs arr.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: -j: '900_[1' is not a job id (123, 123_4, 123_[1-3,7], 123+1)" ]
+}
+
+# The XDMoD dump's unexpanded array records, 4103947_[1,5] among them.
+xdmod_arrays() {
+	need_fixtures
+	sp-fetch --input "$FIXTURES/xdmod/accounting-logs-with-job-arrays.log" \
+		--fields JobID,JobIDRaw,Cluster,Partition,QOS,Account,Group,GID,User,UID,Submit,Eligible,Start,End,Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Timelimit,NodeList,JobName \
+		>arrays.tsv
+}
+
+@test "-j on a real dump: the array ids sacct printed, commas and all" {
+	xdmod_arrays
+	run sp-show --findings --no-logs -j '4103947_[1,5],4103947_[9-11,13,16-20]' arrays.tsv
+	[ "$status" -eq 1 ]
+	# [1,5] names its own record and task 1 of [1-3]; the second list
+	# overlaps three records.
+	[ "$(printf '%s\n' "$output" | awk -F '\t' 'NR > 1 { print $4 }' | sort -u | paste -sd ' ')" = \
+	  "4103947_[1,5] 4103947_[1-3] 4103947_[9-11,13,16-20] 4103947_[9-11,20]" ]
+	run --separate-stderr sp-show --findings --no-logs -j 4103947_101 arrays.tsv
+	[ "$status" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | awk -F '\t' 'NR > 1 { print $4 }')" = "4103947_[91,100-102]" ]
+}
+
 @test "a job id not in the input: what was found, then exit 2" {
 	{ header; record $HEALTHY; } >ok.tsv
 	run --separate-stderr sp-show -j 5100021,999 --no-color --no-logs ok.tsv

@@ -70,37 +70,9 @@ held_free(struct held *h)
 /* Small helpers                                                      */
 
 static int
-slice_is(struct sp_slice s, const char *lit, size_t n)
-{
-	return s.n == n && memcmp(s.p, lit, n) == 0;
-}
-
-/* -j 123 names job 123, its array tasks 123_N, its het parts 123+N. */
-static int
-id_matches(const char *id, const struct sp_job *j)
-{
-	size_t n = strlen(id);
-
-	return slice_is(j->jobid, id, n) || slice_is(j->jobid_raw, id, n) ||
-	       slice_is(j->array_job, id, n) ||
-	       (j->jobid.n > n && memcmp(j->jobid.p, id, n) == 0 &&
-		j->jobid.p[n] == '+');
-}
-
-static int
 wanted(struct opts *o, const struct sp_job *j)
 {
-	int any = 0;
-
-	if (o->nids == 0)
-		return 1;
-	for (size_t i = 0; i < o->nids; i++) {
-		if (id_matches(o->ids[i], j)) {
-			o->id_seen[i] = 1;
-			any = 1;
-		}
-	}
-	return any;
+	return sp_jobspec_match(&o->ids, j, o->id_seen);
 }
 
 static int
@@ -112,6 +84,7 @@ same_job(const struct sp_job *step, const struct sp_job *alloc)
 		alloc->jobid_raw.n && memcmp(step->jobid_raw.p,
 		alloc->jobid_raw.p, step->jobid_raw.n) == 0);
 }
+
 /* ------------------------------------------------------------------ */
 /* The two passes                                                     */
 
@@ -341,12 +314,12 @@ input_missing_ids(const struct opts *o)
 	struct sp_buf missing = { 0 };
 	size_t n = 0;
 
-	for (size_t i = 0; i < o->nids; i++) {
+	for (size_t i = 0; i < o->ids.n; i++) {
 		if (o->id_seen[i])
 			continue;
 		if (n++)
 			sp_buf_adds(&missing, ", ");
-		sp_buf_adds(&missing, o->ids[i]);
+		sp_buf_adds(&missing, o->ids.v[i].text);
 	}
 	return missing.p;
 }

@@ -12,6 +12,7 @@
 
 #include "sp.h"
 #include "sp_findings.h"
+#include "sp_jobspec.h"
 #include "sp_logs.h"
 #include "sp_nodes.h"
 #include "sp_site.h"
@@ -22,9 +23,8 @@ enum mode { MODE_VIEW, MODE_JSON, MODE_FINDINGS };
 struct opts {
 	enum mode mode;
 	int mode_set;
-	char **ids;		/* job ids asked for, none: every job */
-	size_t nids;
-	unsigned char *id_seen;
+	struct sp_jobspec ids;	/* job ids asked for, none: every job */
+	unsigned char *id_seen;	/* per id: a record matched it */
 	int no_logs;
 	int no_color;
 	int ascii;
