@@ -307,13 +307,13 @@ sp_job_usable(const struct sp_job *j)
 	       !isnan(j->elapsed_s);
 }
 
+const char *const sp_job_failed_states[] = { "FAILED", "TIMEOUT",
+	"OUT_OF_MEMORY", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", NULL };
+
 int
 sp_job_failed(const struct sp_job *j)
 {
-	static const char *const failed[] = { "FAILED", "TIMEOUT",
-		"OUT_OF_MEMORY", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", NULL };
-
-	return state_in(j, failed);
+	return state_in(j, sp_job_failed_states);
 }
 
 int

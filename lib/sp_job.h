@@ -97,7 +97,10 @@ int sp_job_is_step(const struct sp_job *j);
 int sp_job_is_open(const struct sp_job *j);
 /* Usable by cross-run analysis: an allocation, closed, elapsed known. */
 int sp_job_usable(const struct sp_job *j);
-/* state is one of FAILED TIMEOUT OUT_OF_MEMORY NODE_FAIL BOOT_FAIL DEADLINE. */
+/* The states that count as failed, NULL-terminated: FAILED TIMEOUT
+ * OUT_OF_MEMORY NODE_FAIL BOOT_FAIL DEADLINE. */
+extern const char *const sp_job_failed_states[];
+/* state is one of sp_job_failed_states. */
 int sp_job_failed(const struct sp_job *j);
 int sp_job_state_is(const struct sp_job *j, const char *state);
 /* Computed nothing: closed, elapsed > 300 s, work-step CPU < 10 s. */

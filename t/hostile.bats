@@ -8,7 +8,7 @@
 
 load lib/common
 
-STAGES="sp-group sp-size sp-hang sp-nodes sp-show"
+STAGES="sp-group sp-select sp-size sp-hang sp-nodes sp-show"
 
 need() {
 	local p

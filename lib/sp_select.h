@@ -1,0 +1,65 @@
+/*
+ * sp_select.h - sacct's selection options over job records.
+ *
+ * sacct chooses jobs by user, account, partition, state, name, node, QOS
+ * and cluster; the same options, with the same meaning, choose among
+ * records already fetched (a saved dump, the demo, or the window the
+ * front door read once).  Within one option the values are alternatives
+ * (a comma list); across options every one given must hold.
+ */
+#ifndef SP_SELECT_H
+#define SP_SELECT_H
+
+#include "sp_hostlist.h"
+#include "sp_intern.h"
+#include "sp_job.h"
+#include "sp_util.h"
+
+enum sp_select_opt {
+	SP_SEL_USER,		/* -u: login names or numeric uids */
+	SP_SEL_ACCOUNT,		/* -A */
+	SP_SEL_PARTITION,	/* -r */
+	SP_SEL_STATE,		/* -s: names or sacct's abbreviations */
+	SP_SEL_NAME,		/* --name: job names, exactly */
+	SP_SEL_NODES,		/* -N: a hostlist; any node in common */
+	SP_SEL_QOS,		/* -q */
+	SP_SEL_CLUSTER,		/* -M: "all" selects every cluster */
+	SP_SEL_N
+};
+
+struct sp_select {
+	/* Each list in record form (escaped as the records are). */
+	struct sp_names list[SP_SEL_N];
+	int given[SP_SEL_N];
+	int failed;		/* --failed: the states sp_job_failed names */
+	struct sp_intern nodes;		/* -N's nodes, to look up */
+	struct sp_names scratch;	/* a record's nodes, while matching */
+};
+
+/* The option's name as sacct spells it, for messages ("-r"). */
+const char *sp_select_opt_name(enum sp_select_opt opt);
+
+/*
+ * Adds the values of one option (a comma list).  0, or -1 with a message
+ * in err (an empty value, a state sacct does not know, a hostlist too
+ * large).  Repeating an option adds to its list.
+ */
+int sp_select_add(struct sp_select *s, enum sp_select_opt opt,
+		  const char *arg, struct sp_buf *err);
+/* --failed; with -s given, or -s after it, a usage error in err. */
+int sp_select_failed(struct sp_select *s, struct sp_buf *err);
+/* 1 when any option narrows the selection. */
+int sp_select_any(const struct sp_select *s);
+
+/*
+ * The columns matching reads, set in c (every other one left as it is);
+ * dies (exit 2) naming a column the selection needs and r lacks.
+ */
+void sp_select_columns(const struct sp_select *s, struct sp_jobcols *c,
+		       const struct sp_reader *r);
+/* 1 when the parsed record is selected. */
+int sp_select_match(struct sp_select *s, const struct sp_job *j);
+
+void sp_select_free(struct sp_select *s);
+
+#endif
