@@ -242,10 +242,10 @@ What the next submission should ask for" ]
 	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --mem=45G'
 	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --time=05:15:00'
 	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --exclude=g\[003,011,017\]'
-	printf '%s\n' "${lines[@]}" | grep -q '^# moe-gating-r# (bob): raise --mem from 24G; .*34.6 GiB'
-	printf '%s\n' "${lines[@]}" | grep -q '^# ablate-warmup-# (carol): raise --time from 00:35:00; .*04:10:00'
+	printf '%s\n' "${lines[@]}" | grep -q '^# moe-gating-r# (bob), 5 runs: raise --mem from 24G; .*34.6 GiB'
+	printf '%s\n' "${lines[@]}" | grep -q '^# ablate-warmup-# (carol), 8 runs: raise --time from 00:35:00; .*04:10:00'
 	# the largest change first
-	[ "${lines[0]%%:*}" = "# ablate-warmup-# (carol)" ]
+	[ "${lines[0]%%:*}" = "# ablate-warmup-# (carol), 8 runs" ]
 	# every line a comment or an #SBATCH line, then how many more
 	n=${#lines[@]}
 	for ((i = 0; i < n - 1; i++)); do
@@ -257,17 +257,17 @@ What the next submission should ask for" ]
 
 @test "the advice: the holds as comments alone, after the raises" {
 	run part "What the next submission should ask for" < <(screen)
-	printf '%s\n' "${lines[@]}" | grep -qx '# reasoning-exp (alice): hold --time at 00:30:00; blocked, not slow: 99 of the 99 timeouts (of 137 runs) used under 10 CPU-seconds, and a longer limit buys a longer hang; fix the blocking call (a data read, a lock, a rendezvous, a prompt); sp-hang lists the runs'
-	printf '%s\n' "${lines[@]}" | grep -q '^# rc-tok-github_code (alice): hold --mem at 32G; .*no further increment; find what else changed between the runs'
+	printf '%s\n' "${lines[@]}" | grep -qx '# reasoning-exp (alice), 99 runs: hold --time at 00:30:00; blocked, not slow: 99 of the 99 timeouts (of 137 runs) used under 10 CPU-seconds, and a longer limit buys a longer hang; fix the blocking call (a data read, a lock, a rendezvous, a prompt); sp-hang lists the runs'
+	printf '%s\n' "${lines[@]}" | grep -q '^# rc-tok-github_code (alice), 10 runs: hold --mem at 32G; .*no further increment; find what else changed between the runs'
 	# no #SBATCH line after a hold, every raise before it
 	n=${#lines[@]} holds=0
 	for ((i = 0; i < n; i++)); do
 		case ${lines[i]} in
-		*": hold "*)
+		*" runs: hold "*)
 			holds=$((holds + 1))
 			[[ "${lines[i + 1]}" != "#SBATCH"* ]] ||
 				{ echo "after a hold: ${lines[i + 1]}"; return 1; } ;;
-		*": raise "*)
+		*" runs: raise "*)
 			[ "$holds" -eq 0 ] ||
 				{ echo "a raise after a hold: ${lines[i]}"; return 1; } ;;
 		esac
@@ -297,12 +297,12 @@ FAKE
 	fake_advice "$rows"
 	run --separate-stderr "$bin/slurmpast" --demo
 	run part "What the next submission should ask for" <<<"$output"
-	[ "${lines[0]}" = "# big: capped --mem at 1000G; at the ceiling; a larger request needs another partition" ]
+	[ "${lines[0]}" = "# big, 9 runs: capped --mem at 1000G; at the ceiling; a larger request needs another partition" ]
 	[ "${lines[1]}" = "# rollout-gen (alice): leave out g003, g011, g017, worse than the other machines for it" ]
 	# every request judged and about right
 	printf 'alice\tbig\talice/gpu/gpu/big\t--time\t9\tkeep\t01:00:00\t\t\t\tabout right\t\n' >"$rows"
 	run --separate-stderr "$bin/slurmpast" --demo --sizing
-	[ "${lines[2]}" = "# big: keep --time at 01:00:00; about right" ]
+	[ "${lines[2]}" = "# big, 9 runs: keep --time at 01:00:00; about right" ]
 	[ "${#lines[@]}" -eq 3 ]
 	run --separate-stderr "$bin/slurmpast" --demo
 	run part "What the next submission should ask for" <<<"$output"
@@ -414,12 +414,12 @@ No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
 	recall sizing
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "What to request next time" ]
-	printf '%s\n' "$output" | grep -q '^# rc-tok-github_code (alice): hold --mem at 32G; .*no further increment'
-	printf '%s\n' "$output" | grep -q '^# reasoning-exp (alice): hold --time at 00:30:00; blocked, not slow'
+	printf '%s\n' "$output" | grep -q '^# rc-tok-github_code (alice), 10 runs: hold --mem at 32G; .*no further increment'
+	printf '%s\n' "$output" | grep -q '^# reasoning-exp (alice), 99 runs: hold --time at 00:30:00; blocked, not slow'
 	printf '%s\n' "$output" | grep -qx '#SBATCH --mem=45G'
 	[[ "${lines[${#lines[@]} - 1]}" =~ ^[0-9]+\ refused:\ fewer\ than\ 3\ usable\ runs\ of\ the\ workload$ ]]
 	# the costliest workload first
-	[[ "${lines[2]}" == "# train-web (alice): "* ]]
+	[[ "${lines[2]}" == "# train-web (alice), 2"?" runs: "* ]]
 }
 
 @test "--cost: what following the advice would change" {
@@ -579,7 +579,7 @@ The value of following the advice" ]
 @test "--demo -p cpu -A nlp-lab: one partition of one account" {
 	run --separate-stderr slurmpast --demo -p cpu -A nlp-lab --overview
 	[ "$status" -eq 0 ]
-	[[ "$output" == *", partition cpu, account nlp-lab, in "* ]]
+	[[ "$output" == *" in 128 workloads: every run of the workloads of the 863 jobs shown (partition cpu, account nlp-lab);"* ]]
 	run part "Workloads by compute" <<<"$output"
 	printf '%s\n' "${lines[@]:1:10}" | awk '$3 != "cpu" { exit 1 }'
 }
@@ -587,10 +587,111 @@ The value of following the advice" ]
 @test "--demo --failed: the problem jobs are failed ones" {
 	run --separate-stderr slurmpast --demo --failed -n 0
 	[ "$status" -eq 1 ]
-	[[ "$output" == *", failed only, in "* ]]
+	[[ "$output" == *" jobs shown (failed); "* ]]
 	run part "Problem jobs, newest first" <<<"$output"
 	printf '%s\n' "${lines[@]:1}" | awk '{ print $3 }' | grep -Evq "$FAILED_RE" && return 1
 	[ "${#lines[@]}" -gt 100 ]
+}
+
+# ----------------------------------------------------------------------
+# The view never changes the verdict: a filter chooses the workloads
+# shown, and what is said about each rests on every run of it.
+
+# The filters the property is checked under, one a line.
+VIEWS='-u bob
+-p cpu
+-A nlp-lab
+--failed
+-u bob --failed
+-p gpu --failed
+-A vision-lab -p gpu'
+
+# same_records SECTION DROP: under each of $VIEWS, the records of
+# "--SECTION --json" are, workload by workload, those of the unfiltered
+# run: none changed, none missing, none added.  DROP is a jq path list of
+# the fields that describe the set shown rather than a workload (a
+# share of the whole).
+same_records() {
+	local section=$1 drop=$2 view shown all
+	all=$BATS_FILE_TMPDIR/$section.json.out
+	while IFS= read -r view; do
+		shown=$BATS_TEST_TMPDIR/shown.json
+		# shellcheck disable=SC2086 # a view is words
+		slurmpast --demo $view --$section --json >"$shown" 2>/dev/null ||
+			[ $? -eq 1 ] || { echo "$view: failed"; return 1; }
+		[ -s "$shown" ] || { echo "$view: nothing shown"; return 1; }
+		jq -c "del($drop)" "$shown" | sort >"$BATS_TEST_TMPDIR/a"
+		jq -r '.workload_key' "$shown" | sort -u >"$BATS_TEST_TMPDIR/keys"
+		jq -c --rawfile keys "$BATS_TEST_TMPDIR/keys" \
+			'select(.workload_key as $k | $keys | split("\n") |
+			    index($k)) | del('"$drop"')' "$all" |
+			sort >"$BATS_TEST_TMPDIR/b"
+		diff "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/a" ||
+			{ echo "under $view"; return 1; }
+	done <<<"$VIEWS"
+}
+
+@test "the view never changes the verdict: the advice (the issue's 94G)" {
+	same_records sizing '.__none'
+	run --separate-stderr slurmpast --demo --failed --sizing
+	[[ "$output" == *$'# rollout-gen (alice), 993 runs: lower --mem from 128G; largest peak of 993 runs within their limit: 71.9 GiB (job 53615427), x 1.30\n#SBATCH --mem=94G\n'* ]]
+}
+
+@test "the view never changes the verdict: the findings across runs" {
+	same_records patterns '.__none'
+	# label-arxiv: 23 runs, 12 of them completed; never "11 of 11 failed"
+	run --separate-stderr slurmpast --demo -u bob --failed --patterns
+	[[ "$output" != *"11 of 11 runs"* ]]
+	[[ "$output" != *"label-arxiv: repeat-failure"* ]]
+}
+
+@test "the view never changes the verdict: the workloads and their hangs" {
+	same_records overview '.share, .cum_share'
+	local view
+	while IFS= read -r view; do
+		# shellcheck disable=SC2086
+		slurmpast --demo $view --hangs --json 2>/dev/null |
+			jq -c 'select(.section == "workload") | del(.share)' |
+			sort >"$BATS_TEST_TMPDIR/a"
+		jq -r '.workload_key' "$BATS_TEST_TMPDIR/a" >"$BATS_TEST_TMPDIR/k"
+		jq -c 'select(.section == "workload") | del(.share)' \
+			"$BATS_FILE_TMPDIR/hangs.json.out" |
+			grep -F -f "$BATS_TEST_TMPDIR/k" | sort |
+			comm -13 - "$BATS_TEST_TMPDIR/a" >"$BATS_TEST_TMPDIR/changed"
+		[ ! -s "$BATS_TEST_TMPDIR/changed" ] ||
+			{ echo "$view"; cat "$BATS_TEST_TMPDIR/changed"; return 1; }
+	done <<<"$VIEWS"
+}
+
+@test "the view never changes the verdict: the machines of a workload" {
+	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/all"
+	local view key
+	while IFS= read -r view; do
+		# shellcheck disable=SC2086
+		slurmpast --demo $view --nodes --json 2>/dev/null \
+			>"$BATS_TEST_TMPDIR/shown"
+		key=$(jq -r -s '.[0].workload_key' "$BATS_TEST_TMPDIR/shown")
+		sp-nodes --json --workload "$key" "$BATS_TEST_TMPDIR/all" \
+			2>/dev/null | cmp - "$BATS_TEST_TMPDIR/shown" ||
+			{ echo "$view: $key"; return 1; }
+	done <<<"$VIEWS"
+}
+
+@test "the view never changes the verdict: a problem job's finding" {
+	slurmpast --demo -n 0 2>/dev/null |
+		part "Problem jobs, newest first" >"$BATS_TEST_TMPDIR/all"
+	local view
+	while IFS= read -r view; do
+		# shellcheck disable=SC2086
+		slurmpast --demo $view -n 0 2>/dev/null |
+			part "Problem jobs, newest first" | sed 1d |
+			awk '{ $1 = $1 } 1' >"$BATS_TEST_TMPDIR/shown"
+		[ -s "$BATS_TEST_TMPDIR/shown" ] || { echo "$view: none"; return 1; }
+		awk '{ $1 = $1 } 1' "$BATS_TEST_TMPDIR/all" |
+			grep -vxF -f - "$BATS_TEST_TMPDIR/shown" &&
+			{ echo "$view: a row above is not the unfiltered one"; return 1; }
+	done <<<"$VIEWS"
+	return 0
 }
 
 @test "--demo with nothing matching: one line, exit 2" {
@@ -761,17 +862,21 @@ The value of following the advice" ]
 	[ "$queries" -eq 1 ]
 }
 
-@test "the query options reach sacct with their meaning" {
+@test "the window options reach sacct; the view options do not" {
 	fake_sacct
 	run --separate-stderr slurmpast -u alice -S 2026-01-01 -E 2026-01-31 \
-		-p gpu -A lab --failed --overview
+		-p cpu -A lab --failed --overview
+	[ "$status" -eq 0 ]
 	log=$(tr '\n' ' ' <"$FAKE_SACCT_LOG")
 	[[ "$log" == *"-u alice "* ]]
 	[[ "$log" == *"-S 2026-01-01 "* ]]
 	[[ "$log" == *"-E 2026-01-31 "* ]]
-	[[ "$log" == *"-r gpu "* ]]
-	[[ "$log" == *"-A lab "* ]]
-	[[ "$log" == *"--state FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL,BOOT_FAIL,DEADLINE "* ]]
+	# every run of a workload shown is judged: sacct is not asked to
+	# leave any out
+	[[ "$log" != *"-r cpu "* ]]
+	[[ "$log" != *"-A lab "* ]]
+	[[ "$log" != *"--state"* ]]
+	[[ "$output" == *"of the 2 jobs shown (partition cpu, account lab, failed)."* ]]
 }
 
 @test "a job id on a real cluster: asked by id, the window read too" {
