@@ -12,11 +12,12 @@
 #include "sp_select.h"
 
 static const char *const opt_names[SP_SEL_N] = { "-u", "-A", "-r", "-s",
-	"--name", "-N", "-q", "-M" };
+	"--name", "-N", "-q", "-M", "-j" };
 
-/* The column each option reads (the user's uid is read beside it). */
+/* The column each option reads (the user's uid, and the columns of a job
+ * id beside jobid, are read beside it). */
 static const char *const opt_columns[SP_SEL_N] = { "user", "account",
-	"partition", "state", "name", "nodelist", "qos", "cluster" };
+	"partition", "state", "name", "nodelist", "qos", "cluster", "jobid" };
 
 /* sacct's -s: every state it takes, and the abbreviations it prints. */
 static const struct {
@@ -115,6 +116,13 @@ sp_select_add(struct sp_select *s, enum sp_select_opt opt, const char *arg,
 		return -1;
 	}
 	s->given[opt] = 1;
+	if (opt == SP_SEL_JOBS) {
+		if (p == end) {
+			sp_buf_adds(err, "-j: no job named");
+			return -1;
+		}
+		return sp_jobspec_add(&s->jobs, arg, err);
+	}
 	/* A hostlist has commas inside its brackets: it is one value. */
 	if (opt == SP_SEL_NODES) {
 		if (p == end) {
@@ -176,6 +184,7 @@ need(struct sp_jobcols *c, const struct sp_reader *r, const char *name)
 	else if (strcmp(name, "nodelist") == 0) c->nodelist = i;
 	else if (strcmp(name, "qos") == 0) c->qos = i;
 	else if (strcmp(name, "cluster") == 0) c->cluster = i;
+	else if (strcmp(name, "jobid") == 0) c->jobid = i;
 }
 
 void
@@ -190,6 +199,13 @@ sp_select_columns(const struct sp_select *s, struct sp_jobcols *c,
 	/* A numeric -u value may name the uid; the column is optional. */
 	if (s->given[SP_SEL_USER])
 		c->uid = sp_reader_col(r, "uid");
+	/* An array task or a step is known by these where they are kept. */
+	if (s->given[SP_SEL_JOBS]) {
+		c->jobid_raw = sp_reader_col(r, "jobid_raw");
+		c->array_job = sp_reader_col(r, "array_job");
+		c->array_task = sp_reader_col(r, "array_task");
+		c->step = sp_reader_col(r, "step");
+	}
 }
 
 static int
@@ -284,6 +300,8 @@ sp_select_match(struct sp_select *s, const struct sp_job *j)
 		return 0;
 	if (s->given[SP_SEL_NODES] && !nodes_meet(s, j->nodelist))
 		return 0;
+	if (s->given[SP_SEL_JOBS] && !sp_jobspec_match(&s->jobs, j, NULL))
+		return 0;
 	return 1;
 }
 
@@ -294,4 +312,5 @@ sp_select_free(struct sp_select *s)
 		sp_names_free(&s->list[i]);
 	sp_names_free(&s->scratch);
 	sp_intern_free(&s->nodes);
+	sp_jobspec_free(&s->jobs);
 }

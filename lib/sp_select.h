@@ -1,8 +1,8 @@
 /*
  * sp_select.h - sacct's selection options over job records.
  *
- * sacct chooses jobs by user, account, partition, state, name, node, QOS
- * and cluster; the same options, with the same meaning, choose among
+ * sacct chooses jobs by id, user, account, partition, state, name, node,
+ * QOS and cluster; the same options, with the same meaning, choose among
  * records already fetched (a saved dump, the demo, or the window the
  * front door read once).  Within one option the values are alternatives
  * (a comma list); across options every one given must hold.
@@ -13,6 +13,7 @@
 #include "sp_hostlist.h"
 #include "sp_intern.h"
 #include "sp_job.h"
+#include "sp_jobspec.h"
 #include "sp_util.h"
 
 enum sp_select_opt {
@@ -24,6 +25,7 @@ enum sp_select_opt {
 	SP_SEL_NODES,		/* -N: a hostlist; any node in common */
 	SP_SEL_QOS,		/* -q */
 	SP_SEL_CLUSTER,		/* -M: "all" selects every cluster */
+	SP_SEL_JOBS,		/* -j: ids in every form sacct prints */
 	SP_SEL_N
 };
 
@@ -33,6 +35,7 @@ struct sp_select {
 	int given[SP_SEL_N];
 	int failed;		/* --failed: the states sp_job_failed names */
 	struct sp_intern nodes;		/* -N's nodes, to look up */
+	struct sp_jobspec jobs;		/* -j's ids (sp_jobspec) */
 	struct sp_names scratch;	/* a record's nodes, while matching */
 };
 

@@ -2,7 +2,8 @@
  * sp-select - the job records sacct's selection options choose.
  *
  * Passes through the records that every option given matches, with
- * sacct's meaning: -u, -A, -r, -s, --name, -N, -q and -M, and --failed.
+ * sacct's meaning: -j, -u, -A, -r, -s, --name, -N, -q and -M, and
+ * --failed.
  * --keys writes the workload of each chosen record instead, once each;
  * --workloads FILE keeps only the records of the workloads FILE lists.
  * Together they let a report show some records while judging every run
@@ -21,7 +22,8 @@
 #include "sp_select.h"
 
 static const char usage_text[] =
-"usage: sp-select [-u user[,user ...]] [-A account[,account ...]]\n"
+"usage: sp-select [-j jobid[,jobid ...]] [-u user[,user ...]]\n"
+"                 [-A account[,account ...]]\n"
 "                 [-r partition[,partition ...]] [-s state[,state ...] | --failed]\n"
 "                 [--name name[,name ...]] [-N nodelist] [-q qos[,qos ...]]\n"
 "                 [-M cluster[,cluster ...]] [--keys | --workloads file]\n"
@@ -30,6 +32,7 @@ static const char usage_text[] =
 static const char help_text[] =
 "\n"
 "Selection (sacct's meaning; a comma list is alternatives, options combine):\n"
+"  -j, --jobs list        these jobs: 123, 123_4, 123_[1-3,7], 123+1, ...\n"
 "  -u, --user list        jobs of these users (login names or uids)\n"
 "  -A, --accounts list    jobs charged to these accounts\n"
 "  -r, --partition list   jobs of these partitions\n"
@@ -87,6 +90,7 @@ static void
 parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "accounts", required_argument, NULL, 'A' },
 		{ "account", required_argument, NULL, 'A' },
@@ -110,9 +114,10 @@ parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof *o);
 	o->fmt = SP_FMT_TSV;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":u:A:r:s:N:q:M:h", longopts,
+	while ((ch = getopt_long(argc, argv, ":j:u:A:r:s:N:q:M:h", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
+		case 'j': selection(o, SP_SEL_JOBS, optarg); break;
 		case 'u': selection(o, SP_SEL_USER, optarg); break;
 		case 'A': selection(o, SP_SEL_ACCOUNT, optarg); break;
 		case 'r': selection(o, SP_SEL_PARTITION, optarg); break;

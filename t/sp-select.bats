@@ -71,6 +71,19 @@ ids() {
 	[ "$(ids -N 'g[003,009],c04')" = "2 3" ]
 }
 
+@test "-j: every id form sacct prints, lists split outside brackets" {
+	sp-fetch --demo 2>/dev/null >"$BATS_TEST_TMPDIR/demo"
+	run sp-select -j '52581003_[1,5],53449206' "$BATS_TEST_TMPDIR/demo"
+	[ "$(printf '%s\n' "${lines[@]:1}" | cut -f1 | tr '\n' ' ')" = \
+	    "52581003_1 52581003_5 53449206 " ]
+	# an array's own id stands for every task of it
+	[ "$(sp-select -j 52581003 "$BATS_TEST_TMPDIR/demo" | sed 1d | wc -l)" -eq 142 ]
+	[ "$(ids -j 3,5 -M c2)" = "5" ]
+	run --separate-stderr sp-select -j '12_[3' "$JOBS"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-select: '12_[3' is not a job id (123, 123_4, 123_[1-3,7], 123+1)" ]
+}
+
 @test "--keys: each chosen record's workload, once, first seen first" {
 	run sp-select --failed --keys "$JOBS"
 	[ "$status" -eq 0 ]
