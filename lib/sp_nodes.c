@@ -53,7 +53,11 @@ sp_node_outcome(const struct sp_job *j, enum sp_node_metric m)
 	for (const char *const *s = silent; *s; s++)
 		if (sp_job_state_is(j, *s))
 			return -1;
-	return sp_job_failed(j) ? 1 : 0;
+	if (sp_job_failed(j))
+		return 1;
+	/* Only a completed run is a good placement: a state slurmpast does
+	 * not know (a site's own, a newer Slurm's) is no success. */
+	return sp_job_state_is(j, "COMPLETED") ? 0 : -1;
 }
 
 /* Does the interval leave the comparison on one side? */

@@ -24,9 +24,10 @@ enum sp_node_metric {
 	 * judged (sp_job_hang_known: no CPU time recorded) is unjudged:
 	 * out of the numerator and the denominator, counted apart. */
 	SP_METRIC_HANG,
-	/* Failed (sp_job_failed); placements whose end says nothing about
-	 * the node (CANCELLED, OUT_OF_MEMORY, PREEMPTED, REQUEUED) leave the
-	 * numerator and the denominator. */
+	/* Failed (sp_job_failed) against COMPLETED; placements whose end
+	 * says nothing about the node (CANCELLED, OUT_OF_MEMORY, PREEMPTED,
+	 * REQUEUED, a state slurmpast does not know) leave the numerator
+	 * and the denominator. */
 	SP_METRIC_FAILURE
 };
 

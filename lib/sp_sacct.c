@@ -23,7 +23,8 @@ struct sp_sacct_row {
 	struct sp_sacct_span f[SP_SF_COUNT];
 	size_t start;
 	unsigned char is_step;
-	unsigned char damaged;
+	unsigned char damaged;		/* the row was dropped */
+	unsigned char lost_step;	/* an allocation one of whose steps was */
 };
 
 /* A row's fields as slices into the arena (valid until it grows). */
@@ -145,10 +146,22 @@ remember_attempts(struct sp_sacct *p, const struct sp_sacct_row *last,
 	p->req[i].ident = sp_intern(&p->req_idents, key->p, key->len);
 }
 
+/* A record in a state slurmpast does not know: counted, its name kept. */
+static void
+odd_state(struct sp_sacct *p, struct sp_slice state)
+{
+	if (state.n == 0 || sp_sacct_state_known(state))
+		return;
+	p->st.unknown_states++;
+	sp_intern(&p->odd_states, state.p, state.n);
+}
+
 /*
  * Writes the group held in rows[0..nrows): attempts in Submit order
  * (print order where Submit does not decide), each followed by its steps
- * with --steps.  An attempt one of whose rows was dropped is left out.
+ * with --steps.  An attempt whose allocation row was dropped is left
+ * out; one that lost a step row takes its step figures from its own row
+ * alone (a sum or a peak without that step would be another number).
  */
 static void
 emit_group(struct sp_sacct *p)
@@ -189,7 +202,11 @@ emit_group(struct sp_sacct *p)
 		view(p, &p->rows[a], av);
 		sp_sacct_row_values(av, &p->rec);
 		p->rec.num[SP_JC_attempt] = (double)(base + k);
-		sp_sacct_fold(p, av, a + 1, end - a - 1, &p->rec);
+		if (p->rows[a].lost_step)
+			p->st.partial++;
+		sp_sacct_fold(p, av, a + 1,
+		    p->rows[a].lost_step ? 0 : end - a - 1, &p->rec);
+		odd_state(p, p->rec.text[SP_JC_state]);
 		p->st.allocations++;
 		p->cfg.emit(p->cfg.ctx, &p->rec);
 		if (!p->cfg.steps)
@@ -272,6 +289,96 @@ pos_span(const struct sp_sacct *p, int col)
 }
 
 /*
+ * A row with k fields more than named, placed with the extra ones in
+ * the free-text field at input position h: 1 when that field, and every
+ * other one where it then falls, reads as what sacct prints there.
+ */
+static int
+placement_fits(const struct sp_sacct *p, size_t h, size_t k)
+{
+	struct sp_sacct_span joined;
+	size_t c;
+
+	joined.off = p->pos[h].off;
+	joined.len = p->pos[h + k].off + p->pos[h + k].len - joined.off;
+	if (!sp_sacct_kind_fits(p->colkind[h], span(p, joined)))
+		return 0;
+	/* A path holding the delimiter is rare; one with a blank too, no
+	 * path sacct printed: that is a command line spilled into it. */
+	if (p->colkind[h] == SP_SACCT_K_PATH &&
+	    sp_sacct_kind_fits(SP_SACCT_K_WORD, span(p, joined)) == 0)
+		return 0;
+	for (c = 0; c < p->ncols; c++)
+		if (c != h && !sp_sacct_kind_fits(p->colkind[c],
+		    span(p, p->pos[c < h ? c : c + k])))
+			return 0;
+	return 1;
+}
+
+/*
+ * A row the delimiter inside one value split into more fields than
+ * named (a '|' in a command line under sacct -P): put back together
+ * when exactly one free-text field can have held the extra fields.
+ * Returns 0 with pos[] rejoined, or -1 (none can, or more than one).
+ */
+static int
+rejoin(struct sp_sacct *p)
+{
+	size_t k = p->npos - p->ncols, h, host = 0, hosts = 0, c;
+
+	/* A CSV field is whole already: its extra fields are real ones. */
+	if (p->delim == SP_SACCT_CSV || p->ncols == 0)
+		return -1;
+	for (h = 0; h < p->ncols && hosts < 2; h++)
+		if (sp_sacct_kind_holds_text(p->colkind[h]) &&
+		    placement_fits(p, h, k)) {
+			host = h;
+			hosts++;
+		}
+	if (hosts != 1)
+		return -1;
+	p->pos[host].len = p->pos[host + k].off + p->pos[host + k].len -
+	    p->pos[host].off;
+	for (c = host + 1; c < p->ncols; c++)
+		p->pos[c] = p->pos[c + k];
+	p->npos = p->ncols;
+	p->rejoined_at[host]++;
+	p->st.rejoined++;
+	return 0;
+}
+
+/*
+ * A row's shape against the named fields: 1 when it must be dropped
+ * (counted here).  Over-long rows are rejoined where they can be; a row
+ * short of trailing fields is read with those fields unknown, as nothing
+ * before them can have moved.
+ */
+static int
+row_dropped(struct sp_sacct *p)
+{
+	/* The record format has no escape for NUL: such a row is dropped. */
+	if (memchr(p->arena.p + p->row_start, '\0',
+	    p->arena.len - p->row_start) != NULL) {
+		p->st.nul_rows++;
+		return 1;
+	}
+	if (p->npos > p->ncols) {
+		if (rejoin(p) == 0)
+			return 0;
+		p->st.shifted++;
+		return 1;
+	}
+	if (p->npos < p->ncols) {
+		if (p->st.short_rows == 0 || p->npos < p->st.short_fewest)
+			p->st.short_fewest = p->npos;
+		if (p->npos > p->st.short_most)
+			p->st.short_most = p->npos;
+		p->st.short_rows++;
+	}
+	return 0;
+}
+
+/*
  * A complete row sits at the arena's tail, its fields in pos[].  Decide
  * what it is and keep it in the group, start a new group, or drop it.
  */
@@ -279,13 +386,13 @@ static void
 row_done(struct sp_sacct *p)
 {
 	struct sp_sacct_row *r, *last = NULL;
-	struct sp_sacct_span js = pos_span(p, p->jobid_pos);
-	struct sp_slice id = span(p, js), parent, gid;
+	struct sp_slice id, parent, gid;
 	const char *dot;
 	int damaged, is_step;
 	size_t i;
 
 	p->st.rows++;
+	id = span(p, pos_span(p, p->jobid_pos));
 	if (sp_sacct_same_ci(id.p, id.n, "JobID")) {
 		p->st.headers++;
 		truncate_arena(p, p->row_start);
@@ -296,16 +403,9 @@ row_done(struct sp_sacct *p)
 		truncate_arena(p, p->row_start);
 		return;
 	}
-	damaged = p->npos != p->ncols;
-	/* The record format has no escape for NUL: such a row is dropped. */
-	if (memchr(p->arena.p + p->row_start, '\0',
-	    p->arena.len - p->row_start) != NULL) {
-		damaged = 1;
-		p->st.nul_rows++;
-	} else if (p->npos > p->ncols)
-		p->st.shifted++;
-	else if (damaged)
-		p->st.short_rows++;
+	damaged = row_dropped(p);
+	/* A rejoined row may have moved JobID back to its place. */
+	id = span(p, pos_span(p, p->jobid_pos));
 	dot = memchr(id.p, '.', id.n);
 	is_step = dot != NULL;
 	parent = is_step ? sl(id.p, (size_t)(dot - id.p)) : id;
@@ -318,14 +418,15 @@ row_done(struct sp_sacct *p)
 	if (is_step) {
 		if (last == NULL || !eq(gid, parent)) {
 			p->st.orphans++;
-			if (damaged)
-				p->st.damaged++;
 			truncate_arena(p, p->row_start);
 			return;
 		}
 		if (damaged) {
 			/* Its allocation's totals would lack this step. */
-			last->damaged = 1;
+			if (!last->damaged) {
+				p->st.lost_steps++;
+				last->lost_step = 1;
+			}
 			truncate_arena(p, p->row_start);
 			return;
 		}
@@ -350,7 +451,7 @@ row_done(struct sp_sacct *p)
 		r->f[SP_SF_JOBID] = pos_span(p, p->jobid_pos);
 		return;
 	}
-	for (i = 0; i < p->ncols; i++)
+	for (i = 0; i < p->ncols && i < p->npos; i++)
 		if (p->colmap[i] >= 0)
 			r->f[p->colmap[i]] = p->pos[i];
 }
@@ -368,6 +469,27 @@ add_pos(struct sp_sacct *p, size_t off, size_t len)
 	p->npos++;
 }
 
+/* A column's name for messages, trimmed, ended by a NUL. */
+static void
+add_name(struct sp_buf *b, const char *s, size_t n)
+{
+	while (n > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' ||
+	    s[n - 1] == '\r'))
+		n--;
+	sp_buf_add(b, s, n);
+	sp_buf_addc(b, '\0');
+}
+
+const char *
+sp_sacct_column_name(const struct sp_sacct *p, size_t pos)
+{
+	return pos < p->ncols ? p->colnames.p + p->nameoff[pos] : "";
+}
+
 /* Names the columns: "JobID,State" from --fields, or a header's words. */
 static int
 set_columns(struct sp_sacct *p, const char *names, size_t n, int sep)
@@ -378,12 +500,24 @@ set_columns(struct sp_sacct *p, const char *names, size_t n, int sep)
 	p->ncols = 0;
 	p->jobid_pos = -1;
 	memset(p->have, 0, sizeof p->have);
+	sp_buf_clear(&p->colnames);
 	while (i <= n) {
 		for (j = i; j < n && names[j] != sep; j++)
 			;
 		id = sp_sacct_field_id(names + i, j - i);
 		p->colmap = sp_xgrow(p->colmap, &p->colcap, p->ncols + 1,
 		    sizeof *p->colmap);
+		p->colkind = sp_xgrow(p->colkind, &p->kindcap, p->ncols + 1,
+		    sizeof *p->colkind);
+		p->rejoined_at = sp_xgrow(p->rejoined_at, &p->rejcap,
+		    p->ncols + 1, sizeof *p->rejoined_at);
+		p->nameoff = sp_xgrow(p->nameoff, &p->namecap, p->ncols + 1,
+		    sizeof *p->nameoff);
+		p->colkind[p->ncols] = (unsigned char)sp_sacct_kind(names + i,
+		    j - i);
+		p->rejoined_at[p->ncols] = 0;
+		p->nameoff[p->ncols] = p->colnames.len;
+		add_name(&p->colnames, names + i, j - i);
 		/* A field named twice is read from its first place. */
 		if (id >= 0 && p->have[id])
 			id = -1;
@@ -754,6 +888,11 @@ sp_sacct_free(struct sp_sacct *p)
 		free(p->csv);
 	}
 	free(p->colmap);
+	free(p->colkind);
+	free(p->rejoined_at);
+	free(p->nameoff);
+	sp_buf_free(&p->colnames);
+	sp_intern_free(&p->odd_states);
 	free(p->pos);
 	free(p->rows);
 	free(p->req);

@@ -113,19 +113,36 @@ struct sp_sacct_rec {
 
 typedef void (*sp_sacct_emit_fn)(void *ctx, const struct sp_sacct_rec *rec);
 
-/* What the parser met.  Nothing is dropped without being counted here. */
+/*
+ * What the parser met.  Nothing is dropped or read with a gap without
+ * being counted here (sp-fetch --stats writes these counts).
+ */
 struct sp_sacct_stats {
 	unsigned long rows;		/* logical rows read (reassembled) */
 	unsigned long continued;	/* physical lines joined to a row */
 	unsigned long allocations;	/* allocation records written */
 	unsigned long steps;		/* step rows folded */
-	unsigned long shifted;		/* rows with more fields than named */
-	unsigned long short_rows;	/* rows with fewer fields than named */
-	unsigned long nul_rows;		/* rows holding a NUL byte */
-	unsigned long damaged;		/* attempts left out for those rows */
+	unsigned long short_rows;	/* rows short of trailing fields: read,
+					   those fields unknown */
+	unsigned long short_fewest;	/* ... the fewest fields one had */
+	unsigned long short_most;	/* ... and the most */
+	unsigned long rejoined;		/* rows the delimiter inside one free-
+					   text value split too far, rejoined */
+	unsigned long shifted;		/* rows with more fields than named
+					   that no single text field explains:
+					   dropped */
+	unsigned long nul_rows;		/* rows holding a NUL byte: dropped */
+	unsigned long lost_steps;	/* dropped rows that were steps */
+	unsigned long partial;		/* records one of whose steps was
+					   dropped: step figures from the
+					   allocation row alone */
+	unsigned long damaged;		/* attempts left out: their allocation
+					   row was dropped */
 	unsigned long orphans;		/* steps whose allocation row is absent */
 	unsigned long stray;		/* lines before the first record */
 	unsigned long headers;		/* header lines skipped */
+	unsigned long unknown_states;	/* records in a state slurmpast does
+					   not know (written as printed) */
 };
 
 #define SP_SACCT_DETECT	0	/* delimiter from the first line */
@@ -158,7 +175,11 @@ struct sp_sacct {
 	int started;		/* the first line was seen */
 	int have_cols;
 	int *colmap;		/* input position -> sp_sf, or -1 */
-	size_t ncols, colcap;
+	unsigned char *colkind;	/* input position -> enum sp_sacct_kind */
+	unsigned long *rejoined_at;	/* input position -> rows rejoined there */
+	struct sp_buf colnames;	/* the names, each ended by a NUL */
+	size_t *nameoff;	/* input position -> its name in colnames */
+	size_t ncols, colcap, kindcap, rejcap, namecap;
 	int jobid_pos;		/* input position of JobID */
 	int have[SP_SF_COUNT];	/* the input has this field */
 
@@ -187,6 +208,8 @@ struct sp_sacct {
 	struct sp_sacct_requeued *req;	/* per slot */
 	size_t reqcap;
 
+	struct sp_intern odd_states;	/* the states of st.unknown_states */
+
 	struct sp_sacct_rec rec;
 	struct sp_sacct_stats st;
 	struct sp_buf err;
@@ -204,6 +227,11 @@ int sp_sacct_finish(struct sp_sacct *p);
  */
 void sp_sacct_abandon(struct sp_sacct *p);
 void sp_sacct_free(struct sp_sacct *p);
+
+/* The name of the field at input position pos, as the header gave it. */
+const char *sp_sacct_column_name(const struct sp_sacct *p, size_t pos);
+/* 1 when slurmpast knows the state (COMPLETED, OUT_OF_MEMORY ...). */
+int sp_sacct_state_known(struct sp_slice state);
 
 /* Parts exposed for tests. */
 /* "OUT_OF_ME+" -> OUT_OF_MEMORY, "CANCELLED by 12" -> CANCELLED and 12. */

@@ -138,6 +138,23 @@ exit_pair(struct sp_slice s, double *code, double *sig)
 /* Case-insensitive: the n bytes at s are the word. */
 int sp_sacct_same_ci(const char *s, size_t n, const char *word);
 
+/* What a field holds, for placing the fields of an over-long row. */
+enum sp_sacct_kind {
+	SP_SACCT_K_ANY,		/* not known: anything fits */
+	SP_SACCT_K_TEXT,	/* free text: names, comments, command lines */
+	SP_SACCT_K_PATH,	/* free text, and an absolute path */
+	SP_SACCT_K_JOBID, SP_SACCT_K_WORD, SP_SACCT_K_NODES,
+	SP_SACCT_K_COUNT, SP_SACCT_K_TIME, SP_SACCT_K_DURATION,
+	SP_SACCT_K_MEM, SP_SACCT_K_STATE, SP_SACCT_K_EXIT, SP_SACCT_K_TRES
+};
+
+/* The kind of a field named in a header or --fields. */
+int sp_sacct_kind(const char *name, size_t n);
+/* 1 for the kinds a delimiter inside a value can have split. */
+int sp_sacct_kind_holds_text(int kind);
+/* 1 when the value reads as what sacct prints for the kind. */
+int sp_sacct_kind_fits(int kind, struct sp_slice v);
+
 /* --------------------------------------------------------- the values */
 
 /* The value of key in TRES text "k=v,k=v"; bare_unit as sp_parse_mem. */

@@ -190,12 +190,14 @@ sp_sacct_cpu_freq(struct sp_slice s)
 
 /* ---------------------------------------------------------------- state */
 
+/* Every state Slurm's job_state_string() prints, base states and flags. */
 static const char *const states[] = {
 	"BOOT_FAIL", "CANCELLED", "COMPLETED", "COMPLETING", "CONFIGURING",
-	"DEADLINE", "FAILED", "NODE_FAIL", "OUT_OF_MEMORY", "PENDING",
-	"PREEMPTED", "REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING",
-	"RESV_DEL_HOLD", "REVOKED", "RUNNING", "SIGNALING", "SPECIAL_EXIT",
-	"STAGE_OUT", "STOPPED", "SUSPENDED", "TIMEOUT", NULL
+	"DEADLINE", "FAILED", "LAUNCH_FAILED", "NODE_FAIL", "OUT_OF_MEMORY",
+	"PENDING", "POWER_UP_NODE", "PREEMPTED", "RECONFIG_FAIL", "REQUEUED",
+	"REQUEUE_FED", "REQUEUE_HOLD", "RESIZING", "RESV_DEL_HOLD", "REVOKED",
+	"RUNNING", "SIGNALING", "SPECIAL_EXIT", "STAGE_OUT", "STOPPED",
+	"SUSPENDED", "TIMEOUT", "UPDATE_DB", NULL
 };
 
 static const char *const terminal_states[] = {
@@ -214,6 +216,12 @@ in_list(struct sp_slice s, const char *const *list)
 		    memcmp(list[i], s.p, s.n) == 0)
 			return 1;
 	return 0;
+}
+
+int
+sp_sacct_state_known(struct sp_slice state)
+{
+	return state.n > 0 && in_list(state, states);
 }
 
 int

@@ -19,15 +19,16 @@
 #include "sp_demo.h"
 #include "sp_exec.h"
 #include "sp_sacct.h"
+#include "sp-fetch/fetch.h"
 
 static const char usage_text[] =
 "usage: sp-fetch [-u user[,user ...] | --all-users] [-S time] [-E time]\n"
 "                [-p partition] [-A account] [-j jobid[,jobid ...]]\n"
-"                [--state list | --failed] [--steps]\n"
+"                [--state list | --failed] [--steps] [--stats file]\n"
 "                [--tsv | --plain | --json | --csv]\n"
-"       sp-fetch --input file [--fields list] [--steps]\n"
+"       sp-fetch --input file [--fields list] [--steps] [--stats file]\n"
 "                [--tsv | --plain | --json | --csv]\n"
-"       sp-fetch --demo [--demo-jobs n] [--steps]\n"
+"       sp-fetch --demo [--demo-jobs n] [--steps] [--stats file]\n"
 "                [--tsv | --plain | --json | --csv]\n"
 "       sp-fetch --demo-sacct [--demo-jobs n]\n";
 
@@ -39,7 +40,7 @@ static const char usage_text[] =
 enum {
 	OPT_VERSION = 0x2000, OPT_ALL_USERS, OPT_STATE, OPT_FAILED,
 	OPT_STEPS, OPT_INPUT, OPT_FIELDS, OPT_DEMO, OPT_DEMO_JOBS,
-	OPT_DEMO_SACCT
+	OPT_DEMO_SACCT, OPT_STATS
 };
 
 struct opts {
@@ -58,6 +59,7 @@ struct opts {
 	int demo;
 	long demo_jobs;
 	int demo_sacct;
+	const char *stats;	/* --stats: where the counts go */
 	int format_set;
 	enum sp_format fmt;
 	const char *query_opt;	/* the first option that only sacct takes */
@@ -70,6 +72,8 @@ struct run {
 	struct sp_writer w;
 	int header_done;
 	unsigned long records;
+	FILE *stats;		/* --stats, or NULL */
+	const char *stats_name;
 };
 
 static void __attribute__((noreturn))
@@ -146,6 +150,7 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ "demo", no_argument, NULL, OPT_DEMO },
 		{ "demo-jobs", required_argument, NULL, OPT_DEMO_JOBS },
 		{ "demo-sacct", no_argument, NULL, OPT_DEMO_SACCT },
+		{ "stats", required_argument, NULL, OPT_STATS },
 		SP_FORMAT_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -219,6 +224,9 @@ parse_options(struct opts *o, int argc, char **argv)
 		case OPT_DEMO_SACCT:
 			o->demo_sacct = 1;
 			o->demo = 1;
+			break;
+		case OPT_STATS:
+			o->stats = nonempty("--stats", optarg);
 			break;
 		case ':':
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
@@ -359,32 +367,14 @@ parser_init(struct sp_sacct *ps, struct run *run, const struct opts *o,
 	sp_sacct_init(ps, &cfg);
 }
 
-/* What the parser dropped, each kind one line; never silent. */
+/* What the parser met, each kind one line; never silent. */
 static void
-report_drops(const struct sp_sacct *ps)
+report_drops(struct run *run, const struct sp_sacct *ps)
 {
-	const struct sp_sacct_stats *st = &ps->st;
-
-	if (st->shifted)
-		sp_warn("dropped %lu row%s with more fields than the %zu "
-		    "named (the delimiter inside a value?)", st->shifted,
-		    st->shifted == 1 ? "" : "s", ps->ncols);
-	if (st->short_rows)
-		sp_warn("dropped %lu row%s with fewer fields than the %zu "
-		    "named", st->short_rows, st->short_rows == 1 ? "" : "s",
-		    ps->ncols);
-	if (st->nul_rows)
-		sp_warn("dropped %lu row%s holding a NUL byte (binary data?)",
-		    st->nul_rows, st->nul_rows == 1 ? "" : "s");
-	if (st->damaged)
-		sp_warn("left out %lu allocation%s whose rows were dropped",
-		    st->damaged, st->damaged == 1 ? "" : "s");
-	if (st->orphans)
-		sp_warn("ignored %lu step row%s without their allocation row",
-		    st->orphans, st->orphans == 1 ? "" : "s");
-	if (st->stray)
-		sp_warn("ignored %lu line%s that hold no record", st->stray,
-		    st->stray == 1 ? "" : "s");
+	if (fetch_report(ps, run->records, run->stats) != 0 ||
+	    (run->stats != NULL && fclose(run->stats) != 0))
+		sp_die(SP_EXIT_USAGE, "%s:", run->stats_name);
+	run->stats = NULL;
 }
 
 /* --------------------------------------------------------- --input */
@@ -426,7 +416,7 @@ fetch_input(struct run *run, const struct opts *o)
 	if (fd != 0)
 		close(fd);
 	if (err.len == 0) {
-		report_drops(&ps);
+		report_drops(run, &ps);
 		if (run->records == 0)
 			sp_warn("no jobs in %s", name);
 	}
@@ -496,7 +486,7 @@ fetch_demo(struct run *run, const struct opts *o)
 		sp_die(SP_EXIT_USAGE, "the demo history failed: %s",
 		    sp_buf_str(&why));
 	}
-	report_drops(&ps);
+	report_drops(run, &ps);
 	sp_exec_free(&x);
 	sp_sacct_free(&ps);
 	sp_buf_free(&why);
@@ -787,7 +777,7 @@ fetch_sacct(struct run *run, const struct opts *o, double timeout,
 		}
 		sacct_failed(&x, o, run, &ps);
 	}
-	report_drops(&ps);
+	report_drops(run, &ps);
 	if (run->records == 0)
 		empty_answer(o, user, since, jobs);
 	sp_exec_free(&x);
@@ -838,6 +828,12 @@ main(int argc, char **argv)
 	}
 
 	memset(&run, 0, sizeof run);
+	if (o.stats != NULL) {
+		run.stats_name = o.stats;
+		run.stats = fopen(o.stats, "w");
+		if (run.stats == NULL)
+			sp_die(SP_EXIT_USAGE, "--stats: %s:", o.stats);
+	}
 	sp_writer_init(&run.w, stdout, o.fmt);
 	for (i = 0; sp_job_column_names[i] != NULL; i++)
 		sp_writer_column(&run.w, sp_job_column_names[i]);

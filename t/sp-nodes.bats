@@ -96,7 +96,7 @@ worse than every other node: midway3-0385 (12 placements there computed nothing,
 	[[ "${lines[1]}" == "$(printf '*\t*\t*\tmidway3-0385\t')"* ]]
 }
 
-@test "sp-nodes --metric failure: cancelled and OOM-killed runs leave" {
+@test "sp-nodes --metric failure: cancelled, OOM-killed and unknown-state runs leave" {
 	{
 		printf "$HDR"
 		job ft FAILED 500 n1 10
@@ -104,6 +104,7 @@ worse than every other node: midway3-0385 (12 placements there computed nothing,
 		job ft OUT_OF_MEMORY 500 n1 30
 		job ft COMPLETED 500 n2 10
 		job ft PREEMPTED 500 n2 30
+		job ft FOO 500 n2 30
 	} >"$BATS_TEST_TMPDIR/f.tsv"
 	run --separate-stderr sp-nodes --metric failure "$BATS_TEST_TMPDIR/f.tsv"
 	[ "$status" -eq 0 ]

@@ -217,9 +217,12 @@ test_reassembly(void)
 	    "103|a|COMPLETED|sbatch --wrap 'echo\n"
 	    "2 nodes|3 tasks'\n"
 	    "104|b|FAILED|sbatch b.sh\n");
-	is_int(1, (long long)G.n, "'2 nodes|...' starts no phantom job");
-	IS(0, "jobid", "104", "the job after it is read");
-	is_int(1, (long long)ST.shifted, "the row the '|' shifted is counted");
+	is_int(2, (long long)G.n, "'2 nodes|...' starts no phantom job");
+	IS(0, "submit_line", "sbatch --wrap 'echo\n2 nodes|3 tasks'",
+	    "the '|' inside the command line is rejoined into it");
+	IS(1, "jobid", "104", "the job after it is read");
+	is_int(1, (long long)ST.rejoined, "the rejoined row is counted");
+	is_int(0, (long long)ST.shifted, "and not as dropped");
 
 	/* A trailing blank line does not grow the last field. */
 	parse(f, '|', 0, "105|c|COMPLETED|sbatch c.sh\n\n\n");
@@ -240,21 +243,62 @@ test_delimiters(void)
 	IS(0, "name", "a|b", "with 0x1F a '|' in JobName is read whole");
 	IS(0, "constraints", "x|y", "and in Constraints");
 
-	/* '|': the row shifts; it is dropped and counted, never misread. */
+	/*
+	 * '|': the extra fields go back into the one free-text field they
+	 * can belong to, where every other field then reads as its kind.
+	 */
 	parse(f, '|', 1,
 	    "202|a|b|COMPLETED|c\n"
 	    "202.batch|batch|COMPLETED|\n"
-	    "203|ok|FAILED|\n"
+	    "203|ok|FAILED|x|y\n"
 	    "203.batch|bat|ch|FAILED|\n"
-	    "203.0|x|FAILED|\n"
 	    "204|fine|COMPLETED|\n");
-	is_int(1, (long long)G.n, "a shifted row is not read");
-	IS(0, "jobid", "204", "the clean job survives");
-	is_int(2, (long long)ST.shifted, "two shifted rows counted");
-	is_int(2, (long long)ST.damaged, "the allocation of a shifted step is "
-	    "left out, not written with a partial total");
-	is_int(0, (long long)ST.orphans, "the steps of a shifted allocation "
-	    "are not orphans");
+	is_int(5, (long long)G.n, "every row is read");
+	IS(0, "name", "a|b", "a '|' in JobName is rejoined");
+	IS(0, "constraints", "c", "the field after it is its own");
+	IS(2, "constraints", "x|y", "a '|' in Constraints is rejoined");
+	IS(3, "name", "bat|ch", "so is a step's");
+	is_int(3, (long long)ST.rejoined, "three rows rejoined");
+	is_int(0, (long long)ST.shifted, "none dropped");
+
+	/*
+	 * Two free-text fields either of which could hold the extra field:
+	 * no guess.  A dropped step costs its job the step figures, never
+	 * the job; a dropped allocation row leaves its attempt out.
+	 */
+	parse("JobID,JobName,State,TotalCPU,MaxRSS,SubmitLine,Comment", '|', 1,
+	    "205|j|COMPLETED|00:00:09||sbatch j.sh|\n"
+	    "205.batch|batch|COMPLETED|00:00:05|2G|x|y|z\n"
+	    "205.0|0|COMPLETED|00:00:04|1G||\n"
+	    "206|k|b|COMPLETED|00:00:01||sbatch k.sh|c|d\n"
+	    "206.batch|batch|COMPLETED|00:00:01|1G||\n"
+	    "207|ok|COMPLETED|00:00:02||sbatch ok.sh|\n");
+	is_int(3, (long long)G.n, "205 and its surviving step, and 207");
+	IS(0, "jobid", "205", "the job that lost a step is written");
+	IS(0, "total_cpu_s", "9", "its CPU is its own row's, not the 4 s left");
+	IS(0, "max_rss_b", "", "its peak is unknown, not the 1G left");
+	IS(1, "step", "0", "the step that could be read is written");
+	IS(2, "jobid", "207", "206 is left out: its own row fits no placement");
+	is_int(2, (long long)ST.shifted, "two rows dropped");
+	is_int(1, (long long)ST.lost_steps, "one of them a step of a kept job");
+	is_int(1, (long long)ST.partial, "one job with its step figures "
+	    "from its own row");
+	is_int(1, (long long)ST.damaged, "one attempt left out");
+
+	/* A path is absolute: that tells WorkDir from the command line. */
+	parse("JobID,State,WorkDir,SubmitLine", '|', 0,
+	    "208|COMPLETED|/home/a|srun sh -c 'zcat in.gz | sort | uniq -c'\n");
+	IS(0, "submit_line", "srun sh -c 'zcat in.gz | sort | uniq -c'",
+	    "two '|' rejoined into SubmitLine");
+	IS(0, "workdir", "/home/a", "WorkDir keeps its own value");
+	parse("JobID,State,StdOut,StdErr,SubmitLine", '|', 0,
+	    "209|COMPLETED|/o|/e|a | b\n");
+	IS(0, "stderr", "/e", "a path never takes a spilled command line");
+	IS(0, "submit_line", "a | b", "that holds blanks");
+	parse("JobID,State,StdOut,StdErr,SubmitLine", '|', 0,
+	    "209|COMPLETED|/o|/e|a|b\n");
+	is_int(0, (long long)G.n, "StdErr or SubmitLine could hold it: dropped");
+	is_int(1, (long long)ST.shifted, "and counted");
 
 	/* A NUL byte: the record format cannot carry it. */
 	got_free(&G);
@@ -277,10 +321,19 @@ test_delimiters(void)
 		sp_sacct_free(&p);
 	}
 
-	/* Too few fields: the same. */
-	parse(f, '|', 0, "205|a|COMPLETED\n206|b|FAILED|\n");
-	is_int(1, (long long)ST.short_rows, "a short row is counted");
-	IS(0, "jobid", "206", "and never read");
+	/* Short of trailing fields: read, those fields unknown, counted. */
+	parse("JobID,JobName,State,Elapsed,Partition", '|', 0,
+	    "210|a|COMPLETED|00:01:00\n"
+	    "211|b|FAILED\n"
+	    "212|c|FAILED|00:00:09|p\n");
+	is_int(3, (long long)G.n, "short rows are read");
+	IS(0, "elapsed_s", "60", "the fields they have are theirs");
+	IS(0, "partition", "", "the missing one is unknown");
+	IS(1, "state", "FAILED", "a row two short keeps its state");
+	IS(1, "elapsed_s", "", "and its missing fields are unknown");
+	is_int(2, (long long)ST.short_rows, "two short rows counted");
+	is_int(3, (long long)ST.short_fewest, "the fewest fields one had");
+	is_int(4, (long long)ST.short_most, "the most");
 }
 
 static void
@@ -433,6 +486,34 @@ test_states(void)
 	IS(4, "open", "0", "an empty State is not open");
 	IS(5, "open", "1", "RUNNING with an End (the query window) is open");
 	IS(6, "open", "0", "a REQUEUED attempt that ended is closed");
+}
+
+/* States slurmpast does not know are kept, and counted apart. */
+static void
+test_unknown_states(void)
+{
+	struct sp_sacct p;
+	struct sp_sacct_config cfg;
+	const char *t = "JobID|State\n1|FOO\n2|BAR\n3|FOO\n4|COMPLETED\n"
+	    "5|OUT_OF_ME+\n6|LAUNCH_FAILED\n";
+
+	got_free(&G);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.delim = SP_SACCT_DETECT;
+	cfg.emit = collect;
+	cfg.ctx = &G;
+	sp_sacct_init(&p, &cfg);
+	sp_sacct_feed(&p, t, strlen(t));
+	sp_sacct_finish(&p);
+	is_int(6, (long long)G.n, "every record is written");
+	IS(0, "state", "FOO", "an unknown state is kept as printed");
+	is_int(3, (long long)p.st.unknown_states, "three records in states "
+	    "slurmpast does not know");
+	is_int(2, (long long)p.odd_states.n, "two such states");
+	is_string("FOO", sp_intern_str(&p.odd_states, 0), "the first named");
+	ok(sp_sacct_state_known(S("LAUNCH_FAILED")) &&
+	    !sp_sacct_state_known(S("FOO")), "state_known");
+	sp_sacct_free(&p);
 }
 
 static void
@@ -773,6 +854,7 @@ main(void)
 	test_steps_and_ids();
 	test_requeue_and_recycled();
 	test_states();
+	test_unknown_states();
 	test_times();
 	test_memory();
 	test_cpu_fold();
