@@ -473,13 +473,7 @@ add_pos(struct sp_sacct *p, size_t off, size_t len)
 static void
 add_name(struct sp_buf *b, const char *s, size_t n)
 {
-	while (n > 0 && (*s == ' ' || *s == '\t')) {
-		s++;
-		n--;
-	}
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' ||
-	    s[n - 1] == '\r'))
-		n--;
+	sp_sacct_trim(&s, &n);
 	sp_buf_add(b, s, n);
 	sp_buf_addc(b, '\0');
 }

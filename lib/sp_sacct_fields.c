@@ -46,18 +46,24 @@ sp_sacct_same_ci(const char *s, size_t n, const char *word)
 	return word[n] == '\0';
 }
 
+void
+sp_sacct_trim(const char **s, size_t *n)
+{
+	while (*n > 0 && (**s == ' ' || **s == '\t')) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n > 0 && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t' ||
+	    (*s)[*n - 1] == '\r'))
+		(*n)--;
+}
+
 int
 sp_sacct_field_id(const char *name, size_t n)
 {
 	int i;
 
-	while (n > 0 && (*name == ' ' || *name == '\t')) {
-		name++;
-		n--;
-	}
-	while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t' ||
-	    name[n - 1] == '\r'))
-		n--;
+	sp_sacct_trim(&name, &n);
 	for (i = 0; i < SP_SF_COUNT; i++)
 		if (sp_sacct_same_ci(name, n, fields[i].name))
 			return i;
@@ -185,13 +191,7 @@ sp_sacct_kind(const char *name, size_t n)
 
 	if (sf >= 0)
 		return kinds[sf];
-	while (n > 0 && (*name == ' ' || *name == '\t')) {
-		name++;
-		n--;
-	}
-	while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t' ||
-	    name[n - 1] == '\r'))
-		n--;
+	sp_sacct_trim(&name, &n);
 	for (i = 0; other_text[i]; i++)
 		if (sp_sacct_same_ci(name, n, other_text[i]))
 			return SP_SACCT_K_TEXT;

@@ -135,6 +135,8 @@ exit_pair(struct sp_slice s, double *code, double *sig)
 
 /* --------------------------------------------------------- the fields */
 
+/* The blanks and CR around a name in a header, gone. */
+void sp_sacct_trim(const char **s, size_t *n);
 /* Case-insensitive: the n bytes at s are the word. */
 int sp_sacct_same_ci(const char *s, size_t n, const char *word);
 

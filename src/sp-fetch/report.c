@@ -4,7 +4,6 @@
  * (--stats) that the front door turns into its headline and --json.
  * The message of a kind is written once, here, for both.
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "sp.h"
@@ -52,30 +51,6 @@ kind(struct report *r, const char *key, unsigned long n)
 }
 
 static void
-msg(struct report *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-msg(struct report *r, const char *fmt, ...)
-{
-	struct sp_buf tmp = { 0 };
-	va_list ap;
-	int len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		return;
-	sp_buf_reserve(&tmp, (size_t)len + 1);
-	va_start(ap, fmt);
-	vsnprintf(tmp.p, (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	sp_buf_add(&r->msg, tmp.p, (size_t)len);
-	sp_buf_free(&tmp);
-}
-
-static void
 add_column(struct report *r, const struct sp_sacct *ps, size_t pos)
 {
 	const char *name = sp_sacct_column_name(ps, pos);
@@ -94,17 +69,16 @@ short_rows(struct report *r, const struct sp_sacct *ps)
 		kind(r, "short_rows", 0);
 		return;
 	}
-	msg(r, "read %lu %s short of ", st->short_rows,
+	sp_buf_printf(&r->msg, "read %lu %s short of ", st->short_rows,
 	    plural(st->short_rows, "row", "rows"));
 	if (st->short_fewest == st->short_most) {
 		size_t k = ps->ncols - first;
 
+		sp_buf_adds(&r->msg, plural(st->short_rows, "its", "their"));
 		if (k == 1)
-			msg(r, "%s last field (", plural(st->short_rows, "its",
-			    "their"));
+			sp_buf_adds(&r->msg, " last field (");
 		else
-			msg(r, "%s last %zu fields (", plural(st->short_rows,
-			    "its", "their"), k);
+			sp_buf_printf(&r->msg, " last %zu fields (", k);
 		for (i = first; i < ps->ncols; i++) {
 			if (i > first + 3 && i + 1 < ps->ncols) {
 				sp_buf_adds(&r->msg, ", ...");
@@ -115,7 +89,8 @@ short_rows(struct report *r, const struct sp_sacct *ps)
 				sp_buf_adds(&r->msg, ", ");
 			add_column(r, ps, i);
 		}
-		msg(r, ") with %s unknown", k == 1 ? "it" : "them");
+		sp_buf_printf(&r->msg, ") with %s unknown",
+		    k == 1 ? "it" : "them");
 	} else {
 		sp_buf_adds(&r->msg, "trailing fields (from ");
 		add_column(r, ps, first);
@@ -145,8 +120,8 @@ rejoined(struct report *r, const struct sp_sacct *ps)
 	size_t i, named = 0;
 
 	if (ps->st.rejoined > 0) {
-		msg(r, "rejoined %lu %s whose ", ps->st.rejoined,
-		    plural(ps->st.rejoined, "row", "rows"));
+		sp_buf_printf(&r->msg, "rejoined %lu %s whose ",
+		    ps->st.rejoined, plural(ps->st.rejoined, "row", "rows"));
 		for (i = 0; i < ps->ncols; i++) {
 			if (ps->rejoined_at[i] == 0)
 				continue;
@@ -154,7 +129,8 @@ rejoined(struct report *r, const struct sp_sacct *ps)
 				sp_buf_adds(&r->msg, " or ");
 			add_column(r, ps, i);
 		}
-		msg(r, " held the delimiter %s", delimiter_name(ps->delim));
+		sp_buf_printf(&r->msg, " held the delimiter %s",
+		    delimiter_name(ps->delim));
 	}
 	kind(r, "rejoined_rows", ps->st.rejoined);
 }
@@ -166,7 +142,7 @@ odd_states(struct report *r, const struct sp_sacct *ps)
 	size_t i, n = ps->odd_states.n;
 
 	if (ps->st.unknown_states > 0) {
-		msg(r, "%lu %s in %s slurmpast does not know (",
+		sp_buf_printf(&r->msg, "%lu %s in %s slurmpast does not know (",
 		    ps->st.unknown_states, plural(ps->st.unknown_states,
 		    "record", "records"), plural(n, "a state", "states"));
 		for (i = 0; i < n && i < 5; i++) {
@@ -177,7 +153,7 @@ odd_states(struct report *r, const struct sp_sacct *ps)
 			add_shown(&r->msg, s, strlen(s));
 		}
 		if (n > 5)
-			msg(r, " and %zu more", n - 5);
+			sp_buf_printf(&r->msg, " and %zu more", n - 5);
 		sp_buf_adds(&r->msg, "): kept as printed, counted as neither "
 		    "success nor failure");
 	}
@@ -189,6 +165,7 @@ fetch_report(const struct sp_sacct *ps, unsigned long records, FILE *stats)
 {
 	const struct sp_sacct_stats *st = &ps->st;
 	struct report r;
+	struct sp_buf *m = &r.msg;
 	unsigned long dropped = st->shifted + st->nul_rows;
 
 	memset(&r, 0, sizeof r);
@@ -205,36 +182,37 @@ fetch_report(const struct sp_sacct *ps, unsigned long records, FILE *stats)
 	short_rows(&r, ps);
 	rejoined(&r, ps);
 	if (st->shifted)
-		msg(&r, "dropped %lu %s with more fields than the %zu named, "
-		    "where no single free-text field can hold the extra ones "
-		    "(the delimiter inside a value?)", st->shifted,
+		sp_buf_printf(m, "dropped %lu %s with more fields than the %zu "
+		    "named, where no single free-text field can hold the "
+		    "extra ones (the delimiter inside a value?)", st->shifted,
 		    plural(st->shifted, "row", "rows"), ps->ncols);
 	kind(&r, "long_rows", st->shifted);
 	if (st->nul_rows)
-		msg(&r, "dropped %lu %s holding a NUL byte (binary data?)",
-		    st->nul_rows, plural(st->nul_rows, "row", "rows"));
+		sp_buf_printf(m, "dropped %lu %s holding a NUL byte (binary "
+		    "data?)", st->nul_rows, plural(st->nul_rows, "row", "rows"));
 	kind(&r, "nul_rows", st->nul_rows);
 	if (st->lost_steps)
-		msg(&r, "%lu of the %lu dropped %s %s, so for %lu %s the step "
-		    "figures (peak memory, step CPU, I/O) are the allocation "
-		    "row's alone, unknown where it has none", st->lost_steps,
-		    dropped, plural(dropped, "row", "rows"),
+		sp_buf_printf(m, "%lu of the %lu dropped %s %s, so for %lu %s "
+		    "the step figures (peak memory, step CPU, I/O) are the "
+		    "allocation row's alone, unknown where it has none",
+		    st->lost_steps, dropped, plural(dropped, "row", "rows"),
 		    plural(st->lost_steps, "was a step", "were steps"),
 		    st->partial, plural(st->partial, "job", "jobs"));
 	kind(&r, "dropped_steps", st->lost_steps);
 	kind(&r, "partial_records", st->partial);
 	if (st->damaged)
-		msg(&r, "left out %lu %s whose own %s dropped", st->damaged,
-		    plural(st->damaged, "allocation", "allocations"),
-		    plural(st->damaged, "row was", "rows were"));
+		sp_buf_printf(m, "left out %lu %s whose own %s dropped",
+		    st->damaged, plural(st->damaged, "allocation",
+		    "allocations"), plural(st->damaged, "row was",
+		    "rows were"));
 	kind(&r, "left_out", st->damaged);
 	if (st->orphans)
-		msg(&r, "ignored %lu step %s without %s allocation row",
-		    st->orphans, plural(st->orphans, "row", "rows"),
+		sp_buf_printf(m, "ignored %lu step %s without %s allocation "
+		    "row", st->orphans, plural(st->orphans, "row", "rows"),
 		    plural(st->orphans, "its", "their"));
 	kind(&r, "orphan_steps", st->orphans);
 	if (st->stray)
-		msg(&r, "ignored %lu %s that %s no record", st->stray,
+		sp_buf_printf(m, "ignored %lu %s that %s no record", st->stray,
 		    plural(st->stray, "line", "lines"),
 		    plural(st->stray, "holds", "hold"));
 	kind(&r, "stray_lines", st->stray);
