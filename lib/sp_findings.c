@@ -317,6 +317,7 @@ struct ctx {
 	const struct sp_job *j;
 	struct sp_jobcalc c;
 	struct sp_findings *out;
+	size_t from;		/* this job's first finding in out */
 	struct draft dr;
 	char *state;		/* decoded */
 };
@@ -1114,10 +1115,36 @@ logs_read(const struct ctx *x)
 	return x->d->logs != NULL && x->d->logs->looked && x->d->logs->n > 0;
 }
 
+/* Whether a rule before the exit's already said how the job ended. */
+static int
+end_explained(const struct ctx *x)
+{
+	static const char *const ends[] = { "timeout-hang", "timeout-real",
+		"host-oom", NULL };
+
+	for (size_t i = x->from; i < x->out->n; i++)
+		for (const char *const *e = ends; *e; e++)
+			if (strcmp(x->out->v[i].code, *e) == 0)
+				return 1;
+	return 0;
+}
+
+/* Whether every log found holds only white space. */
+static int
+logs_blank(const struct ctx *x)
+{
+	for (size_t i = 0; i < x->d->logs->n; i++)
+		for (size_t k = 0; k < x->d->logs->v[i].tail.len; k++)
+			if ((unsigned char)x->d->logs->v[i].tail.p[k] > ' ')
+				return 0;
+	return 1;
+}
+
 static void
 rule_exit(struct ctx *x)
 {
 	const struct sp_job *j = x->j;
+	size_t before = x->out->n;
 	int explained = state_rules(x), sig = 0, named = 0;
 	double code = j->exit_code;
 	int succeeded = state_is(x, "COMPLETED") && !(code != 0);
@@ -1179,6 +1206,23 @@ rule_exit(struct ctx *x)
 		say(&x->dr.act, "Point sp-show at the logs with --log-dir, or "
 		    "submit with a predictable --error=logs/%%x-%%j.err.");
 		add(x->out, "exit-nonzero-nolog", SP_SEV_WARNING, &x->dr);
+	}
+	if (known(code) && code != 0 && x->out->n == before &&
+	    !end_explained(x)) {
+		/* A non-zero exit is never "nothing needs attention". */
+		if (!logs_read(x))
+			say(&x->dr.ev, "Exited %L, and nothing in this record "
+			    "explains it.", code);
+		else if (logs_blank(x))
+			say(&x->dr.ev, "Exited %L, and its log (%s) is empty.",
+			    code, x->d->logs->v[0].path);
+		else
+			say(&x->dr.ev, "Exited %L, and nothing in its log "
+			    "explains it.", code);
+		say(&x->dr.act, "Run it again by hand, or make it say why "
+		    "before it exits (set -x in a shell script; a message on "
+		    "stderr).");
+		add(x->out, "exit-nonzero", SP_SEV_WARNING, &x->dr);
 	}
 }
 
@@ -1258,6 +1302,7 @@ sp_diagnose(const struct sp_diag *d, struct sp_findings *out)
 	x.d = d;
 	x.j = d->job;
 	x.out = out;
+	x.from = from;
 	x.state = text(d->job->state);
 	sp_jobcalc(&x.c, d->job, d->steps, d->nsteps, d->site);
 

@@ -287,6 +287,14 @@ state_in(const struct sp_job *j, const char *const *states)
 }
 
 int
+sp_job_ran(const struct sp_job *j)
+{
+	if (sp_job_state_is(j, "PENDING") || j->alloc_cpus == 0)
+		return 0;
+	return !(j->elapsed_s == 0 && j->nodelist.n == 0);
+}
+
+int
 sp_job_is_open(const struct sp_job *j)
 {
 	static const char *const running[] = { "RUNNING", "PENDING",

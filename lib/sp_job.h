@@ -95,6 +95,12 @@ int sp_job_parse_checked(struct sp_job *j, const struct sp_jobcols *c,
 int sp_job_is_step(const struct sp_job *j);
 /* Open: never ended (RUNNING/PENDING with End Unknown). */
 int sp_job_is_open(const struct sp_job *j);
+/*
+ * Whether the job ever started on a node: 0 for a record that shows it
+ * never did (PENDING, no CPU allocated, or no node and no time elapsed:
+ * cancelled while pending, which sacct gives a start equal to its end).
+ */
+int sp_job_ran(const struct sp_job *j);
 /* Usable by cross-run analysis: an allocation, closed, elapsed known. */
 int sp_job_usable(const struct sp_job *j);
 /* The states that count as failed, NULL-terminated: FAILED TIMEOUT

@@ -514,115 +514,80 @@ sp_log_expand(struct sp_buf *out, const char *pat, const struct sp_job *j)
 }
 
 /* ---------------------------------------------------------------- */
-/* The submit line, tokenised as a POSIX shell would split it          */
+/* The submit line, read as sbatch read its arguments                 */
 
-struct tokens {
+/*
+ * Slurm records the submit line as the command's arguments joined by
+ * spaces: the shell's quotes are gone, and a quote in the record is part
+ * of an argument (the perl -e '...' inside a --wrap).  So the line is
+ * split at white space and read as getopt read it: options until the
+ * first word that is not one (the script; what follows is its own), a
+ * value after an option that takes one, and --wrap's value (its command)
+ * to the end, for where that value ended is not in the record.
+ */
+
+/* sbatch's and srun's long options that take a value (not optional). */
+static const char *const long_valued[] = {
+	"account", "acctg-freq", "array", "batch", "bb", "bbf", "begin",
+	"chdir", "cluster-constraint", "clusters", "comment", "constraint",
+	"container", "core-spec", "cores-per-socket", "cpu-freq",
+	"cpus-per-gpu", "cpus-per-task", "deadline", "delay-boot",
+	"dependency", "distribution", "error", "exclude", "export",
+	"export-file", "extra-node-info", "gid", "gpu-bind", "gpu-freq",
+	"gpus", "gpus-per-node", "gpus-per-socket", "gpus-per-task", "gres",
+	"gres-flags", "hint", "input", "job-name", "kill-on-invalid-dep",
+	"licenses", "mail-type", "mail-user", "mcs-label", "mem", "mem-bind",
+	"mem-per-cpu", "mem-per-gpu", "mincpus", "network", "nodefile",
+	"nodelist", "nodes", "ntasks", "ntasks-per-core", "ntasks-per-gpu",
+	"ntasks-per-node", "ntasks-per-socket", "open-mode", "output",
+	"partition", "power", "prefer", "priority", "profile", "qos",
+	"reservation", "signal", "sockets-per-node", "switches",
+	"thread-spec", "threads-per-core", "time", "time-min", "tmp", "uid",
+	"wait-all-nodes", "wckey", NULL
+};
+
+/* The short options that take a value. */
+static const char short_valued[] = "AaBbCcDdeGiJLMmNnopqStwx";
+
+struct words {
 	char **v;
 	size_t n;
 	size_t cap;
 };
 
 static void
-tokens_free(struct tokens *t)
+words_free(struct words *w)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i]);
-	free(t->v);
-	memset(t, 0, sizeof *t);
+	for (size_t i = 0; i < w->n; i++)
+		free(w->v[i]);
+	free(w->v);
+	memset(w, 0, sizeof *w);
 }
 
 static void
-tokens_push(struct tokens *t, struct sp_buf *tok)
+split_words(const char *s, struct words *w)
 {
-	t->v = sp_xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
-	t->v[t->n++] = sp_xstrdup(sp_buf_str(tok));
-	sp_buf_clear(tok);
+	while (*s) {
+		size_t n;
+
+		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			s++;
+		n = strcspn(s, " \t\n\r");
+		if (n == 0)
+			break;
+		w->v = sp_xgrow(w->v, &w->cap, w->n + 1, sizeof *w->v);
+		w->v[w->n++] = sp_xstrndup(s, n);
+		s += n;
+	}
 }
 
-/* 0, or -1 for an unbalanced quote or a trailing backslash. */
 static int
-shell_split(const char *s, struct tokens *t)
+long_takes_value(const char *name, size_t n)
 {
-	struct sp_buf tok = { 0 };
-	int in_tok = 0, rc = 0;
-
-	while (*s && rc == 0) {
-		char c = *s++;
-
-		if (c == ' ' || c == '\t' || c == '\n') {
-			if (in_tok)
-				tokens_push(t, &tok);
-			in_tok = 0;
-		} else if (c == '\'') {
-			in_tok = 1;
-			while (*s && *s != '\'')
-				sp_buf_addc(&tok, *s++);
-			if (*s == '\0')
-				rc = -1;
-			else
-				s++;
-		} else if (c == '"') {
-			in_tok = 1;
-			while (*s && *s != '"') {
-				if (*s == '\\' && s[1] != '\0' &&
-				    strchr("\\\"$`\n", s[1]) != NULL) {
-					if (s[1] != '\n')
-						sp_buf_addc(&tok, s[1]);
-					s += 2;
-				} else {
-					sp_buf_addc(&tok, *s++);
-				}
-			}
-			if (*s == '\0')
-				rc = -1;
-			else
-				s++;
-		} else if (c == '\\') {
-			if (*s == '\0') {
-				rc = -1;
-			} else {
-				if (*s != '\n') {
-					sp_buf_addc(&tok, *s);
-					in_tok = 1;
-				}
-				s++;
-			}
-		} else {
-			sp_buf_addc(&tok, c);
-			in_tok = 1;
-		}
-	}
-	if (rc == 0 && in_tok)
-		tokens_push(t, &tok);
-	sp_buf_free(&tok);
-	return rc;
-}
-
-/*
- * If tok is the option (short -X or long --name) returns its value,
- * consuming the next token when the value is separate; else NULL.
- */
-static const char *
-option_value(const struct tokens *t, size_t *i, char shortopt,
-	     const char *longopt)
-{
-	const char *tok = t->v[*i];
-	size_t ll = strlen(longopt);
-
-	if (tok[0] != '-')
-		return NULL;
-	if (tok[1] == shortopt && tok[2] != '\0')
-		return tok + 2;
-	if ((tok[1] == shortopt && tok[2] == '\0') ||
-	    (tok[1] == '-' && strcmp(tok + 2, longopt) == 0)) {
-		if (*i + 1 >= t->n || t->v[*i + 1][0] == '-')
-			return NULL;
-		return t->v[++*i];
-	}
-	if (tok[1] == '-' && strncmp(tok + 2, longopt, ll) == 0 &&
-	    tok[2 + ll] == '=')
-		return tok + 3 + ll;
-	return NULL;
+	for (const char *const *o = long_valued; *o; o++)
+		if (strlen(*o) == n && strncmp(*o, name, n) == 0)
+			return 1;
+	return 0;
 }
 
 static void
@@ -634,31 +599,78 @@ replace(char **dst, const char *v)
 	*dst = sp_xstrdup(v);
 }
 
+/* The word after w->v[*i], taken as a value; NULL at the end. */
+static const char *
+next_value(const struct words *w, size_t *i)
+{
+	return *i + 1 < w->n ? w->v[++*i] : NULL;
+}
+
+/* One long option at w->v[*i]; 0 when the options end here (--wrap). */
+static int
+long_option(const struct words *w, size_t *i, char **err, char **out)
+{
+	const char *name = w->v[*i] + 2, *eq = strchr(name, '=');
+	size_t n = eq ? (size_t)(eq - name) : strlen(name);
+	const char *value = NULL;
+
+	if (n == 4 && strncmp(name, "wrap", 4) == 0)
+		return 0;
+	if (eq != NULL)
+		value = eq + 1;
+	else if (long_takes_value(name, n))
+		value = next_value(w, i);
+	if (n == 5 && strncmp(name, "error", 5) == 0)
+		replace(err, value);
+	else if (n == 6 && strncmp(name, "output", 6) == 0)
+		replace(out, value);
+	return 1;
+}
+
+/* A cluster of short options at w->v[*i] (-Hv, -ologs/a.out, -o a). */
+static void
+short_options(const struct words *w, size_t *i, char **err, char **out)
+{
+	const char *word = w->v[*i];
+
+	for (size_t k = 1; word[k] != '\0'; k++) {
+		const char *value;
+
+		if (strchr(short_valued, word[k]) == NULL)
+			continue;	/* a flag */
+		value = word[k + 1] != '\0' ? word + k + 1 : next_value(w, i);
+		if (word[k] == 'e')
+			replace(err, value);
+		else if (word[k] == 'o')
+			replace(out, value);
+		return;
+	}
+}
+
 void
 sp_log_submit_paths(const char *line, char **err, char **out)
 {
-	struct tokens t = { 0 };
+	struct words w = { 0 };
 
 	*err = *out = NULL;
-	if (line == NULL || shell_split(line, &t) != 0) {
-		tokens_free(&t);
+	if (line == NULL)
 		return;
-	}
-	for (size_t i = 0; i < t.n; i++) {
-		const char *v;
+	split_words(line, &w);
+	/* The first word is the command: sbatch, srun, salloc. */
+	for (size_t i = 1; i < w.n; i++) {
+		const char *word = w.v[i];
 
-		if (strcmp(t.v[i], "--wrap") == 0) {
-			i++;	/* the command line wrapped, not ours */
-			continue;
+		if (strcmp(word, "--") == 0 || word[0] != '-' ||
+		    word[1] == '\0')
+			break;	/* the script, and its own arguments */
+		if (word[1] == '-') {
+			if (!long_option(&w, &i, err, out))
+				break;
+		} else {
+			short_options(&w, &i, err, out);
 		}
-		if (strncmp(t.v[i], "--wrap=", 7) == 0)
-			continue;
-		if ((v = option_value(&t, &i, 'e', "error")) != NULL)
-			replace(err, v);
-		else if ((v = option_value(&t, &i, 'o', "output")) != NULL)
-			replace(out, v);
 	}
-	tokens_free(&t);
+	words_free(&w);
 }
 
 /* ---------------------------------------------------------------- */
@@ -978,7 +990,17 @@ free_dirs(struct searchdir *v, size_t n)
 	free(v);
 }
 
-/* 1 when name holds id with no digit on either side (60 is not 1060). */
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * 1 when name holds id with no digit on either side (60 is not 1060),
+ * and not as the array or het part of a longer id (44 is not 44_3: that
+ * is another task's file; 44_3 itself is an id of its own).
+ */
 static int
 holds_id(const char *name, const char *id)
 {
@@ -988,8 +1010,10 @@ holds_id(const char *name, const char *id)
 	if (idn == 0)
 		return 0;
 	while ((p = strstr(p, id)) != NULL) {
-		int before = p > name && p[-1] >= '0' && p[-1] <= '9';
-		int after = p[idn] >= '0' && p[idn] <= '9';
+		int before = p > name && is_digit(p[-1]);
+		int after = is_digit(p[idn]) ||
+			    ((p[idn] == '_' || p[idn] == '+') &&
+			     is_digit(p[idn + 1]));
 
 		if (!before && !after)
 			return 1;
@@ -1004,6 +1028,42 @@ holds_any_id(const struct ladder *L, const char *name)
 	for (size_t i = 0; i < L->nids; i++)
 		if (holds_id(name, L->ids[i]))
 			return 1;
+	return 0;
+}
+
+/*
+ * Whether name is a conventional log name of some other job: its stem,
+ * past a slurm- or job- prefix, is a job id (123, 123_4) that is none of
+ * this job's.  Such a file is never inferred for this job.
+ */
+static int
+names_other_job(const struct ladder *L, const char *name)
+{
+	static const char *const prefixes[] = { "slurm-", "slurm_", "job-",
+		"job_", "" };
+	size_t n = strlen(name) - 4;	/* the extension, .out .err .log */
+
+	for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
+		size_t pl = strlen(prefixes[k]), i = pl, digits;
+
+		if (n <= pl || strncmp(name, prefixes[k], pl) != 0)
+			continue;
+		while (i < n && is_digit(name[i]))
+			i++;
+		digits = i - pl;
+		if (digits > 0 && i < n && name[i] == '_') {
+			i++;
+			while (i < n && is_digit(name[i]))
+				i++;
+		}
+		if (digits == 0 || i != n || !is_digit(name[n - 1]))
+			continue;
+		for (size_t id = 0; id < L->nids; id++)
+			if (strlen(L->ids[id]) == n - pl &&
+			    strncmp(name + pl, L->ids[id], n - pl) == 0)
+				return 0;
+		return 1;
+	}
 	return 0;
 }
 
@@ -1159,6 +1219,8 @@ rung_time(struct ladder *L, struct searchdir *dirs, size_t ndirs)
 				continue;
 			if (!dirs[d].trusted && !loose_name_ok(L, ld->e[e].name))
 				continue;
+			if (names_other_job(L, ld->e[e].name))
+				continue;
 			join_path(&path, ld->path, ld->e[e].name);
 			if (set_get(L->c->claimed, path.p, NULL))
 				continue;
@@ -1229,6 +1291,11 @@ sp_logs_find(struct sp_logctx *c, const struct sp_job *j, struct sp_logs *out)
 
 	sp_logs_none(out);
 	out->looked = 1;
+	if (!sp_job_ran(j)) {
+		/* No file was ever written for it: any found is another's. */
+		out->not_started = 1;
+		return;
+	}
 	memset(&L, 0, sizeof L);
 	L.c = c;
 	L.j = j;

@@ -8,7 +8,9 @@
  * paths in the comment; the conventional names in --log-dir folders, the
  * work directory and the current one; any log naming the job; and last a
  * file written while the job ran.  Every file found says which rung
- * found it, and a declared file that is gone says why plainly.
+ * found it, and a declared file that is gone says why plainly.  A job
+ * that never started wrote no file, so none is looked for; no file
+ * named after another job is ever taken for this one.
  */
 #ifndef SP_LOGS_H
 #define SP_LOGS_H
@@ -55,6 +57,7 @@ struct sp_log {
 
 struct sp_logs {
 	int looked;		/* 0 with --no-logs */
+	int not_started;	/* the job never ran: no file looked for */
 	struct sp_log *v;	/* files found: error, then output, then log */
 	size_t n;
 	size_t cap;
@@ -118,10 +121,11 @@ int sp_log_expand(struct sp_buf *out, const char *pattern,
 		  const struct sp_job *j);
 
 /*
- * The -e/--error and -o/--output values of a submit line, shell
- * tokenised; the last of each wins, a value starting with '-' and the
- * text of --wrap are ignored, unbalanced quotes give nothing.  *err and
- * *out are malloc'ed or NULL.
+ * The -e/--error and -o/--output values of a submit line, read as sbatch
+ * read its arguments: the record joins them with spaces (the shell's
+ * quotes are gone), options end at the script or at --wrap (whose
+ * command runs to the end), the last of each wins, a value starting
+ * with '-' is none.  *err and *out are malloc'ed or NULL.
  */
 void sp_log_submit_paths(const char *line, char **err, char **out);
 

@@ -371,7 +371,7 @@ view_header(const struct draw *D, struct sp_buf *b, const struct sp_job *j,
 
 	/* when, and how long it queued */
 	sp_buf_clear(&t);
-	if (j->start_known) {
+	if (j->start_known && sp_job_ran(j)) {
 		sp_buf_adds(&t, "ran ");
 		clean_slice(D, &t, j->start, 0);
 		sp_buf_printf(&t, " %s ", sp_term_glyph(D->term, SP_G_ARROW));
@@ -583,6 +583,11 @@ view_logs(const struct draw *D, struct sp_buf *b, const struct sp_logs *l)
 	heading(D, b, "log");
 	if (!l->looked) {
 		sp_buf_adds(b, "  not read (--no-logs)\n");
+		return;
+	}
+	if (l->not_started) {
+		sp_buf_adds(b, "  none: the job never started, so it wrote "
+			    "none\n");
 		return;
 	}
 	if (l->expected.path != NULL)

@@ -241,7 +241,9 @@ json_job(struct run *R, const struct shown *s)
 		int f2 = 1;
 		const char *status = NULL;
 
-		if (logs->n > 0)
+		if (logs->not_started)
+			status = "not-started";
+		else if (logs->n > 0)
 			status = "found";
 		else if (logs->expected.path != NULL)
 			status = sp_log_status_name(logs->expected.status);

@@ -10,50 +10,14 @@ SP_TOP=${SP_TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
 load ../lib/common
 
 CLUSTER=$BATS_TEST_DIRNAME
+load setup
 
 setup_file() {
-	[ "$(id -u)" = 0 ] || return 0
-	. "$CLUSTER/lib.sh"
-	export SLURM_CONF SPC
-	# One run at a time: a second `make check` would stop daemons under
-	# this one.  bats keeps fd 9 open until the file is done; up.sh's
-	# daemons never inherit it.
-	exec 9>>"$SPC.lock"
-	flock -w 1200 9 || {
-		echo "# another run of the cluster tests held $SPC.lock for 20 minutes" >&3
-		return 1
-	}
-	local d was_up=1
-	for d in $(spc_daemons); do
-		spc_daemon_pid "$d" >/dev/null || was_up=0
-	done
-	export SPC_WAS_UP=$was_up
-	# A cluster that cannot come up is a failure, never a skip: in CI a
-	# silent skip would hide that nothing was tested.
-	"$CLUSTER/up.sh" || {
-		echo "# up.sh failed: the real-Slurm tests cannot run" >&3
-		return 1
-	}
-	"$CLUSTER/mix.sh" || {
-		echo "# mix.sh failed: the job mix did not reach accounting" >&3
-		return 1
-	}
-	MANIFEST=$SPC/manifest.tsv
-	export MANIFEST
-	RECORDS=$BATS_FILE_TMPDIR/records.tsv
-	export RECORDS
-	# One fetch of every job of the mix; each test reads its part.
-	# A failure here is the first test's to report, not setup's.
-	local rc=0
-	sp-fetch --all-users -j "$(mix_ids)" >"$RECORDS" 2>"$BATS_FILE_TMPDIR/fetch.err" || rc=$?
-	echo "$rc" >"$BATS_FILE_TMPDIR/fetch.rc"
+	cluster_setup_file
 }
 
 teardown_file() {
-	[ "$(id -u)" = 0 ] || return 0
-	if [ "${SPC_WAS_UP:-1}" = 0 ] && [ -z "${SP_CLUSTER_KEEP:-}" ]; then
-		"$CLUSTER/down.sh"
-	fi
+	cluster_teardown_file
 }
 
 setup() {
@@ -69,20 +33,6 @@ teardown() {
 		rm -f "$BATS_FILE_TMPDIR/restore"
 		"$CLUSTER/up.sh"
 	fi
-}
-
-# The manifest's job ids, array tasks asked for by their array job.
-mix_ids() {
-	awk -F'\t' 'NR > 1 { sub(/_.*/, "", $2); print $2 }' "$MANIFEST" |
-		sort -un | paste -sd, -
-}
-
-# expect KEY COLUMN: the manifest's COLUMN for the job KEY.
-expect() {
-	awk -F'\t' -v key="$1" -v col="$2" '
-		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		$h["key"] == key { print $h[col]; found = 1 }
-		END { if (!found) { print "no job " key " in the manifest" > "/dev/stderr"; exit 1 } }' "$MANIFEST"
 }
 
 # rec FILE JOBID COLUMN [ATTEMPT]: the record's COLUMN, found by header

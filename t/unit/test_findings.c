@@ -609,6 +609,20 @@ test_logs(struct sp_findings *f)
 	run(f, &j, &site_linux, &l, NULL);
 	ok(has(f, "exit-nonzero-nolog", SP_SEV_WARNING, "no log was found"),
 	   "looked and found none: says so");
+
+	/* Issue 15, item 12: FAILED, exit 1, an empty log, no finding. */
+	fake_log(&l, &file, "\n  \n");
+	run(f, &j, &site_linux, &l, NULL);
+	ok(has(f, "exit-nonzero", SP_SEV_WARNING,
+	       "Exited 1, and its log (/logs/x.err) is empty."),
+	   "an empty log: a non-zero exit is still a finding");
+	is_int(1, (long long)f->n, "  the only one");
+	tj_set(&j, "state", "SPECIAL_EXIT");
+	tj_num(&j, "exit_code", 2);
+	fake_log(&l, &file, "working\n");
+	run(f, &j, &site_linux, &l, NULL);
+	ok(has(f, "exit-nonzero", SP_SEV_WARNING, "nothing in its log"),
+	   "a state no rule knows, exit 2: said too");
 }
 
 static void

@@ -147,6 +147,10 @@ submit(const char *line, const char *want_err, const char *want_out,
 	free(out);
 }
 
+/*
+ * Submit lines as Slurm records them: the arguments joined by spaces,
+ * the shell's quotes gone (t/cluster's mix shows it).
+ */
 static void
 test_submit_line(void)
 {
@@ -156,20 +160,30 @@ test_submit_line(void)
 	       "e/%j.err", "o/%j.out", "long options, = and apart");
 	submit("sbatch -ologs/a.out job.sh", NULL, "logs/a.out",
 	       "a short option glued to its value");
+	submit("sbatch -Hv -oa.out x.sh", NULL, "a.out",
+	       "flags clustered before it");
 	submit("sbatch -o first.out -o second.out x.sh", NULL, "second.out",
 	       "the last occurrence wins");
 	submit("sbatch -o -N 2 x.sh", NULL, NULL,
 	       "a value starting with - is not a value");
-	submit("sbatch --wrap \"python t.py -o inner.out -e inner.err\" "
-	       "-e real.err", "real.err", NULL, "the text of --wrap is not ours");
-	submit("sbatch --wrap='python t.py -o inner.out' x", NULL, NULL,
-	       "--wrap=... is not ours either");
-	submit("sbatch -o 'my logs/out.txt' -e \"e \\\"q\\\".err\" x.sh",
-	       "e \"q\".err", "my logs/out.txt", "quotes group, escapes");
-	submit("sbatch -o 'unbalanced x.sh", NULL, NULL,
-	       "unbalanced quotes give nothing");
-	submit("sbatch --export=ALL --exclusive job.sh", NULL, NULL,
-	       "options that merely start with e or o are not -e or -o");
+	submit("sbatch --parsable -J oom_array -t 5 --mem=200M --array=1-4 "
+	       "--wrap=perl -e 'my @a; for (1..8) { push @a, 1 } sleep 2'",
+	       NULL, NULL, "perl -e inside --wrap is not sbatch's --error");
+	submit("sbatch -e real.err --wrap python t.py -o inner.out",
+	       "real.err", NULL, "--wrap's command runs to the end");
+	submit("sbatch -o out.log job.sh -e args.err", NULL, "out.log",
+	       "the script's own arguments are not sbatch's");
+	submit("sbatch -J -e -p gpu -o o.out x.sh", NULL, "o.out",
+	       "the values of other options are skipped");
+	submit("sbatch --job-name -e --export ALL -o o.out x.sh", NULL,
+	       "o.out", "so are long ones given apart");
+	submit("sbatch -- -o x.sh", NULL, NULL, "-- ends the options");
+	submit("sbatch --export=ALL --exclusive -e e.err job.sh", "e.err",
+	       NULL, "options that merely start with e or o are not -e, "
+	       "and a flag takes no value");
+	submit("srun -o 'my.out' x", NULL, "'my.out'",
+	       "a quote in the record is part of the argument");
+	submit("", NULL, NULL, "an empty line");
 }
 
 static const struct sp_log *
@@ -394,6 +408,75 @@ test_time_rung(void)
 	sp_logctx_free(&c);
 }
 
+/*
+ * The real cluster showed a job cancelled while pending given another
+ * job's slurm-14_3.out, inferred: a job that never ran wrote no file,
+ * and a file named after another job is never this one's.
+ */
+static void
+test_not_ours(void)
+{
+	struct sp_logctx c;
+	struct sp_logs l;
+	struct sp_job j;
+
+	mkdir_rel("no");
+	write_file("no/slurm-57.out", "one\ntwo\n");
+	touch_at("no/slurm-57.out", "2026-11-12T10:00:10");
+	write_file("no/slurm-14_3.out", "task 3\n");
+	touch_at("no/slurm-14_3.out", "2026-11-12T10:00:20");
+
+	sp_logctx_init(&c, 0);
+	base_job(&j);
+	tj_set(&j, "jobid", "36");
+	tj_set(&j, "jobid_raw", "36");
+	tj_set(&j, "workdir", at("no"));
+	tj_set(&j, "nodelist", "");
+	tj_set(&j, "start", "2026-11-12T10:00:00");
+	tj_set(&j, "end", "2026-11-12T10:00:00");
+	j.elapsed_s = 0;
+	sp_logs_find(&c, &j, &l);
+	ok(l.looked && l.not_started && l.n == 0 && l.expected.path == NULL,
+	   "a job cancelled while pending is given no file");
+	sp_logs_free(&l);
+	tj_set(&j, "stdout", "slurm-57.out");
+	sp_logs_find(&c, &j, &l);
+	ok(l.not_started && l.n == 0, "not even one its record names");
+	sp_logs_free(&l);
+
+	base_job(&j);
+	tj_set(&j, "jobid", "14_5");
+	tj_set(&j, "jobid_raw", "19");
+	tj_set(&j, "array_job", "14");
+	tj_set(&j, "array_task", "5");
+	tj_set(&j, "workdir", at("no"));
+	tj_set(&j, "start", "2026-11-12T09:59:00");
+	tj_set(&j, "end", "2026-11-12T10:00:30");
+	sp_logs_find(&c, &j, &l);
+	is_int(0, (long long)l.n, "another task's file, or another job's, "
+	       "is not inferred for an array task");
+	sp_logs_free(&l);
+
+	write_file("no/slurm-14_5.out", "task 5\n");
+	sp_logctx_free(&c);
+	sp_logctx_init(&c, 0);
+	sp_logs_find(&c, &j, &l);
+	ok(l.n == 1 && strstr(found(&l, 0)->path, "slurm-14_5.out") &&
+	   found(&l, 0)->how == SP_HOW_CONVENTION, "its own file is found");
+	sp_logs_free(&l);
+	unlink(at("no/slurm-14_5.out"));
+
+	write_file("no/run-14.log", "the array's\n");
+	sp_logctx_free(&c);
+	sp_logctx_init(&c, 0);
+	sp_logs_find(&c, &j, &l);
+	ok(l.n == 1 && strstr(found(&l, 0)->path, "run-14.log") &&
+	   found(&l, 0)->how == SP_HOW_NAME, "a log named after the array "
+	   "is the task's; slurm-14_3.out is not");
+	sp_logs_free(&l);
+	sp_logctx_free(&c);
+}
+
 static void
 test_tail(void)
 {
@@ -478,6 +561,7 @@ main(void)
 	test_submit_and_comment_rungs();
 	test_log_dir_and_names();
 	test_time_rung();
+	test_not_ours();
 	test_tail();
 	test_unreadable();
 	test_names();

@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# sp-show on the real Slurm's records of the job mix, with the logs the
+# jobs wrote where Slurm put them: the log each job is shown is its own,
+# a job that never started is shown none, and the submit lines are read
+# as sbatch read them.  Takes the cluster's lock and brings it up as
+# fetch.bats does (setup.bash).
+
+bats_require_minimum_version 1.5.0
+SP_TOP=${SP_TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
+load ../lib/common
+
+CLUSTER=$BATS_TEST_DIRNAME
+load setup
+
+setup_file() {
+	cluster_setup_file
+}
+
+teardown_file() {
+	cluster_teardown_file
+}
+
+setup() {
+	[ "$(id -u)" = 0 ] || skip "the real Slurm cluster needs root"
+	[ "$(cat "$BATS_FILE_TMPDIR/fetch.rc")" = 0 ] ||
+		skip "sp-fetch could not read the mix (fetch.bats says why)"
+	export SLURMPAST_NO_SITE=1 LC_ALL=C.UTF-8
+	# Not the work directories: the current one is searched too.
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# show_json KEY: sp-show --json of the mix job KEY (each task of an array).
+show_json() {
+	sp-show --json -j "$(expect "$1" jobid)" "$RECORDS"
+}
+
+@test "a job cancelled while pending is shown no log, not another job's" {
+	for key in cancel_pending cancel_held; do
+		run show_json "$key"
+		[ "$status" -eq 0 ]
+		printf '%s\n' "$output" | jq -e '.log.status == "not-started" and
+			.log.files == [] and .log.expected.path == null' ||
+			{ echo "$key: $output"; return 1; }
+		run sp-show --no-color -j "$(expect "$key" jobid)" "$RECORDS"
+		[[ "$output" == *"never started"* ]]
+		[[ "$output" == *"the job never started, so it wrote none"* ]]
+		[[ "$output" != *"inferred"* ]]
+	done
+}
+
+@test "every log a job of the mix is shown is its own" {
+	# Slurm's default name is slurm-%j.out, slurm-%A_%a.out for a task.
+	sp-show --json "$RECORDS" | jq -r '
+		.jobid as $id | .array_job as $a | .array_task as $t |
+		.log.files[] | [$id, (.path | sub(".*/"; "")),
+			(if $t == null then "slurm-\($id).out"
+			 else "slurm-\($a)_\($t).out" end)] | @tsv' >logs.tsv
+	[ -s logs.tsv ]
+	run awk -F '\t' '$2 != $3' logs.tsv
+	[ -z "$output" ]
+}
+
+@test "perl -e inside --wrap is not sbatch's --error" {
+	for i in 1 2 3 4; do
+		run show_json "oom_array_$i"
+		printf '%s\n' "$output" | jq -e '
+			(.submit_line | test("--wrap=perl -e ")) and
+			.log.expected.path == null and .log.status == "found" and
+			.log.files[0].how == "conventional"' ||
+			{ echo "oom_array_$i: $output"; return 1; }
+	done
+}
+
+@test "the multi-step job's log lines are drawn, their escapes decoded" {
+	id=$(expect multistep jobid)
+	run sp-show --no-color --width 80 -j "$id" "$RECORDS"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"│ srun: error: "*"task 0: Exited with exit code 1"* ]]
+	[[ "$output" != *'\n'* ]]
+	# The record form keeps the line break escaped, as the format says.
+	run sp-show --findings -j "$id" "$RECORDS"
+	[[ "$output" == *'.out:\nsrun: error: '* ]]
+}
+
+@test "a failed job that exited non-zero always has a finding" {
+	for key in exit1 exit3 exit7 multistep; do
+		run sp-show --findings -j "$(expect "$key" jobid)" "$RECORDS"
+		[ "${#lines[@]}" -ge 2 ] || { echo "$key: $output"; return 1; }
+	done
+}
