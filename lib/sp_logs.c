@@ -13,6 +13,7 @@
 #include "sp_hostlist.h"
 #include "sp_logs.h"
 #include "sp_record.h"
+#include "sp_units.h"
 
 /* ---------------------------------------------------------------- */
 /* A string set with a value per key: folder listings and claims.     */
@@ -1156,18 +1157,6 @@ rung_name(struct ladder *L, struct searchdir *dirs, size_t ndirs)
 	return found;
 }
 
-/* sacct's times are the cluster's civil time; so is a file's, this way. */
-static int64_t
-civil_time(int64_t epoch)
-{
-	time_t t = (time_t)epoch;
-	struct tm tm;
-
-	if (localtime_r(&t, &tm) == NULL)
-		return epoch;
-	return (int64_t)timegm(&tm);
-}
-
 struct candidate {
 	const char *dir;
 	const struct logent *e;
@@ -1212,7 +1201,7 @@ rung_time(struct ladder *L, struct searchdir *dirs, size_t ndirs)
 
 		for (size_t e = 0; e < ld->n; e++) {
 			struct candidate c;
-			int64_t mt = civil_time(ld->e[e].mtime);
+			int64_t mt = sp_civil_local(ld->e[e].mtime);
 
 			if (mt < j->start_t - SP_LOG_MTIME_BEFORE_S ||
 			    mt > j->end_t + SP_LOG_MTIME_AFTER_S)

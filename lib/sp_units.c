@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "sp_units.h"
 
@@ -399,6 +400,17 @@ sp_parse_time(const char *s, size_t n, int64_t *epoch)
 		*epoch = days_from_civil(y, mo, d) * 86400 + h * 3600 +
 		    mi * 60 + se;
 	return SP_VAL_OK;
+}
+
+int64_t
+sp_civil_local(int64_t epoch)
+{
+	time_t t = (time_t)epoch;
+	struct tm tm;
+
+	if (localtime_r(&t, &tm) == NULL)
+		return epoch;
+	return (int64_t)timegm(&tm);
 }
 
 void

@@ -48,6 +48,12 @@ enum sp_val sp_parse_duration(const char *s, size_t n, double *seconds);
 enum sp_val sp_parse_time(const char *s, size_t n, int64_t *epoch);
 /* The same civil time back, "2026-11-29T14:03:11". */
 void sp_fmt_time(struct sp_buf *b, int64_t epoch);
+/*
+ * An instant (seconds since the epoch) as this machine's civil time, in
+ * the form sp_parse_time gives: sacct prints the cluster's civil time, so
+ * a file's mtime or a transcript's UTC stamp is compared this way.
+ */
+int64_t sp_civil_local(int64_t epoch);
 
 /* Human forms, appended to b.  A non-finite value (and, except for a
  * percentage, a negative one or one past SP_UNITS_MAX) appends "n/a". */
