@@ -73,10 +73,14 @@ $(O)/t/tap.o: t/lib/tap.c
 	@mkdir -p $(@D)
 	$(CC) $(SP_CFLAGS) -It/lib $(CFLAGS) -c -o $@ $<
 
-$(O)/t/%.t: t/unit/%.c $(O)/t/tap.o $(O)/libsp.a
+# A unit test t/unit/test_NAME.c is linked with sp-NAME's own files too,
+# when that program has any (src/sp-NAME/*.c).
+UNIT_OWN = $(patsubst src/%.c,$(O)/src/%.o,\
+	$(wildcard src/sp-$(patsubst test_%,%,$*)/*.c))
+$(O)/t/%.t: t/unit/%.c $(O)/t/tap.o $$(UNIT_OWN) $(O)/libsp.a
 	@mkdir -p $(@D)
 	$(CC) $(SP_CFLAGS) -It/lib $(CFLAGS) $(LDFLAGS) -o $@ $< \
-		$(O)/t/tap.o $(O)/libsp.a $(LDLIBS)
+		$(O)/t/tap.o $(filter $(O)/src/%.o,$^) $(O)/libsp.a $(LDLIBS)
 
 units: $(UNITS)
 

@@ -201,4 +201,13 @@
 /* Site facts (scontrol, sinfo) are small answers: never wait longer. */
 #define SP_SITE_TIMEOUT_S		15.0
 
+/*
+ * sp-attr: a claim on a job id ("Submitted batch job N" at a time) is
+ * taken for a record only when it was made within this long of the
+ * record's submit time, either way: sbatch answers at once, and a day
+ * either side covers a transcript's time zone and an output read late.
+ * Beyond it the id is another cluster's or a recycled one.
+ */
+#define SP_ATTR_WINDOW_S		(2 * 86400)
+
 #endif
