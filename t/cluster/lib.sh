@@ -105,3 +105,35 @@ spc_stop_daemon() {
 	spc_stop_pid "$pid" "$2"
 	rm -f "$(spc_pidfile "$1")"
 }
+
+# A bats file of tests against the cluster calls this first in its
+# setup_file, with the directory of up.sh: one run at a time (a second
+# `make check` would stop daemons under this one; bats keeps fd 9 open
+# until the file is done, and up.sh's daemons never inherit it), whether
+# the cluster was already up noted in SPC_WAS_UP, then the cluster up.
+# One that cannot come up is a failure, never a skip: in CI a silent
+# skip would hide that nothing was tested.
+spc_tests_begin() {
+	local d was_up=1
+	exec 9>>"$SPC.lock"
+	flock -w 1200 9 || {
+		echo "# another run of the cluster tests held $SPC.lock for 20 minutes" >&3
+		return 1
+	}
+	for d in $(spc_daemons); do
+		spc_daemon_pid "$d" >/dev/null || was_up=0
+	done
+	export SPC_WAS_UP=$was_up
+	"$1/up.sh" || {
+		echo "# up.sh failed: the real-Slurm tests cannot run" >&3
+		return 1
+	}
+}
+
+# ... and this in its teardown_file: the cluster down again if it was not
+# up before (SP_CLUSTER_KEEP=1 leaves it up).
+spc_tests_end() {
+	if [ "${SPC_WAS_UP:-1}" = 0 ] && [ -z "${SP_CLUSTER_KEEP:-}" ]; then
+		"$1/down.sh"
+	fi
+}

@@ -28,25 +28,7 @@ cluster_setup_file() {
 	[ "$(id -u)" = 0 ] || return 0
 	. "$CLUSTER/lib.sh"
 	export SLURM_CONF SPC
-	# One run at a time: a second `make check` would stop daemons under
-	# this one.  bats keeps fd 9 open until the file is done; up.sh's
-	# daemons never inherit it.
-	exec 9>>"$SPC.lock"
-	flock -w 1200 9 || {
-		echo "# another run of the cluster tests held $SPC.lock for 20 minutes" >&3
-		return 1
-	}
-	local d was_up=1
-	for d in $(spc_daemons); do
-		spc_daemon_pid "$d" >/dev/null || was_up=0
-	done
-	export SPC_WAS_UP=$was_up
-	# A cluster that cannot come up is a failure, never a skip: in CI a
-	# silent skip would hide that nothing was tested.
-	"$CLUSTER/up.sh" || {
-		echo "# up.sh failed: the real-Slurm tests cannot run" >&3
-		return 1
-	}
+	spc_tests_begin "$CLUSTER" || return 1
 	"$CLUSTER/mix.sh" || {
 		echo "# mix.sh failed: the job mix did not reach accounting" >&3
 		return 1
@@ -64,7 +46,5 @@ cluster_setup_file() {
 
 cluster_teardown_file() {
 	[ "$(id -u)" = 0 ] || return 0
-	if [ "${SPC_WAS_UP:-1}" = 0 ] && [ -z "${SP_CLUSTER_KEEP:-}" ]; then
-		"$CLUSTER/down.sh"
-	fi
+	spc_tests_end "$CLUSTER"
 }
