@@ -11,6 +11,104 @@
 
 #include "sp_exec.h"
 
+/*
+ * The children not yet reaped.  Each runs in a process group of its own,
+ * so that a deadline ends whatever it started too (sacct's helpers, a
+ * shell's pipeline); the price is that a terminal's ^C no longer reaches
+ * them, so a SIGINT, SIGTERM or SIGHUP to this process, or its exit,
+ * ends every one of their groups first.  A signal handler can only find
+ * them through a global: this list, changed with those signals blocked.
+ */
+static struct sp_exec *volatile live;
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void
+end_all(void)
+{
+	struct sp_exec *x;
+
+	for (x = live; x != NULL; x = x->next)
+		if (x->pid > 0 && !x->reaped)
+			kill(-x->pid, SIGKILL);
+}
+
+static void
+end_groups(int sig)
+{
+	end_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* A handler only where the program left the default (not an ignore). */
+static void
+install_once(void)
+{
+	static int done;
+	struct sigaction sa, cur;
+	size_t i;
+
+	if (done)
+		return;
+	done = 1;
+	/* A program that exits on an error ends its children too. */
+	atexit(end_all);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = end_groups;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
+		if (sigaction(forwarded[i], NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_DFL)
+			sigaction(forwarded[i], &sa, NULL);
+}
+
+static void
+track(struct sp_exec *x)
+{
+	sigset_t old;
+
+	install_once();
+	block(&old);
+	x->next = live;
+	live = x;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void
+untrack(struct sp_exec *x)
+{
+	struct sp_exec *volatile *pp;
+	sigset_t old;
+
+	block(&old);
+	for (pp = &live; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == x) {
+			*pp = x->next;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The child's whole process group; the child alone if it has none yet. */
+static void
+kill_group(struct sp_exec *x)
+{
+	if (kill(-x->pid, SIGKILL) != 0)
+		kill(x->pid, SIGKILL);
+}
+
 static double
 now_s(void)
 {
@@ -125,6 +223,10 @@ fork_piped(struct sp_exec *x)
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
 
+		setpgid(0, 0);
+		/* The parent's other children are not this process's. */
+		live = NULL;
+
 		if (devnull >= 0) {
 			dup2(devnull, 0);
 			if (devnull != 0)
@@ -140,11 +242,14 @@ fork_piped(struct sp_exec *x)
 		signal(SIGPIPE, SIG_DFL);
 		return 0;
 	}
+	/* Both sides set the group, whichever runs first. */
+	setpgid(pid, pid);
 	close(outp[1]);
 	close(errp[1]);
 	x->out = outp[0];
 	x->errfd = errp[0];
 	x->pid = pid;
+	track(x);
 	return pid;
 }
 
@@ -245,7 +350,7 @@ expire(struct sp_exec *x)
 {
 	x->timed_out = 1;
 	if (x->pid > 0 && !x->reaped)
-		kill(x->pid, SIGKILL);
+		kill_group(x);
 	close_fd(&x->out);
 	close_fd(&x->errfd);
 }
@@ -335,6 +440,7 @@ reap(struct sp_exec *x, int flags)
 	if (r != x->pid)
 		return;
 	x->reaped = 1;
+	untrack(x);
 	if (WIFEXITED(st))
 		x->exit_code = WEXITSTATUS(st);
 	else if (WIFSIGNALED(st))
@@ -377,7 +483,7 @@ sp_exec_kill(struct sp_exec *x)
 	if (x->pid > 0 && !x->reaped) {
 		reap(x, WNOHANG);
 		if (!x->reaped) {
-			kill(x->pid, SIGKILL);
+			kill_group(x);
 			reap(x, 0);
 		}
 	}
@@ -387,6 +493,7 @@ void
 sp_exec_free(struct sp_exec *x)
 {
 	sp_exec_kill(x);
+	untrack(x);
 	sp_buf_free(&x->err);
 }
 
@@ -440,4 +547,84 @@ sp_exec_capture(struct sp_exec *x, char *const argv[], double timeout_s,
 	while ((n = sp_exec_read(x, buf, sizeof buf)) > 0)
 		sp_buf_add(out, buf, (size_t)n);
 	return sp_exec_finish(x);
+}
+
+/* One poll over every pipe still open; each answer read into its place. */
+static void
+serve_all(struct sp_exec *x, struct sp_buf *out, size_t n)
+{
+	struct pollfd *pfd = sp_xmalloc(2 * n * sizeof *pfd);
+	size_t *who = sp_xmalloc(2 * n * sizeof *who);
+	char buf[65536];
+
+	for (;;) {
+		nfds_t nfd = 0;
+		double first = 0, now = now_s();
+		size_t i;
+		int ms, rc;
+
+		for (i = 0; i < n; i++) {
+			if (x[i].out < 0 && x[i].errfd < 0)
+				continue;
+			if (x[i].deadline <= now) {
+				expire(&x[i]);
+				continue;
+			}
+			if (nfd == 0 || x[i].deadline < first)
+				first = x[i].deadline;
+			if (x[i].out >= 0) {
+				pfd[nfd].fd = x[i].out;
+				pfd[nfd].events = POLLIN;
+				who[nfd++] = 2 * i;
+			}
+			if (x[i].errfd >= 0) {
+				pfd[nfd].fd = x[i].errfd;
+				pfd[nfd].events = POLLIN;
+				who[nfd++] = 2 * i + 1;
+			}
+		}
+		if (nfd == 0)
+			break;
+		ms = (int)ceil((first - now) * 1000.0);
+		rc = poll(pfd, nfd, ms > 0 ? ms : 1);
+		if (rc < 0 && errno != EINTR)
+			break;
+		for (i = 0; rc > 0 && i < nfd; i++) {
+			struct sp_exec *c = &x[who[i] / 2];
+			ssize_t got;
+
+			if (pfd[i].revents == 0)
+				continue;
+			if (who[i] % 2) {
+				drain_err(c);
+				continue;
+			}
+			got = read(c->out, buf, sizeof buf);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				close_fd(&c->out);
+			else
+				sp_buf_add(&out[who[i] / 2], buf, (size_t)got);
+		}
+	}
+	free(pfd);
+	free(who);
+}
+
+int
+sp_exec_capture_all(struct sp_exec *x, char *const *const argv[],
+		    size_t n, double timeout_s, struct sp_buf *out)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++)
+		if (sp_exec_start(&x[i], argv[i], timeout_s) != 0)
+			rc = -1;
+	serve_all(x, out, n);
+	for (i = 0; i < n; i++)
+		if (x[i].exec_errno == 0 && sp_exec_finish(&x[i]) != 0)
+			rc = -1;
+	return rc;
 }

@@ -4,6 +4,10 @@
  * one stable format, a deadline after which the child is killed, standard
  * output read as a stream and standard error kept for the message.
  *
+ * Each child runs in a process group of its own: a deadline, or a
+ * SIGINT, SIGTERM or SIGHUP to this process, ends the whole group (what
+ * the command started too), never leaving a grandchild under init.
+ *
  * The child's environment: SLURM_TIME_FORMAT=standard and LC_ALL=C are
  * set; SACCT_FORMAT, SQUEUE_FORMAT and SQUEUE_FORMAT2 are removed (a
  * user's own defaults would change what the columns hold).  HOME and
@@ -34,6 +38,7 @@ struct sp_exec {
 	int term_signal;	/* ... or the signal that ended the child, 0 */
 	const char *name;	/* argv[0], for messages */
 	struct sp_buf err;	/* the child's stderr (first SP_EXEC_ERR_KEEP) */
+	struct sp_exec *next;	/* the children not yet reaped (sp_exec.c) */
 };
 
 /*
@@ -91,6 +96,15 @@ void sp_exec_err_line(const struct sp_exec *x, struct sp_buf *b);
  */
 int sp_exec_capture(struct sp_exec *x, char *const argv[], double timeout_s,
 		    struct sp_buf *out);
+
+/*
+ * Runs n commands at once, each to its end (or the deadline, the same
+ * for all), the stdout of argv[i] in out[i]: the time of the slowest,
+ * not the sum.  Returns 0 when every one exited 0; x[i] holds each one's
+ * details either way (free each).
+ */
+int sp_exec_capture_all(struct sp_exec *x, char *const *const argv[],
+			size_t n, double timeout_s, struct sp_buf *out);
 
 /* Seconds as a message shows them: "300s", "0.5s", "0.05s". */
 void sp_exec_fmt_seconds(struct sp_buf *b, double s);
