@@ -25,11 +25,11 @@ static const char usage_text[] =
 "usage: sp-fetch [-u user[,user ...] | --all-users] [-S time] [-E time]\n"
 "                [-p partition] [-A account] [-j jobid[,jobid ...]]\n"
 "                [--state list | --failed] [--steps] [--stats file]\n"
-"                [--tsv | --plain | --json | --csv]\n"
+"                [--site file] [--tsv | --plain | --json | --csv]\n"
 "       sp-fetch --input file [--fields list] [--steps] [--stats file]\n"
-"                [--tsv | --plain | --json | --csv]\n"
+"                [--site file] [--tsv | --plain | --json | --csv]\n"
 "       sp-fetch --demo [--demo-jobs n] [--steps] [--stats file]\n"
-"                [--tsv | --plain | --json | --csv]\n"
+"                [--site file] [--tsv | --plain | --json | --csv]\n"
 "       sp-fetch --demo-sacct [--demo-jobs n]\n";
 
 /* sacct's failure states, for --failed. */
@@ -40,7 +40,7 @@ static const char usage_text[] =
 enum {
 	OPT_VERSION = 0x2000, OPT_ALL_USERS, OPT_STATE, OPT_FAILED,
 	OPT_STEPS, OPT_INPUT, OPT_FIELDS, OPT_DEMO, OPT_DEMO_JOBS,
-	OPT_DEMO_SACCT, OPT_STATS
+	OPT_DEMO_SACCT, OPT_STATS, OPT_SITE
 };
 
 struct opts {
@@ -60,6 +60,7 @@ struct opts {
 	long demo_jobs;
 	int demo_sacct;
 	const char *stats;	/* --stats: where the counts go */
+	const char *site;	/* --site: where the site facts go */
 	int format_set;
 	enum sp_format fmt;
 	const char *query_opt;	/* the first option that only sacct takes */
@@ -151,6 +152,7 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ "demo-jobs", required_argument, NULL, OPT_DEMO_JOBS },
 		{ "demo-sacct", no_argument, NULL, OPT_DEMO_SACCT },
 		{ "stats", required_argument, NULL, OPT_STATS },
+		{ "site", required_argument, NULL, OPT_SITE },
 		SP_FORMAT_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -227,6 +229,9 @@ parse_options(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_STATS:
 			o->stats = nonempty("--stats", optarg);
+			break;
+		case OPT_SITE:
+			o->site = nonempty("--site", optarg);
 			break;
 		case ':':
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
@@ -794,6 +799,7 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	struct run run;
+	struct fetch_site site;
 	struct sp_buf msg = { 0 }, jobs = { 0 };
 	const char *user = NULL, *since = NULL;
 	double timeout = 0;
@@ -838,6 +844,8 @@ main(int argc, char **argv)
 	for (i = 0; sp_job_column_names[i] != NULL; i++)
 		sp_writer_column(&run.w, sp_job_column_names[i]);
 
+	/* The demo's cluster is no real one: nothing to ask about it. */
+	fetch_site_start(&site, o.site, NULL, !o.demo);
 	if (o.input)
 		fetch_input(&run, &o);
 	else if (o.demo)
@@ -845,6 +853,7 @@ main(int argc, char **argv)
 	else
 		fetch_sacct(&run, &o, timeout, user, since,
 		    o.jobs ? sp_buf_str(&jobs) : NULL);
+	fetch_site_finish(&site);
 
 	header(&run);
 	sp_writer_finish(&run.w);

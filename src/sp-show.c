@@ -259,6 +259,7 @@ main(int argc, char **argv)
 	R.worst = -1;
 	sp_term_setup(&R.term, STDOUT_FILENO, o.width, o.no_color, o.ascii);
 	sp_site_load(&R.site);
+	sp_site_warn(&R.site);
 	sp_logctx_init(&R.logctx, 1);
 	for (size_t i = 0; i < o.nlog_dirs; i++)
 		sp_logctx_add_dir(&R.logctx, o.log_dirs[i]);

@@ -160,71 +160,24 @@ read_history(struct sp_reader *r, struct sp_histset *set)
 	sp_histset_finish(set);
 }
 
-/* Site facts, asked once; a partition's ceiling once per partition. */
-struct ceiling {
-	int asked;
-	double cores, mem_b;
-};
-
-struct site {
-	int ask;
-	struct sp_site facts;
-	struct sp_intern parts;
-	struct ceiling *ceil;
-	size_t nceil, ceilcap;
-};
-
+/* Site facts, asked once for the run (sp_site_load). */
 static void
-site_load(struct site *s)
+site_for(const struct sp_site *s, const struct sp_hist *h,
+	 struct sp_size_site *out)
 {
-	const char *no = getenv("SLURMPAST_NO_SITE");
-
-	memset(s, 0, sizeof *s);
-	s->ask = !(no != NULL && strcmp(no, "1") == 0);
-	sp_site_load(&s->facts);
-}
-
-static void
-site_for(struct site *s, const struct sp_hist *h, struct sp_size_site *out)
-{
-	struct ceiling *c;
 	struct sp_slice part;
-	size_t i;
 
 	sp_size_site_unknown(out);
-	if (s->facts.known) {
-		out->gather = s->facts.gather;
-		out->gather_freq_s = s->facts.gather_freq_s;
-		out->gpuutil_tracked = s->facts.gpuutil_tracked;
+	if (s->known) {
+		out->gather = s->gather;
+		out->gather_freq_s = s->gather_freq_s;
+		out->gpuutil_tracked = s->gpuutil_tracked;
 	}
 	part = sp_hist_partition(h);
-	if (!s->ask || part.n == 0 || (part.n == 1 && part.p[0] == '?'))
+	if (part.n == 0 || (part.n == 1 && part.p[0] == '?'))
 		return;
-	i = sp_intern(&s->parts, part.p, part.n);
-	if (i >= s->nceil) {
-		s->ceil = sp_xgrow(s->ceil, &s->ceilcap, i + 1,
-				   sizeof *s->ceil);
-		memset(&s->ceil[s->nceil], 0,
-		       (i + 1 - s->nceil) * sizeof *s->ceil);
-		s->nceil = i + 1;
-	}
-	c = &s->ceil[i];
-	if (!c->asked) {
-		c->asked = 1;
-		if (!sp_site_partition_ceiling(sp_intern_str(&s->parts, i),
-					       &c->cores, &c->mem_b))
-			c->cores = c->mem_b = NAN;
-	}
-	out->ceiling_cores = c->cores;
-	out->ceiling_mem_b = c->mem_b;
-}
-
-static void
-site_free(struct site *s)
-{
-	sp_site_free(&s->facts);
-	sp_intern_free(&s->parts);
-	free(s->ceil);
+	sp_site_partition_ceiling(s, part.p, part.n, &out->ceiling_cores,
+	    &out->ceiling_mem_b);
 }
 
 static void
@@ -262,7 +215,7 @@ write_buf(struct sp_writer *w, const struct sp_buf *b)
 }
 
 static void
-advice(const struct options *o, struct sp_histset *set, struct site *s,
+advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
        struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
@@ -300,7 +253,7 @@ advice(const struct options *o, struct sp_histset *set, struct site *s,
 }
 
 static void
-findings(struct sp_histset *set, struct site *s, struct sp_writer *w)
+findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "jobid", "code", "severity", "evidence",
@@ -331,7 +284,7 @@ findings(struct sp_histset *set, struct site *s, struct sp_writer *w)
 }
 
 static void
-cost(struct sp_histset *set, struct site *s, struct sp_writer *w)
+cost(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 {
 	/* The units differ by row, so the row names its unit and the
 	 * number columns carry none. */
@@ -404,7 +357,7 @@ main(int argc, char **argv)
 	struct sp_reader r;
 	struct sp_writer w;
 	struct sp_histset set = { 0 };
-	struct site s;
+	struct sp_site s;
 
 	sp_setprog(argv[0]);
 	sp_stdout_init();
@@ -412,7 +365,8 @@ main(int argc, char **argv)
 
 	sp_open_or_die(&r, argv + optind, (size_t)(argc - optind));
 	read_history(&r, &set);
-	site_load(&s);
+	sp_site_load(&s);
+	sp_site_warn(&s);
 	sp_writer_init(&w, stdout, o.fmt);
 	switch (o.mode) {
 	case MODE_ADVICE:
@@ -427,7 +381,7 @@ main(int argc, char **argv)
 	}
 	sp_writer_finish(&w);
 	left_out(&set);
-	site_free(&s);
+	sp_site_free(&s);
 	sp_histset_free(&set);
 	sp_reader_close(&r);
 	sp_stdout_close();

@@ -284,6 +284,104 @@ now" ]
 	[ "$stderr" = "sp-fetch: no jobs for any user since 2026-01-01 until 2026-02-01 matching --failed in partition gpu" ]
 }
 
+# ----------------------------------------------------------- the group
+
+# 0 when process $1 is gone or a zombie within about 5 s.
+ends() {
+	local i stat
+	for i in $(seq 1 50); do
+		stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+		stat=${stat##*) }
+		case ${stat%% *} in Z|X|x) return 0 ;; esac
+		sleep 0.1
+	done
+	return 1
+}
+
+@test "a sacct given up on ends with what it started" {
+	FAKE_CHILD_PID=$BATS_TEST_TMPDIR/child.pid FAKE_SACCT_MODE=child \
+	    SLURMPAST_TIMEOUT=1 run --separate-stderr sp-fetch
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: sacct did not answer within 1s: narrow the window with -S, or raise SLURMPAST_TIMEOUT" ]
+	pid=$(cat "$BATS_TEST_TMPDIR/child.pid")
+	[ -n "$pid" ]
+	ends "$pid" || { kill "$pid"; false; }
+}
+
+# ---------------------------------------------------------- site facts
+
+@test "--site: the facts asked once, beside sacct, kept for the stages" {
+	unset SLURMPAST_NO_SITE
+	FAKE_SITE_LOG=$BATS_TEST_TMPDIR/site.log
+	FAKE_SACCT_MODE=meet	# sacct answers only once scontrol has started
+	export FAKE_SITE_LOG FAKE_SACCT_MODE
+	run --separate-stderr sp-fetch --site "$BATS_TEST_TMPDIR/site"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${#lines[@]}" -eq 4 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/site")" = "slurmpast site facts 1
+cluster	
+scontrol	1
+gather	linux
+gather_freq_s	30
+gpuutil_tracked	1
+version	22.05.8
+sinfo	1
+partition	test	48	206158430208
+partition	gpu	64	536870912000" ]
+	# The stages after read the file and ask Slurm nothing.
+	printf '%s\n' "$output" | sp-group >"$BATS_TEST_TMPDIR/jobs"
+	SLURMPAST_SITE=$BATS_TEST_TMPDIR/site sp-size <"$BATS_TEST_TMPDIR/jobs" >/dev/null
+	SLURMPAST_SITE=$BATS_TEST_TMPDIR/site sp-show -j 1001 --no-logs <"$BATS_TEST_TMPDIR/jobs" >/dev/null || [ $? -eq 1 ]
+	[ "$(grep -c '^start' "$FAKE_SITE_LOG")" -eq 2 ]
+	grep -qx 'start scontrol show config' "$FAKE_SITE_LOG"
+	grep -qx 'start sinfo -h -a -N -o %R %c %m' "$FAKE_SITE_LOG"
+}
+
+@test "--site with the controller silent: one line, one deadline, the records whole" {
+	unset SLURMPAST_NO_SITE
+	FAKE_SCONTROL_MODE=sleep FAKE_SINFO_MODE=sleep SLURMPAST_TIMEOUT=1 \
+	    run --separate-stderr sp-fetch --site "$BATS_TEST_TMPDIR/site"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 4 ]
+	[ "$stderr" = "sp-fetch: site facts not had: how memory and CPU are gathered (scontrol: no answer within 1s); the partitions' largest nodes (sinfo: no answer within 1s)" ]
+	[ "$(sed -n '3p;8p' "$BATS_TEST_TMPDIR/site")" = "scontrol	0
+sinfo	0" ]
+	# A stage reading the file says nothing more, and asks nothing.
+	FAKE_SITE_LOG=$BATS_TEST_TMPDIR/log SLURMPAST_SITE=$BATS_TEST_TMPDIR/site \
+	    run --separate-stderr sh -c 'sp-group | sp-size' <<<"$output"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ ! -e "$BATS_TEST_TMPDIR/log" ]
+}
+
+@test "--site: the demo asks nothing; SLURMPAST_SITE read by a stage, or written by the first" {
+	unset SLURMPAST_NO_SITE
+	FAKE_SITE_LOG=$BATS_TEST_TMPDIR/log
+	export FAKE_SITE_LOG
+	run --separate-stderr sp-fetch --demo --site "$BATS_TEST_TMPDIR/demo-site"
+	[ "$status" -eq 0 ]
+	[ "$(sed -n '3p;8p' "$BATS_TEST_TMPDIR/demo-site")" = "scontrol	0
+sinfo	0" ]
+	[ ! -e "$FAKE_SITE_LOG" ]
+	# No file yet: the first stage asks, and writes it for the next.
+	sp-fetch --demo-jobs 50 | sp-group >"$BATS_TEST_TMPDIR/jobs"
+	export SLURMPAST_SITE=$BATS_TEST_TMPDIR/new-site
+	sp-size <"$BATS_TEST_TMPDIR/jobs" >/dev/null
+	sp-size --findings <"$BATS_TEST_TMPDIR/jobs" >/dev/null
+	[ "$(grep -c '^start' "$FAKE_SITE_LOG")" -eq 2 ]
+	[ "$(sed -n 4p "$SLURMPAST_SITE")" = "gather	linux" ]
+	# A damaged file is said once, and asked again, never trusted.
+	echo "gather	cgroup" >"$SLURMPAST_SITE"
+	run --separate-stderr sp-size <"$BATS_TEST_TMPDIR/jobs"
+	[ "$status" -eq 0 ]
+	[ "$(grep 'site facts' <<<"$stderr")" = "sp-size: site facts not had: SLURMPAST_SITE: $SLURMPAST_SITE:1: not a slurmpast site file; asked Slurm instead" ]
+	[ "$(sed -n 4p "$SLURMPAST_SITE")" = "gather	linux" ]
+	run --separate-stderr sp-fetch --demo --site /nonexistent/dir/site
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "sp-fetch: --site: /nonexistent/dir/site: No such file or directory" ]]
+}
+
 # ---------------------------------------------------------------- usage
 
 @test "usage errors: one line, exit 2" {

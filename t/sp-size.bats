@@ -173,7 +173,8 @@ fake_site() {
 	EOF
 	cat >"$T/bin/sinfo" <<-'EOF'
 	#!/bin/sh
-	printf '48 196608\n48 196608\n'
+	# sinfo -h -a -N -o "%R %c %m": partition, cores, MB per node
+	printf 'cpu 48 196608\ncpu 48 196608\nbig 96 393216\n'
 	EOF
 	chmod +x "$T/bin/scontrol" "$T/bin/sinfo"
 }

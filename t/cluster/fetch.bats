@@ -29,6 +29,11 @@ setup() {
 # even when it failed half-way, so the tests after it still have one.
 teardown() {
 	[ "$(id -u)" = 0 ] || return 0
+	# A daemon stopped with SIGSTOP is alive to up.sh: continue it.
+	if [ -e "$BATS_FILE_TMPDIR/continue" ]; then
+		kill -CONT "$(cat "$BATS_FILE_TMPDIR/continue")" 2>/dev/null
+		rm -f "$BATS_FILE_TMPDIR/continue"
+	fi
 	if [ -e "$BATS_FILE_TMPDIR/restore" ]; then
 		rm -f "$BATS_FILE_TMPDIR/restore"
 		"$CLUSTER/up.sh"
@@ -395,6 +400,143 @@ fetch_one() {
 	[ "$status" = 0 ]
 	[ -z "$stderr" ]
 	[ "$(rec_in <(printf '%s\n' "$output") "$(expect completed jobid)" state)" = COMPLETED ]
+}
+
+# --- the site facts, and the process groups (issue 15 item 18) ---
+
+# A shim directory first on PATH: scontrol logs its start and runs the
+# real one only once sinfo has started too (at most 10 s), so "met" in
+# the log says the two ran at the same time; sinfo logs its start.
+site_shims() {
+	local d=$BATS_TEST_TMPDIR/shim real_scontrol real_sinfo
+	real_scontrol=$(command -v scontrol)
+	real_sinfo=$(command -v sinfo)
+	mkdir -p "$d"
+	cat >"$d/scontrol" <<EOF
+#!/bin/sh
+echo "start scontrol" >>"$BATS_TEST_TMPDIR/site.log"
+i=0
+while ! grep -q '^start sinfo' "$BATS_TEST_TMPDIR/site.log"; do
+	i=\$((i + 1)); [ "\$i" -le 100 ] || exit 1; sleep 0.1
+done
+echo "met" >>"$BATS_TEST_TMPDIR/site.log"
+echo \$\$ >>"$BATS_TEST_TMPDIR/site.pids"
+exec "$real_scontrol" "\$@"
+EOF
+	cat >"$d/sinfo" <<EOF
+#!/bin/sh
+echo "start sinfo" >>"$BATS_TEST_TMPDIR/site.log"
+echo \$\$ >>"$BATS_TEST_TMPDIR/site.pids"
+exec "$real_sinfo" "\$@"
+EOF
+	chmod +x "$d/scontrol" "$d/sinfo"
+	echo "$d"
+}
+
+# all_ended FILE: every pid in FILE (one a line, at least one) has ended
+# within 5 s; one that has not is named and killed.
+all_ended() {
+	local pid bad=
+	[ -s "$1" ] || { echo "no pids in $1"; return 1; }
+	while read -r pid; do
+		spc_wait_for 5 eval "! spc_pid_alive $pid" || {
+			bad="$bad $pid"; kill -KILL "$pid"; }
+	done <"$1"
+	[ -z "$bad" ] || { echo "still running:$bad"; return 1; }
+}
+
+# Waits until the controller has forgotten every ended job: restarting
+# one that still remembers them rewrites their accounting (see down.sh).
+controller_forgot() {
+	local i
+	for i in $(seq 1 90); do
+		[ -z "$(squeue -h -t all -o %i 2>/dev/null)" ] && return 0
+		sleep 1
+	done
+}
+
+@test "--site with the cluster whole: the real facts, asked at once" {
+	local shim
+	shim=$(site_shims)
+	PATH="$shim:$PATH" run --separate-stderr sp-fetch --all-users \
+	    -j "$(expect completed jobid)" --site "$BATS_TEST_TMPDIR/site"
+	[ "$status" = 0 ]
+	[ -z "$stderr" ]
+	grep -qx met "$BATS_TEST_TMPDIR/site.log"
+	[ "$(sed -n '3,4p;8p' "$BATS_TEST_TMPDIR/site")" = "scontrol	1
+gather	linux
+sinfo	1" ] || { cat "$BATS_TEST_TMPDIR/site"; false; }
+	# Each slurmd claims 8 CPUs and 4000 MB.
+	grep -q "^partition	[^	]*	8	4194304000$" "$BATS_TEST_TMPDIR/site"
+	[ "$(sed -n 7p "$BATS_TEST_TMPDIR/site")" = "version	$(scontrol --version | awk '{print $2}')" ]
+}
+
+@test "slurmctld stopped: --site costs one short deadline, says so in one line, the records whole" {
+	local shim
+	controller_forgot
+	touch "$BATS_FILE_TMPDIR/restore"
+	spc_stop_daemon slurmctld 15
+	shim=$(site_shims)
+	PATH="$shim:$PATH" SLURMPAST_TIMEOUT=3 run --separate-stderr timeout 60 \
+	    sp-fetch --all-users -j "$(expect completed jobid)" --site "$BATS_TEST_TMPDIR/site"
+	[ "$status" = 0 ]
+	[ "$(rec_in <(printf '%s\n' "$output") "$(expect completed jobid)" state)" = COMPLETED ]
+	[ "${#stderr_lines[@]}" = 1 ]
+	[[ $stderr == "sp-fetch: site facts not had: how memory and CPU are gathered (scontrol: "*"); the partitions' largest nodes (sinfo: "*")" ]]
+	grep -qx met "$BATS_TEST_TMPDIR/site.log"
+	[ "$(sed -n '3p;8p' "$BATS_TEST_TMPDIR/site")" = "scontrol	0
+sinfo	0" ]
+	# A stage reading the file asks nothing and says nothing more.
+	rm -f "$BATS_TEST_TMPDIR/site.log"
+	printf '%s\n' "$output" | sp-group >"$BATS_TEST_TMPDIR/jobs"
+	PATH="$shim:$PATH" SLURMPAST_SITE=$BATS_TEST_TMPDIR/site \
+	    run --separate-stderr sp-size "$BATS_TEST_TMPDIR/jobs"
+	[ "$status" = 0 ]
+	[ -z "$stderr" ]
+	[ ! -e "$BATS_TEST_TMPDIR/site.log" ]
+}
+
+@test "slurmctld hung: the site queries are given up on at the deadline, with their groups" {
+	local shim pid
+	pid=$(spc_daemon_pid slurmctld)
+	echo "$pid" >"$BATS_FILE_TMPDIR/continue"
+	kill -STOP "$pid"
+	shim=$(site_shims)
+	PATH="$shim:$PATH" SLURMPAST_TIMEOUT=3 run --separate-stderr timeout 60 \
+	    sp-fetch --all-users -j "$(expect completed jobid)" --site "$BATS_TEST_TMPDIR/site"
+	kill -CONT "$pid"
+	rm -f "$BATS_FILE_TMPDIR/continue"
+	[ "$status" = 0 ]
+	[ "$stderr" = "sp-fetch: site facts not had: how memory and CPU are gathered (scontrol: no answer within 3s); the partitions' largest nodes (sinfo: no answer within 3s)" ]
+	grep -qx met "$BATS_TEST_TMPDIR/site.log"
+	# Nothing it started is left running.
+	all_ended "$BATS_TEST_TMPDIR/site.pids"
+}
+
+@test "sacct given up on: its whole process group ends, the real sacct with it" {
+	local d=$BATS_TEST_TMPDIR/shim pid real
+	real=$(command -v sacct)
+	mkdir -p "$d"
+	# sacct as a child of a shell, as a site's wrapper would run it.
+	cat >"$d/sacct" <<EOF
+#!/bin/sh
+"$real" "\$@" &
+echo \$! >>"$BATS_TEST_TMPDIR/sacct.pids"
+wait
+EOF
+	chmod +x "$d/sacct"
+	pid=$(spc_daemon_pid slurmdbd)
+	echo "$pid" >"$BATS_FILE_TMPDIR/continue"
+	kill -STOP "$pid"
+	PATH="$d:$PATH" SLURMPAST_TIMEOUT=3 run --separate-stderr timeout 60 \
+	    sp-fetch --all-users -j "$(expect completed jobid)"
+	kill -CONT "$pid"
+	rm -f "$BATS_FILE_TMPDIR/continue"
+	[ "$status" = 2 ]
+	[ "$stderr" = "sp-fetch: sacct did not answer within 3s: narrow the window with -S, or raise SLURMPAST_TIMEOUT" ]
+	# The helpformat probe answered or not; the query hung: every real
+	# sacct it started has ended, none left under init.
+	all_ended "$BATS_TEST_TMPDIR/sacct.pids"
 }
 
 @test "the cluster is whole again after the failure tests" {

@@ -16,9 +16,13 @@
 
 #define GiB (1024.0 * 1024 * 1024)
 
-static struct sp_site site_unknown = { 0, SP_GATHER_UNKNOWN, NAN, 0, NULL };
-static struct sp_site site_linux = { 1, SP_GATHER_LINUX, NAN, 0, NULL };
-static struct sp_site site_cgroup = { 1, SP_GATHER_CGROUP, NAN, 1, NULL };
+static struct sp_site site_unknown = { .known = 0,
+	.gather = SP_GATHER_UNKNOWN, .gather_freq_s = NAN };
+static struct sp_site site_linux = { .known = 1,
+	.gather = SP_GATHER_LINUX, .gather_freq_s = NAN };
+static struct sp_site site_cgroup = { .known = 1,
+	.gather = SP_GATHER_CGROUP, .gather_freq_s = NAN,
+	.gpuutil_tracked = 1 };
 
 /* A completed, well-sized run: the demo's midtrain. */
 static void
