@@ -94,9 +94,14 @@
 #define SP_LOG_NAME_MIN			3
 
 /* The sp-show view. */
+/* A log's last lines: with --all and in --json; the view's excerpt. */
 #define SP_SHOW_LOG_LINES		20
+#define SP_SHOW_LOG_EXCERPT		8
 #define SP_SHOW_DEFAULT_WIDTH		80
+/* --width below this is refused: a gauge and its figures need it. */
 #define SP_SHOW_MIN_WIDTH		40
+/* A signal number above this is no signal (OOM's 0:125 is Slurm's). */
+#define SP_SIGNAL_MAX			64
 
 /*
  * Workloads (sp-group --rollup; reference-rules.md 2.1).  A workload is

@@ -1,4 +1,13 @@
+/*
+ * sp_postmortem.c - one job's post-mortem, read top-down: the verdict,
+ * who ran it where and when, the gauges, the findings (most severe
+ * first), the end of its log; with all, every field in words and the
+ * steps.  Nothing drawn is wider than the terminal: prose wraps at words
+ * under a hanging indent, a value too long for a line breaks only where
+ * it must, and on a terminal a quoted log line is cut with an ellipsis.
+ */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sp.h"
@@ -7,47 +16,12 @@
 /* What every drawing function reads. */
 struct draw {
 	const struct sp_term *term;
-	const struct sp_site *site;
-	char *const *cols;
+	const struct sp_postmortem *pm;
+	const struct sp_job *j;
+	const struct sp_jobcalc *c;
 };
 
-/* The view                                                           */
-
-static const char *const g_identity[] = { "jobid", "jobid_raw", "array_job",
-	"array_task", "step", "attempt", "name", "user", "uid", "account",
-	"partition", "qos", "cluster", "workload", "workload_key", NULL };
-static const char *const g_outcome[] = { "state", "exit_code", "signal",
-	"derived_exit_code", "cancelled_by", "reason", "flags", NULL };
-static const char *const g_timing[] = { "submit", "eligible", "start",
-	"end", "wait_s", "elapsed_s", "timelimit_s", "open", NULL };
-static const char *const g_request[] = { "req_cpus", "req_mem",
-	"mem_limit_node_b", "mem_limit_total_b", "req_tres", "constraints",
-	NULL };
-static const char *const g_alloc[] = { "alloc_cpus", "nnodes", "ntasks",
-	"nodelist", "alloc_tres", NULL };
-static const char *const g_cpu[] = { "total_cpu_s", "user_cpu_s",
-	"sys_cpu_s", "cpu_time_s", "ave_cpu_s", "min_cpu_s", "min_cpu_node",
-	"min_cpu_task", "ave_cpu_freq_hz", "energy_j", NULL };
-static const char *const g_memory[] = { "max_rss_b", "max_rss_step",
-	"max_rss_node", "ave_rss_b", "rss_imbalance", "max_vmsize_b",
-	"max_pages", NULL };
-static const char *const g_disk[] = { "read_b", "write_b", NULL };
-static const char *const g_gpu[] = { "alloc_gpus", "gpu_util", "gpu_mem_b",
-	NULL };
-static const char *const g_prov[] = { "workdir", "stdout", "stderr",
-	"submit_line", "comment", NULL };
-
-static const struct {
-	const char *title;
-	const char *const *cols;
-} groups[] = {
-	{ "identity", g_identity }, { "outcome", g_outcome },
-	{ "timing", g_timing }, { "request", g_request },
-	{ "allocation", g_alloc }, { "CPU", g_cpu }, { "memory", g_memory },
-	{ "disk", g_disk }, { "GPU", g_gpu }, { "provenance", g_prov }
-};
-
-enum { LABEL_W = 18, GAUGE_LABEL_W = 8 };
+enum { GAUGE_LABEL_W = 8, FIELD_GAP = 2 };
 
 static void
 pad(struct sp_buf *b, size_t n)
@@ -74,10 +48,815 @@ clean_str(const struct draw *D, struct sp_buf *b, const char *s)
 	sp_term_clean(D->term, b, s, strlen(s), 1);
 }
 
+/* Wrapped text, then the line's end. */
+static void
+para(const struct draw *D, struct sp_buf *b, const char *text,
+     size_t first_indent, size_t indent)
+{
+	sp_term_wrap(D->term, b, text, first_indent, indent);
+	sp_buf_addc(b, '\n');
+}
+
+static void
+heading(const struct draw *D, struct sp_buf *b, const char *title)
+{
+	sp_buf_addc(b, '\n');
+	sp_term_painted(D->term, b, SP_P_BOLD, title);
+	sp_buf_addc(b, '\n');
+}
+
+static void
+dot(const struct draw *D, struct sp_buf *b)
+{
+	sp_buf_addc(b, ' ');
+	sp_buf_adds(b, sp_term_glyph(D->term, SP_G_DOT));
+	sp_buf_addc(b, ' ');
+}
+
+/*
+ * Items of one line, each ended by ITEM_END: laid out joined by a dot,
+ * a line broken only between items (an item wider than a line wraps at
+ * its words), so "queued" and its figure stay together.
+ */
+#define ITEM_END '\037'
+
+static void
+item_end(struct sp_buf *t)
+{
+	sp_buf_addc(t, ITEM_END);
+}
+
+static void
+items_at(const struct draw *D, struct sp_buf *b, const struct sp_buf *t,
+	 size_t col, size_t indent)
+{
+	const char *p = sp_buf_str(t), *end = p + t->len;
+	size_t width = (size_t)D->term->width;
+	struct sp_buf one = { 0 };
+	int first = 1;
+
+	while (p < end) {
+		const char *e = memchr(p, ITEM_END, (size_t)(end - p));
+		size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
+		size_t cells = sp_term_cells(p, n);
+
+		if (col > indent && col + (first ? 0 : 3) + cells > width) {
+			sp_buf_addc(b, '\n');
+			pad(b, indent);
+			col = indent;
+		} else if (!first) {
+			dot(D, b);
+			col += 3;
+		}
+		first = 0;
+		sp_buf_clear(&one);
+		sp_buf_add(&one, p, n);
+		if (col + cells <= width) {
+			sp_buf_add(b, p, n);
+			col += cells;
+		} else {
+			size_t from = b->len, i;
+
+			sp_term_wrap(D->term, b, sp_buf_str(&one), col, indent);
+			/* Where the wrapped item ended: on its last line. */
+			for (i = b->len; i > from && b->p[i - 1] != '\n'; i--)
+				;
+			if (i > from)
+				col = sp_term_cells(b->p + i, b->len - i);
+			else
+				col += cells;
+		}
+		p += n + (e ? 1 : 0);
+	}
+	sp_buf_addc(b, '\n');
+	sp_buf_free(&one);
+}
+
+/* Items that start a line. */
+static void
+items(const struct draw *D, struct sp_buf *b, const struct sp_buf *t,
+      size_t indent)
+{
+	items_at(D, b, t, 0, indent);
+}
+
+static enum sp_paint
+severity_paint(enum sp_severity s)
+{
+	switch (s) {
+	case SP_SEV_CRITICAL:
+		return SP_P_CRITICAL;
+	case SP_SEV_WARNING:
+		return SP_P_WARNING;
+	default:
+		return SP_P_INFO;
+	}
+}
+
+static enum sp_paint
+state_paint(const struct sp_job *j)
+{
+	if (sp_job_state_is(j, "COMPLETED"))
+		return SP_P_GOOD;
+	if (sp_job_failed(j))
+		return SP_P_CRITICAL;
+	return SP_P_WARNING;
+}
+
+/*
+ * A line of text from a log or the evidence, from column col on: on a
+ * terminal cut to the width with an ellipsis, into a pipe wrapped.
+ */
+static void
+quoted_line(const struct draw *D, struct sp_buf *b, const char *s, size_t n,
+	    size_t col)
+{
+	struct sp_buf t = { 0 };
+	size_t room = (size_t)D->term->width > col + 1 ?
+		      (size_t)D->term->width - col : 1;
+
+	sp_term_clean(D->term, &t, s, n, 0);
+	if (D->term->tty)
+		sp_term_fitted(D->term, b, sp_buf_str(&t), t.len, room);
+	else
+		sp_term_wrap(D->term, b, sp_buf_str(&t), col, col);
+	sp_buf_addc(b, '\n');
+	sp_buf_free(&t);
+}
+
+/* ------------------------------------------------------------------ */
+/* The verdict line                                                   */
+
+/*
+ * How the job ended, in words: a signal only when one killed it (an OOM
+ * kill's 0:125 is Slurm's mark, not a signal).
+ */
+static void
+ending(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_job *j = D->j;
+	int sig = j->signal > 0 && j->signal <= SP_SIGNAL_MAX ?
+		  (int)j->signal : 0;
+
+	if (D->c->open) {
+		sp_buf_adds(b, "not ended: figures so far");
+		return;
+	}
+	if (!sp_job_ran(j)) {
+		sp_buf_adds(b, "never started");
+		return;
+	}
+	if (sp_job_state_is(j, "OUT_OF_MEMORY")) {
+		sp_buf_adds(b, "killed for memory");
+		return;
+	}
+	if (sp_job_state_is(j, "TIMEOUT")) {
+		sp_buf_adds(b, "at its time limit");
+		return;
+	}
+	sp_buf_adds(b, "exit ");
+	if (isnan(j->exit_code))
+		sp_buf_adds(b, "n/a");
+	else
+		sp_fmt_num(b, j->exit_code);
+	if (sig > 0) {
+		const char *name = sp_signal_name(sig);
+
+		sp_buf_adds(b, ", killed by ");
+		if (name)
+			sp_buf_adds(b, name);
+		else
+			sp_buf_printf(b, "signal %d", sig);
+	}
+}
+
+/* "critical: timeout-hang (+2)", or that nothing needs attention. */
+static void
+verdict(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_findings *f = D->pm->findings;
+	struct sp_buf t = { 0 };
+
+	if (f == NULL || f->n == 0) {
+		sp_term_painted(D->term, b, SP_P_GOOD,
+				"nothing needs attention");
+		return;
+	}
+	sp_buf_printf(&t, "%s: %s", sp_severity_name(f->v[0].severity),
+		      f->v[0].code);
+	sp_term_painted(D->term, b, severity_paint(f->v[0].severity), t.p);
+	if (f->n > 1)
+		sp_buf_printf(b, " (+%zu)", f->n - 1);
+	sp_buf_free(&t);
+}
+
+/*
+ * The first line: id, name, state, how it ended, the worst finding.  On
+ * a terminal the name gives way (cut) so the rest stays on the line; a
+ * window too narrow for the rest takes it on the next.
+ */
+static void
+verdict_line(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_job *j = D->j;
+	struct sp_buf id = { 0 }, name = { 0 }, t = { 0 };
+	size_t rest, idw, room, namew, at, width = (size_t)D->term->width;
+
+	if (j->jobid.n)
+		clean_slice(D, &id, j->jobid, 0);
+	else
+		sp_buf_adds(&id, "n/a");
+	if (j->name.n)
+		clean_slice(D, &name, j->name, 0);
+	else
+		sp_buf_adds(&name, "(no name)");
+
+	/* The state and ending, then the verdict: two items after the name. */
+	if (j->state.n) {
+		struct sp_buf st = { 0 };
+
+		clean_slice(D, &st, j->state, 0);
+		sp_term_painted(D->term, &t, state_paint(j), st.p);
+		sp_buf_free(&st);
+	} else {
+		sp_buf_adds(&t, "state n/a");
+	}
+	sp_buf_addc(&t, ' ');
+	ending(D, &t);
+	item_end(&t);
+	verdict(D, &t);
+	/* Two spaces before it, and a dot of 3 cells for the item's end. */
+	rest = sp_term_cells(t.p, t.len) + 2 + 2;
+	idw = sp_term_cells(id.p, id.len) + 2;
+	room = width > idw + rest + 8 ? width - idw - rest :
+	       width > idw + 8 ? width - idw : 8;
+
+	sp_term_painted(D->term, b, SP_P_BOLD, sp_buf_str(&id));
+	sp_buf_adds(b, "  ");
+	at = b->len;
+	sp_term_fitted(D->term, b, sp_buf_str(&name), name.len, room);
+	namew = sp_term_cells(b->p + at, b->len - at);
+	if (idw + namew + rest <= width) {
+		sp_buf_adds(b, "  ");
+		items_at(D, b, &t, idw + namew + 2, 2);
+	} else {
+		/* The rest on a line of its own (into a pipe the name is
+		 * whole, however long). */
+		sp_buf_adds(b, "\n  ");
+		items_at(D, b, &t, 2, 2);
+	}
+	sp_buf_free(&id);
+	sp_buf_free(&name);
+	sp_buf_free(&t);
+}
+
+/* Two ISO 8601 times of one day: the second is said by its time alone. */
+static int
+same_day(struct sp_slice a, struct sp_slice b)
+{
+	return a.n > 11 && b.n > 11 && a.p[10] == 'T' && b.p[10] == 'T' &&
+	       memcmp(a.p, b.p, 11) == 0;
+}
+
+/* Who ran it, where, when, and how long it waited. */
+static void
+context_line(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_job *j = D->j;
+	struct sp_buf t = { 0 };
+
+	if (j->user.n)
+		clean_slice(D, &t, j->user, 0);
+	else
+		sp_buf_adds(&t, "user n/a");
+	if (j->partition.n) {
+		sp_buf_adds(&t, ", partition ");
+		clean_slice(D, &t, j->partition, 0);
+	}
+	item_end(&t);
+	if (j->nodelist.n) {
+		if (D->c->nodes > 1) {
+			sp_fmt_num(&t, D->c->nodes);
+			sp_buf_adds(&t, " nodes ");
+		} else {
+			sp_buf_adds(&t, "node ");
+		}
+		clean_slice(D, &t, j->nodelist, 0);
+		item_end(&t);
+	}
+	if (j->start_known && sp_job_ran(j)) {
+		sp_buf_adds(&t, "ran ");
+		clean_slice(D, &t, j->start, 0);
+		sp_buf_printf(&t, " %s ", sp_term_glyph(D->term, SP_G_ARROW));
+		if (j->end_known && same_day(j->start, j->end))
+			clean_slice(D, &t, (struct sp_slice){ j->end.p + 11,
+				    j->end.n - 11 }, 0);
+		else if (j->end_known)
+			clean_slice(D, &t, j->end, 0);
+		else
+			sp_buf_adds(&t, "no end recorded");
+		sp_buf_adds(&t, " (");
+		sp_fmt_duration(&t, j->elapsed_s);
+		sp_buf_adds(&t, ")");
+		item_end(&t);
+	} else if (j->submit_known) {
+		sp_buf_adds(&t, "submitted ");
+		clean_slice(D, &t, j->submit, 0);
+		item_end(&t);
+	}
+	sp_buf_adds(&t, sp_job_ran(j) ? "queued " : "waited ");
+	sp_fmt_duration(&t, D->c->wait_s);
+	items(D, b, &t, 2);
+	sp_buf_free(&t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Gauges                                                             */
+
+/* The bar's width: what is left beside the label and about 50 cells of
+ * figures, between 10 and 30. */
+static size_t
+bar_width(const struct draw *D)
+{
+	int w = D->term->width - GAUGE_LABEL_W - 2 - 50;
+
+	if (w > 30)
+		w = 30;
+	if (w < 10)
+		w = 10;
+	return (size_t)w;
+}
+
+/*
+ * The bar: what was used solid, the rest of the ceiling faint; over the
+ * ceiling (or at the limit that ended the job), the whole bar critical.
+ */
+static void
+bar(const struct draw *D, struct sp_buf *b, double used, double ceiling,
+    int over)
+{
+	size_t width = bar_width(D), solid = 0;
+
+	if (!(ceiling > 0)) {
+		pad(b, width);
+		return;
+	}
+	if (used > 0) {
+		double f = used / ceiling;
+
+		solid = (size_t)lround((f > 1 ? 1 : f) * (double)width);
+		if (solid == 0)
+			solid = 1;	/* something was used: show it */
+	}
+	if (over)
+		solid = width;
+	if (solid > 0) {
+		if (over)
+			sp_term_paint(D->term, b, SP_P_CRITICAL);
+		for (size_t i = 0; i < solid; i++)
+			sp_buf_adds(b, sp_term_glyph(D->term, SP_G_SOLID));
+		if (over)
+			sp_term_paint(D->term, b, SP_P_NONE);
+	}
+	if (solid < width) {
+		sp_term_paint(D->term, b, SP_P_FAINT);
+		for (size_t i = solid; i < width; i++)
+			sp_buf_adds(b, sp_term_glyph(D->term, SP_G_FAINT));
+		sp_term_paint(D->term, b, SP_P_NONE);
+	}
+}
+
+static void
+gauge(const struct draw *D, struct sp_buf *b, const char *label, double used,
+      double ceiling, int over, const char *text)
+{
+	size_t at = GAUGE_LABEL_W + bar_width(D) + 2;
+
+	sp_buf_adds(b, label);
+	pad(b, GAUGE_LABEL_W - strlen(label));
+	bar(D, b, used, ceiling, over);
+	pad(b, 2);
+	para(D, b, text, at, at);
+}
+
+static void
+gauge_time(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_job *j = D->j;
+	struct sp_buf t = { 0 };
+	int over = sp_job_state_is(j, "TIMEOUT") ||
+		   (j->timelimit_s > 0 && j->elapsed_s > j->timelimit_s);
+
+	sp_fmt_duration(&t, j->elapsed_s);
+	sp_buf_adds(&t, " of ");
+	if (j->timelimit_s > 0) {
+		sp_fmt_duration(&t, j->timelimit_s);
+		sp_buf_adds(&t, " (");
+		sp_fmt_percent(&t, D->c->walltime_used);
+		sp_buf_adds(&t, ")");
+	} else {
+		sp_buf_adds(&t, "no recorded limit");
+	}
+	gauge(D, b, "time", j->elapsed_s, j->timelimit_s, over, t.p);
+	sp_buf_free(&t);
+}
+
+static void
+gauge_cpu(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_jobcalc *c = D->c;
+	struct sp_buf t = { 0 };
+
+	sp_fmt_duration(&t, D->j->total_cpu_s);
+	sp_buf_adds(&t, " of ");
+	sp_fmt_duration(&t, c->cpu_capacity_s);
+	sp_buf_adds(&t, " (");
+	sp_fmt_percent(&t, c->cpu_util);
+	sp_buf_adds(&t, "), ");
+	if (isnan(c->busy_cores))
+		sp_buf_adds(&t, "n/a");
+	else
+		sp_buf_printf(&t, "%.1f", c->busy_cores);
+	sp_buf_adds(&t, " of ");
+	if (isnan(c->cores))
+		sp_buf_adds(&t, "n/a");
+	else
+		sp_fmt_num(&t, c->cores);
+	sp_buf_adds(&t, c->cores == 1 ? " core busy" : " cores busy");
+	gauge(D, b, "CPU", D->j->total_cpu_s, c->cpu_capacity_s, 0, t.p);
+	sp_buf_free(&t);
+}
+
+static void
+gauge_memory(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_job *j = D->j;
+	const struct sp_jobcalc *c = D->c;
+	struct sp_buf t = { 0 };
+	int oom = sp_job_state_is(j, "OUT_OF_MEMORY");
+
+	sp_buf_adds(&t, "peak ");
+	sp_fmt_bytes(&t, j->max_rss_b);
+	if (c->rss_above_limit) {
+		/* No percentage: the figure is not this job's footprint. */
+		sp_buf_adds(&t, ", over its ");
+		sp_fmt_bytes(&t, c->mem_limit_b);
+		sp_buf_adds(&t, c->nodes > 1 ? " limit per node" : " limit");
+		gauge(D, b, "memory", NAN, c->mem_limit_b, oom, t.p);
+	} else {
+		sp_buf_adds(&t, " of ");
+		if (c->mem_limit_b > 0) {
+			sp_fmt_bytes(&t, c->mem_limit_b);
+			if (c->nodes > 1)
+				sp_buf_adds(&t, " per node");
+			sp_buf_adds(&t, " (");
+			sp_fmt_percent(&t, c->mem_used);
+			sp_buf_adds(&t, ")");
+		} else {
+			sp_buf_adds(&t, "no recorded limit");
+		}
+		gauge(D, b, "memory", j->max_rss_b, c->mem_limit_b, oom, t.p);
+	}
+	sp_buf_free(&t);
+}
+
+static void
+gauge_gpu(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_job *j = D->j;
+	struct sp_buf t = { 0 };
+
+	sp_fmt_num(&t, j->alloc_gpus);
+	sp_buf_adds(&t, j->alloc_gpus == 1 ? " GPU, " : " GPUs, ");
+	sp_fmt_percent(&t, j->gpu_util);
+	sp_buf_adds(&t, " busy, memory ");
+	sp_fmt_bytes(&t, j->gpu_mem_b);
+	gauge(D, b, "GPU", j->gpu_util, 1, 0, t.p);
+	sp_buf_free(&t);
+}
+
+/* Quantities with no ceiling to draw against, on one line. */
+static void
+extras(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_job *j = D->j;
+	struct sp_buf t = { 0 };
+
+	sp_buf_adds(&t, "kernel ");
+	sp_fmt_percent(&t, D->c->sys_fraction);
+	sp_buf_adds(&t, " of CPU time");
+	item_end(&t);
+	sp_buf_adds(&t, "disk read ");
+	sp_fmt_bytes(&t, j->read_b);
+	sp_buf_adds(&t, ", wrote ");
+	sp_fmt_bytes(&t, j->write_b);
+	if (!(j->alloc_gpus > 0) || isnan(j->gpu_util)) {
+		item_end(&t);
+		if (isnan(j->alloc_gpus)) {
+			sp_buf_adds(&t, "GPUs n/a");
+		} else {
+			sp_fmt_num(&t, j->alloc_gpus);
+			sp_buf_adds(&t, j->alloc_gpus == 1 ? " GPU" : " GPUs");
+			if (j->alloc_gpus > 0)
+				sp_buf_adds(&t, ", use not recorded");
+		}
+	}
+	items(D, b, &t, 2);
+	sp_buf_free(&t);
+}
+
+static void
+gauges(const struct draw *D, struct sp_buf *b)
+{
+	if (!sp_job_ran(D->j))
+		return;		/* nothing was used: nothing to draw */
+	sp_buf_addc(b, '\n');
+	gauge_time(D, b);
+	gauge_cpu(D, b);
+	gauge_memory(D, b);
+	if (D->j->alloc_gpus > 0 && !isnan(D->j->gpu_util))
+		gauge_gpu(D, b);
+	extras(D, b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Findings                                                           */
+
+/*
+ * One finding: its severity and code leading the evidence's first line
+ * (prose, wrapped), the evidence's further lines (quoted from a log,
+ * indentation kept) each on a line of its own, then the action.
+ */
+static void
+finding(const struct draw *D, struct sp_buf *b, const struct sp_finding *f)
+{
+	const char *ev = f->evidence, *nl = strchr(ev, '\n');
+	size_t n = nl ? (size_t)(nl - ev) : strlen(ev);
+	const char *label = sp_severity_label(f->severity);
+	/* log-tail quotes what the log's excerpt below shows already. */
+	int below = strcmp(f->code, "log-tail") == 0 &&
+		    D->pm->logs != NULL && D->pm->logs->n > 0;
+	struct sp_buf t = { 0 };
+
+	pad(b, 2);
+	sp_term_painted(D->term, b, severity_paint(f->severity), label);
+	sp_buf_addc(b, ' ');
+	sp_buf_adds(&t, f->code);
+	sp_buf_adds(&t, ": ");
+	if (below && n > 0 && ev[n - 1] == ':')
+		n--;
+	sp_term_clean(D->term, &t, ev, n, 0);
+	if (below) {
+		sp_buf_adds(&t, " are under log, below.");
+		nl = NULL;
+	}
+	para(D, b, sp_buf_str(&t), 3 + strlen(label), 4);
+	while (nl != NULL) {
+		ev = nl + 1;
+		nl = strchr(ev, '\n');
+		n = nl ? (size_t)(nl - ev) : strlen(ev);
+		pad(b, 4);
+		sp_term_painted(D->term, b, SP_P_FAINT,
+				sp_term_glyph(D->term, SP_G_BAR));
+		sp_buf_addc(b, ' ');
+		quoted_line(D, b, ev, n, 6);
+	}
+	if (f->action != NULL) {
+		sp_buf_clear(&t);
+		sp_buf_adds(&t, sp_term_glyph(D->term, SP_G_ARROW));
+		sp_buf_addc(&t, ' ');
+		clean_str(D, &t, f->action);
+		pad(b, 4);
+		para(D, b, sp_buf_str(&t), 4, 6);
+	}
+	sp_buf_free(&t);
+}
+
+static void
+findings(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_findings *f = D->pm->findings;
+
+	if (f == NULL || f->n == 0)
+		return;
+	heading(D, b, "findings");
+	for (size_t i = 0; i < f->n; i++)
+		finding(D, b, &f->v[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* The log                                                            */
+
+/* Whether a finding quoted this log line already (its text, bar the
+ * white space at either end). */
+static int
+quoted_above(const struct draw *D, const char *s, size_t n)
+{
+	const struct sp_findings *f = D->pm->findings;
+
+	while (n > 0 && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (f == NULL || n == 0)
+		return 0;
+	for (size_t i = 0; i < f->n; i++) {
+		const char *p = strchr(f->v[i].evidence, '\n');
+
+		if (strcmp(f->v[i].code, "log-tail") == 0)
+			continue;	/* drawn without its quotes */
+		while (p != NULL) {
+			const char *q = p + 1, *e = strchr(q, '\n');
+			size_t m = e ? (size_t)(e - q) : strlen(q);
+
+			while (m > 0 && (*q == ' ' || *q == '\t'))
+				q++, m--;
+			while (m > 0 && (q[m - 1] == ' ' || q[m - 1] == '\t'))
+				m--;
+			if (m == n && memcmp(q, s, n) == 0)
+				return 1;
+			p = e;
+		}
+	}
+	return 0;
+}
+
+static void
+log_file(const struct draw *D, struct sp_buf *b, const struct sp_log *l,
+	 size_t lines)
+{
+	struct sp_buf t = { 0 };
+	const char *from;
+	size_t len;
+	int skipping = 0;
+
+	sp_buf_printf(&t, "%s ", sp_log_role_name(l->role));
+	clean_str(D, &t, l->path);
+	sp_buf_printf(&t, " (%s)", sp_log_how_text(l->how));
+	if (l->status == SP_LOG_FOUND) {
+		sp_buf_adds(&t, ", ");
+		sp_fmt_bytes(&t, l->size_b);
+	} else {
+		sp_buf_adds(&t, ": ");
+		sp_buf_adds(&t, sp_log_status_text(l->status));
+		if (l->owner) {
+			sp_buf_adds(&t, ", owned by ");
+			clean_str(D, &t, l->owner);
+		}
+	}
+	pad(b, 2);
+	para(D, b, sp_buf_str(&t), 2, 4);
+	sp_buf_free(&t);
+	if (l->status != SP_LOG_FOUND)
+		return;
+	sp_log_last_lines(l, lines, &from, &len);
+	if (len == 0) {
+		sp_buf_adds(b, "    (empty)\n");
+		return;
+	}
+	while (len > 0) {
+		const char *nl = memchr(from, '\n', len);
+		size_t n = nl ? (size_t)(nl - from) : len;
+		int quoted = quoted_above(D, from, n);
+
+		if (!quoted || !skipping) {
+			pad(b, 4);
+			sp_term_painted(D->term, b, SP_P_FAINT,
+					sp_term_glyph(D->term, SP_G_BAR));
+			sp_buf_addc(b, ' ');
+			if (quoted)
+				sp_term_painted(D->term, b, SP_P_FAINT,
+						"(as quoted above)");
+			else
+				quoted_line(D, b, from, n, 6);
+			if (quoted)
+				sp_buf_addc(b, '\n');
+		}
+		skipping = quoted;
+		from += n + (nl ? 1 : 0);
+		len -= n + (nl ? 1 : 0);
+	}
+}
+
+static void
+logs(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_logs *l = D->pm->logs;
+	size_t lines = D->pm->all ? SP_SHOW_LOG_LINES : SP_SHOW_LOG_EXCERPT;
+
+	heading(D, b, "log");
+	if (l == NULL || !l->looked) {
+		sp_buf_adds(b, "  not read (--no-logs)\n");
+		return;
+	}
+	if (l->not_started) {
+		sp_buf_adds(b, "  none: the job never started, so it wrote "
+			    "none\n");
+		return;
+	}
+	if (l->expected.path != NULL)
+		log_file(D, b, &l->expected, lines);
+	for (size_t i = 0; i < l->n; i++)
+		log_file(D, b, &l->v[i], lines);
+	if (l->n == 0 && l->expected.path == NULL) {
+		pad(b, 2);
+		para(D, b, "none found: the record names no log, and none of "
+		     "the usual places holds one (point --log-dir at the "
+		     "logs)", 2, 4);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Every field (--all)                                                */
+
+/* Each column's label in words, by group; a column of no group is shown
+ * under "other" by its own name. */
+struct label {
+	const char *col;
+	const char *words;
+};
+
+static const struct label l_identity[] = { { "jobid", "job id" },
+	{ "jobid_raw", "raw job id" }, { "array_job", "array job" },
+	{ "array_task", "array task" }, { "step", "step" },
+	{ "attempt", "attempt" }, { "name", "name" }, { "user", "user" },
+	{ "uid", "uid" }, { "account", "account" },
+	{ "partition", "partition" }, { "qos", "QOS" },
+	{ "cluster", "cluster" }, { "workload", "workload" },
+	{ "workload_key", "workload key" }, { NULL, NULL } };
+static const struct label l_outcome[] = { { "state", "state" },
+	{ "exit_code", "exit code" }, { "signal", "signal" },
+	{ "derived_exit_code", "derived exit code" },
+	{ "cancelled_by", "cancelled by" }, { "reason", "reason" },
+	{ "flags", "flags" }, { NULL, NULL } };
+static const struct label l_timing[] = { { "submit", "submitted" },
+	{ "eligible", "eligible" }, { "start", "started" },
+	{ "end", "ended" }, { "wait_s", "queued" },
+	{ "elapsed_s", "elapsed" }, { "timelimit_s", "time limit" },
+	{ "open", "still open" }, { NULL, NULL } };
+static const struct label l_request[] = { { "req_cpus", "CPUs asked" },
+	{ "req_mem", "memory asked" },
+	{ "mem_limit_node_b", "memory limit per node" },
+	{ "mem_limit_total_b", "memory limit in all" },
+	{ "req_tres", "TRES asked" }, { "constraints", "constraints" },
+	{ NULL, NULL } };
+static const struct label l_alloc[] = { { "alloc_cpus", "CPUs held" },
+	{ "nnodes", "nodes" }, { "ntasks", "tasks" },
+	{ "nodelist", "node list" }, { "alloc_tres", "TRES held" },
+	{ NULL, NULL } };
+static const struct label l_cpu[] = { { "total_cpu_s", "CPU time" },
+	{ "user_cpu_s", "user CPU" }, { "sys_cpu_s", "kernel CPU" },
+	{ "cpu_time_s", "CPU time held" },
+	{ "ave_cpu_s", "mean task CPU" }, { "min_cpu_s", "least task CPU" },
+	{ "min_cpu_node", "its node" }, { "min_cpu_task", "its task" },
+	{ "ave_cpu_freq_hz", "mean CPU clock" }, { "energy_j", "energy" },
+	{ NULL, NULL } };
+static const struct label l_memory[] = { { "max_rss_b", "peak memory" },
+	{ "max_rss_step", "peak's step" }, { "max_rss_node", "peak's node" },
+	{ "ave_rss_b", "mean task memory" },
+	{ "rss_imbalance", "task memory imbalance" },
+	{ "max_vmsize_b", "peak virtual memory" },
+	{ "max_pages", "major page faults" }, { NULL, NULL } };
+static const struct label l_disk[] = { { "read_b", "disk read" },
+	{ "write_b", "disk written" }, { NULL, NULL } };
+static const struct label l_gpu[] = { { "alloc_gpus", "GPUs" },
+	{ "gpu_util", "GPU busy" }, { "gpu_mem_b", "GPU memory" },
+	{ NULL, NULL } };
+static const struct label l_prov[] = { { "workdir", "work directory" },
+	{ "stdout", "output file" }, { "stderr", "error file" },
+	{ "submit_line", "submit line" }, { "comment", "comment" },
+	{ NULL, NULL } };
+
+static const struct {
+	const char *title;
+	const struct label *labels;
+} groups[] = {
+	{ "identity", l_identity }, { "outcome", l_outcome },
+	{ "timing", l_timing }, { "request", l_request },
+	{ "allocation", l_alloc }, { "CPU", l_cpu }, { "memory", l_memory },
+	{ "disk", l_disk }, { "GPU", l_gpu }, { "provenance", l_prov }
+};
+
+enum { NGROUPS = sizeof groups / sizeof groups[0] };
+
+/* The group of a column (NGROUPS for none) and its label. */
+static size_t
+group_of(const char *col, const char **words)
+{
+	for (size_t g = 0; g < NGROUPS; g++)
+		for (const struct label *l = groups[g].labels; l->col; l++)
+			if (strcmp(l->col, col) == 0) {
+				*words = l->words;
+				return g;
+			}
+	*words = col;
+	return NGROUPS;
+}
+
 /* A field's value for people: human units, n/a when unknown. */
 static void
-view_value(const struct draw *D, struct sp_buf *b, const char *col,
-	   struct sp_slice s)
+field_value(const struct draw *D, struct sp_buf *b, const char *col,
+	    struct sp_slice s)
 {
 	enum sp_kind kind = sp_column_kind(col);
 	double v;
@@ -116,16 +895,6 @@ view_value(const struct draw *D, struct sp_buf *b, const char *col,
 	}
 }
 
-static int
-listed(const char *col)
-{
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-		for (const char *const *c = groups[g].cols; *c; c++)
-			if (strcmp(*c, col) == 0)
-				return 1;
-	return 0;
-}
-
 /*
  * Rows of one group: short values two to a line when the width allows,
  * long ones on a line of their own, wrapped under their value column.
@@ -134,8 +903,8 @@ struct rows {
 	const struct draw *D;
 	struct sp_buf *b;
 	struct sp_buf left;	/* a half row waiting for its partner */
-	size_t half;
-	int any;
+	size_t half;		/* a half row's width, 0: one to a line */
+	size_t label_w;
 };
 
 static void
@@ -151,563 +920,113 @@ rows_flush(struct rows *w)
 }
 
 static void
-rows_add(struct rows *w, const char *label, const char *value)
+rows_add(struct rows *w, const char *label, const char *value, size_t vlen)
 {
-	size_t cells = sp_term_cells(value, strlen(value));
-	size_t lw = strlen(label) < LABEL_W ? LABEL_W : strlen(label) + 1;
+	size_t lw = w->label_w, cells;
 
-	w->any = 1;
-	if (w->half > 0 && strchr(value, '\n') == NULL &&
+	/* A long value is never measured past what the half could hold. */
+	cells = vlen > w->half * 4 ? w->half + 1 : sp_term_cells(value, vlen);
+	if (w->half > 0 && memchr(value, '\n', vlen) == NULL &&
 	    2 + lw + cells + 2 <= w->half) {
-		if (w->left.len == 0) {
-			sp_buf_adds(&w->left, "  ");
-			sp_buf_adds(&w->left, label);
-			pad(&w->left, lw - strlen(label));
-			sp_buf_adds(&w->left, value);
-			pad(&w->left, w->half - (2 + lw + cells));
-		} else {
-			sp_buf_adds(&w->left, label);
-			pad(&w->left, lw - strlen(label));
-			sp_buf_adds(&w->left, value);
+		struct sp_buf *t = &w->left;
+		int second = t->len > 0;
+
+		sp_buf_adds(t, second ? "" : "  ");
+		sp_buf_adds(t, label);
+		pad(t, lw - sp_term_cells(label, strlen(label)));
+		sp_buf_add(t, value, vlen);
+		if (second)
 			rows_flush(w);
-		}
+		else
+			pad(t, w->half - (2 + lw + cells));
 		return;
 	}
 	rows_flush(w);
 	sp_buf_adds(w->b, "  ");
 	sp_buf_adds(w->b, label);
-	pad(w->b, lw - strlen(label));
-	sp_term_wrap(w->D->term, w->b, value, 2 + lw, 2 + lw);
-	sp_buf_addc(w->b, '\n');
+	pad(w->b, lw - sp_term_cells(label, strlen(label)));
+	para(w->D, w->b, value, 2 + lw, 2 + lw);
 }
 
 static void
-heading(const struct draw *D, struct sp_buf *b, const char *title)
+fields(const struct draw *D, struct sp_buf *b)
 {
-	sp_term_painted(D->term, b, SP_P_BOLD, title);
-	sp_buf_addc(b, '\n');
-}
-
-static void
-view_fields(const struct draw *D, struct sp_buf *b, const struct sp_slice *f,
-	    size_t nf)
-{
+	const struct sp_postmortem *pm = D->pm;
+	size_t *group = sp_xcalloc(pm->nfields + 1, sizeof *group);
+	const char **words = sp_xcalloc(pm->nfields + 1, sizeof *words);
 	struct rows w;
 	struct sp_buf v = { 0 };
 
 	memset(&w, 0, sizeof w);
 	w.D = D;
 	w.b = b;
-	w.half = D->term->width >= 2 * (2 + LABEL_W + 16) ?
-		 (size_t)D->term->width / 2 : 0;
-	for (size_t g = 0; g <= sizeof groups / sizeof groups[0]; g++) {
+	for (size_t i = 0; i < pm->nfields; i++)
+		group[i] = group_of(pm->cols[i], &words[i]);
+	w.half = (size_t)D->term->width / 2;
+	for (size_t g = 0; g <= NGROUPS; g++) {
 		int started = 0;
 
-		for (size_t i = 0; i < nf; i++) {
-			const char *col = D->cols[i];
-			int in = 0;
+		/* Each group's labels as wide as its widest. */
+		w.label_w = 0;
+		for (size_t i = 0; i < pm->nfields; i++) {
+			size_t n = sp_term_cells(words[i], strlen(words[i])) +
+				   FIELD_GAP;
 
-			if (g < sizeof groups / sizeof groups[0]) {
-				for (const char *const *c = groups[g].cols;
-				     *c && !in; c++)
-					in = strcmp(*c, col) == 0;
-			} else {
-				in = !listed(col);
-			}
-			if (!in)
+			if (group[i] == g && n > w.label_w)
+				w.label_w = n;
+		}
+		for (size_t i = 0; i < pm->nfields; i++) {
+			if (group[i] != g)
 				continue;
 			if (!started) {
-				sp_buf_addc(b, '\n');
-				heading(D, b, g < sizeof groups /
-					sizeof groups[0] ? groups[g].title :
+				heading(D, b, g < NGROUPS ? groups[g].title :
 					"other");
 				started = 1;
 			}
 			sp_buf_clear(&v);
-			view_value(D, &v, col, f[i]);
-			rows_add(&w, col, sp_buf_str(&v));
+			field_value(D, &v, pm->cols[i], pm->fields[i]);
+			rows_add(&w, words[i], sp_buf_str(&v), v.len);
 		}
 		rows_flush(&w);
 	}
 	sp_buf_free(&v);
 	sp_buf_free(&w.left);
-}
-
-/* The gauge's bar: the ceiling faint, the used part solid. */
-static size_t
-bar_width(const struct draw *D)
-{
-	int w = D->term->width - GAUGE_LABEL_W - 2 - 44;
-
-	if (w > 40)
-		w = 40;
-	if (w < 10)
-		w = 10;
-	return (size_t)w;
+	free(group);
+	free(words);
 }
 
 static void
-bar(const struct draw *D, struct sp_buf *b, double used, double ceiling,
-    int draw_used)
-{
-	size_t width = bar_width(D), solid = 0;
-
-	if (!(ceiling > 0)) {
-		pad(b, width);
-		return;
-	}
-	if (draw_used && used > 0) {
-		double f = used / ceiling;
-
-		solid = (size_t)lround((f > 1 ? 1 : f) * (double)width);
-		if (solid == 0)
-			solid = 1;	/* something was used: show it */
-	}
-	for (size_t i = 0; i < solid; i++)
-		sp_buf_adds(b, sp_term_glyph(D->term, SP_G_SOLID));
-	if (solid < width) {
-		sp_term_paint(D->term, b, SP_P_FAINT);
-		for (size_t i = solid; i < width; i++)
-			sp_buf_adds(b, sp_term_glyph(D->term, SP_G_FAINT));
-		sp_term_paint(D->term, b, SP_P_NONE);
-	}
-}
-
-static void
-gauge(const struct draw *D, struct sp_buf *b, const char *label, double used,
-      double ceiling, int draw_used, const char *text)
-{
-	size_t at = GAUGE_LABEL_W + bar_width(D) + 2;
-
-	sp_buf_adds(b, label);
-	pad(b, GAUGE_LABEL_W - strlen(label));
-	bar(D, b, used, ceiling, draw_used);
-	pad(b, 2);
-	sp_term_wrap(D->term, b, text, at, at);
-	sp_buf_addc(b, '\n');
-}
-
-static void
-dot(const struct draw *D, struct sp_buf *b)
-{
-	sp_buf_addc(b, ' ');
-	sp_buf_adds(b, sp_term_glyph(D->term, SP_G_DOT));
-	sp_buf_addc(b, ' ');
-}
-
-static enum sp_paint
-state_paint(const struct sp_job *j)
-{
-	if (sp_job_state_is(j, "COMPLETED"))
-		return SP_P_GOOD;
-	if (sp_job_failed(j))
-		return SP_P_CRITICAL;
-	return SP_P_WARNING;
-}
-
-static void
-view_header(const struct draw *D, struct sp_buf *b, const struct sp_job *j,
-	    const struct sp_jobcalc *c)
-{
-	struct sp_buf t = { 0 }, s = { 0 };
-
-	/* id, name, state and how it ended */
-	sp_term_paint(D->term, b, SP_P_BOLD);
-	if (j->jobid.n)
-		clean_slice(D, b, j->jobid, 0);
-	else
-		sp_buf_adds(b, "n/a");
-	sp_term_paint(D->term, b, SP_P_NONE);
-	sp_buf_adds(b, "  ");
-	if (j->name.n)
-		clean_slice(D, b, j->name, 0);
-	else
-		sp_buf_adds(b, "(no name)");
-	sp_buf_adds(b, "  ");
-	if (j->state.n) {
-		clean_slice(D, &s, j->state, 0);
-		sp_term_painted(D->term, b, state_paint(j), s.p);
-	} else {
-		sp_buf_adds(b, "state n/a");
-	}
-	sp_buf_adds(b, "  exit ");
-	if (isnan(j->exit_code))
-		sp_buf_adds(b, "n/a");
-	else
-		sp_fmt_num(b, j->exit_code);
-	if (j->signal > 0) {
-		const char *name = sp_signal_name((int)j->signal);
-
-		sp_buf_adds(b, ", signal ");
-		sp_fmt_num(b, j->signal);
-		if (name)
-			sp_buf_printf(b, " (%s)", name);
-	}
-	sp_buf_addc(b, '\n');
-
-	/* who and where */
-	sp_buf_adds(&t, "user ");
-	if (j->user.n)
-		clean_slice(D, &t, j->user, 0);
-	else
-		sp_buf_adds(&t, "n/a");
-	if (j->partition.n) {
-		sp_buf_adds(&t, ", partition ");
-		clean_slice(D, &t, j->partition, 0);
-	}
-	dot(D, &t);
-	if (c->nodes > 1) {
-		sp_fmt_num(&t, c->nodes);
-		sp_buf_adds(&t, " nodes ");
-	} else {
-		sp_buf_adds(&t, "node ");
-	}
-	if (j->nodelist.n)
-		clean_slice(D, &t, j->nodelist, 0);
-	else
-		sp_buf_adds(&t, "n/a");
-	sp_term_wrap(D->term, b, sp_buf_str(&t), 0, 2);
-	sp_buf_addc(b, '\n');
-
-	/* when, and how long it queued */
-	sp_buf_clear(&t);
-	if (j->start_known && sp_job_ran(j)) {
-		sp_buf_adds(&t, "ran ");
-		clean_slice(D, &t, j->start, 0);
-		sp_buf_printf(&t, " %s ", sp_term_glyph(D->term, SP_G_ARROW));
-		if (j->end_known)
-			clean_slice(D, &t, j->end, 0);
-		else
-			sp_buf_adds(&t, "no end recorded");
-		sp_buf_adds(&t, " (");
-		sp_fmt_duration(&t, j->elapsed_s);
-		sp_buf_adds(&t, ")");
-	} else {
-		sp_buf_adds(&t, "never started");
-		if (j->submit_known) {
-			sp_buf_adds(&t, ", submitted ");
-			clean_slice(D, &t, j->submit, 0);
-		}
-	}
-	dot(D, &t);
-	sp_buf_adds(&t, "queued ");
-	sp_fmt_duration(&t, c->wait_s);
-	sp_term_wrap(D->term, b, sp_buf_str(&t), 0, 2);
-	sp_buf_addc(b, '\n');
-	sp_buf_free(&t);
-	sp_buf_free(&s);
-}
-
-static void
-view_gauges(const struct draw *D, struct sp_buf *b, const struct sp_job *j,
-	    const struct sp_jobcalc *c)
+steps(const struct draw *D, struct sp_buf *b)
 {
 	struct sp_buf t = { 0 };
 
-	sp_buf_addc(b, '\n');
-	sp_fmt_duration(&t, j->elapsed_s);
-	sp_buf_adds(&t, " of ");
-	if (j->timelimit_s > 0) {
-		sp_fmt_duration(&t, j->timelimit_s);
-		sp_buf_adds(&t, " (");
-		sp_fmt_percent(&t, c->walltime_used);
-		sp_buf_adds(&t, ")");
-	} else {
-		sp_buf_adds(&t, "no recorded limit");
-	}
-	gauge(D, b, "time", j->elapsed_s, j->timelimit_s, 1, t.p);
-
-	sp_buf_clear(&t);
-	sp_fmt_duration(&t, j->total_cpu_s);
-	sp_buf_adds(&t, " of ");
-	sp_fmt_duration(&t, c->cpu_capacity_s);
-	sp_buf_adds(&t, " (");
-	sp_fmt_percent(&t, c->cpu_util);
-	sp_buf_adds(&t, "), ");
-	if (isnan(c->busy_cores))
-		sp_buf_adds(&t, "n/a");
-	else
-		sp_buf_printf(&t, "%.1f", c->busy_cores);
-	sp_buf_adds(&t, " of ");
-	if (isnan(c->cores))
-		sp_buf_adds(&t, "n/a");
-	else
-		sp_fmt_num(&t, c->cores);
-	sp_buf_adds(&t, c->cores == 1 ? " core" : " cores");
-	gauge(D, b, "CPU", j->total_cpu_s, c->cpu_capacity_s, 1, t.p);
-
-	sp_buf_clear(&t);
-	if (c->rss_above_limit) {
-		struct sp_buf why = { 0 };
-
-		/* No percentage: the figure is not this job's footprint. */
-		sp_buf_adds(&t, "MaxRSS ");
-		sp_fmt_bytes(&t, j->max_rss_b);
-		sp_buf_adds(&t, ", above the ");
-		sp_fmt_bytes(&t, c->mem_limit_b);
-		sp_buf_adds(&t, c->nodes > 1 ? " limit per node" : " limit");
-		if (sp_job_state_is(j, "OUT_OF_MEMORY"))
-			sp_buf_adds(&why, "No working set reads above its limit, "
-				    "so the figure is not a footprint and no "
-				    "percentage is drawn. ");
-		else
-			sp_buf_adds(&why, "The job was not killed, so the figure "
-				    "cannot be its footprint and no percentage "
-				    "is drawn. ");
-		sp_caveat_rss(&why, D->site);
-		gauge(D, b, "memory", NAN, c->mem_limit_b, 0, t.p);
-		pad(b, GAUGE_LABEL_W);
-		sp_term_wrap(D->term, b, why.p, GAUGE_LABEL_W, GAUGE_LABEL_W);
-		sp_buf_addc(b, '\n');
-		sp_buf_free(&why);
-	} else {
-		sp_buf_adds(&t, "MaxRSS ");
-		sp_fmt_bytes(&t, j->max_rss_b);
-		sp_buf_adds(&t, " of ");
-		if (c->mem_limit_b > 0) {
-			sp_fmt_bytes(&t, c->mem_limit_b);
-			if (c->nodes > 1)
-				sp_buf_adds(&t, " per node");
-			sp_buf_adds(&t, " (");
-			sp_fmt_percent(&t, c->mem_used);
-			sp_buf_adds(&t, ")");
-		} else {
-			sp_buf_adds(&t, "no recorded limit");
-		}
-		gauge(D, b, "memory", j->max_rss_b, c->mem_limit_b, 1, t.p);
-	}
-
-	/* Quantities with no ceiling to draw against. */
-	sp_buf_clear(&t);
-	sp_buf_adds(&t, "kernel ");
-	sp_fmt_percent(&t, c->sys_fraction);
-	sp_buf_adds(&t, " of CPU time");
-	dot(D, &t);
-	sp_buf_adds(&t, "disk read ");
-	sp_fmt_bytes(&t, j->read_b);
-	sp_buf_adds(&t, ", wrote ");
-	sp_fmt_bytes(&t, j->write_b);
-	dot(D, &t);
-	sp_buf_adds(&t, "GPUs ");
-	if (isnan(j->alloc_gpus))
-		sp_buf_adds(&t, "n/a");
-	else
-		sp_fmt_num(&t, j->alloc_gpus);
-	if (j->alloc_gpus > 0) {
-		sp_buf_adds(&t, ", busy ");
-		sp_fmt_percent(&t, j->gpu_util);
-		sp_buf_adds(&t, ", memory ");
-		sp_fmt_bytes(&t, j->gpu_mem_b);
-	}
-	sp_term_wrap(D->term, b, t.p, 0, 2);
-	sp_buf_addc(b, '\n');
-	sp_buf_free(&t);
-}
-
-/*
- * The rest of a line from col on: untrusted text, cut with an ellipsis
- * to fit the width.
- */
-static void
-view_line(const struct draw *D, struct sp_buf *b, const char *s, size_t n,
-	  size_t col)
-{
-	struct sp_buf t = { 0 };
-	size_t room = (size_t)D->term->width > col + 1 ?
-		      (size_t)D->term->width - col : 1;
-
-	sp_term_clean(D->term, &t, s, n, 0);
-	if (sp_term_cells(sp_buf_str(&t), t.len) > room) {
-		sp_buf_add(b, t.p, sp_term_fit(t.p, t.len, room - 1));
-		sp_buf_adds(b, sp_term_glyph(D->term, SP_G_ELLIPSIS));
-	} else {
-		sp_buf_add(b, sp_buf_str(&t), t.len);
-	}
-	sp_buf_addc(b, '\n');
-	sp_buf_free(&t);
-}
-
-static void
-view_log_file(const struct draw *D, struct sp_buf *b, const struct sp_log *l)
-{
-	struct sp_buf t = { 0 };
-	const char *from;
-	size_t len;
-
-	sp_buf_printf(&t, "%s ", sp_log_role_name(l->role));
-	clean_str(D, &t, l->path);
-	sp_buf_printf(&t, " (%s)", sp_log_how_text(l->how));
-	if (l->status == SP_LOG_FOUND) {
-		sp_buf_adds(&t, ", ");
-		sp_fmt_bytes(&t, l->size_b);
-		if (l->cut)
-			sp_buf_adds(&t, ", the end of it");
-	} else {
-		sp_buf_adds(&t, ": ");
-		sp_buf_adds(&t, sp_log_status_text(l->status));
-		if (l->owner) {
-			sp_buf_adds(&t, ", owned by ");
-			clean_str(D, &t, l->owner);
-		}
-	}
-	pad(b, 2);
-	sp_term_wrap(D->term, b, t.p, 2, 4);
-	sp_buf_addc(b, '\n');
-	sp_buf_free(&t);
-	if (l->status != SP_LOG_FOUND)
+	if (D->pm->nsteps == 0)
 		return;
-	sp_log_last_lines(l, SP_SHOW_LOG_LINES, &from, &len);
-	if (len == 0) {
-		sp_buf_adds(b, "    (empty)\n");
-		return;
-	}
-	while (len > 0) {
-		const char *nl = memchr(from, '\n', len);
-		size_t n = nl ? (size_t)(nl - from) : len;
-
-		pad(b, 4);
-		sp_term_painted(D->term, b, SP_P_FAINT,
-				sp_term_glyph(D->term, SP_G_BAR));
-		sp_buf_addc(b, ' ');
-		view_line(D, b, from, n, 6);
-		from += n + (nl ? 1 : 0);
-		len -= n + (nl ? 1 : 0);
-	}
-	sp_buf_free(&t);
-}
-
-static void
-view_logs(const struct draw *D, struct sp_buf *b, const struct sp_logs *l)
-{
-	sp_buf_addc(b, '\n');
-	heading(D, b, "log");
-	if (!l->looked) {
-		sp_buf_adds(b, "  not read (--no-logs)\n");
-		return;
-	}
-	if (l->not_started) {
-		sp_buf_adds(b, "  none: the job never started, so it wrote "
-			    "none\n");
-		return;
-	}
-	if (l->expected.path != NULL)
-		view_log_file(D, b, &l->expected);
-	for (size_t i = 0; i < l->n; i++)
-		view_log_file(D, b, &l->v[i]);
-	if (l->n == 0 && l->expected.path == NULL) {
-		pad(b, 2);
-		sp_term_wrap(D->term, b, "none found: the record names no "
-			     "log, and none of the usual places holds one "
-			     "(point --log-dir at the logs)", 2, 4);
-		sp_buf_addc(b, '\n');
-	}
-}
-
-static enum sp_paint
-severity_paint(enum sp_severity s)
-{
-	switch (s) {
-	case SP_SEV_CRITICAL:
-		return SP_P_CRITICAL;
-	case SP_SEV_WARNING:
-		return SP_P_WARNING;
-	default:
-		return SP_P_INFO;
-	}
-}
-
-/*
- * Evidence: its first line is prose and wraps; any further lines are
- * quoted from a log (a traceback keeps its indentation) and are cut.
- */
-static void
-view_evidence(const struct draw *D, struct sp_buf *b, const char *ev,
-	      size_t indent)
-{
-	const char *nl = strchr(ev, '\n');
-	size_t n = nl ? (size_t)(nl - ev) : strlen(ev);
-	struct sp_buf t = { 0 };
-
-	sp_term_clean(D->term, &t, ev, n, 0);
-	pad(b, indent);
-	sp_term_wrap(D->term, b, sp_buf_str(&t), indent, indent);
-	sp_buf_addc(b, '\n');
-	sp_buf_free(&t);
-	while (nl != NULL) {
-		ev = nl + 1;
-		nl = strchr(ev, '\n');
-		n = nl ? (size_t)(nl - ev) : strlen(ev);
-		pad(b, indent + 2);
-		view_line(D, b, ev, n, indent + 2);
-	}
-}
-
-static void
-view_findings(const struct draw *D, struct sp_buf *b,
-	      const struct sp_findings *f)
-{
-	struct sp_buf t = { 0 };
-	enum { IND = 12 };
-
-	sp_buf_addc(b, '\n');
-	heading(D, b, "findings");
-	if (f->n == 0)
-		sp_buf_adds(b, "  none: nothing in this record needs "
-			    "attention\n");
-	for (size_t i = 0; i < f->n; i++) {
-		const char *label = sp_severity_label(f->v[i].severity);
-
-		pad(b, 2);
-		sp_term_painted(D->term, b, severity_paint(f->v[i].severity),
-				label);
-		pad(b, IND - 2 - strlen(label));
-		sp_buf_adds(b, f->v[i].code);
-		sp_buf_addc(b, '\n');
-		view_evidence(D, b, f->v[i].evidence, IND);
-		if (f->v[i].action != NULL) {
-			pad(b, IND);
-			sp_buf_clear(&t);
-			sp_buf_adds(&t, sp_term_glyph(D->term, SP_G_ARROW));
-			sp_buf_addc(&t, ' ');
-			clean_str(D, &t, f->v[i].action);
-			sp_term_wrap(D->term, b, t.p, IND, IND + 2);
-			sp_buf_addc(b, '\n');
-		}
-	}
-	sp_buf_free(&t);
-}
-
-static void
-view_steps(const struct draw *D, struct sp_buf *b, const struct sp_job *steps,
-	   size_t nsteps)
-{
-	struct sp_buf t = { 0 };
-
-	if (nsteps == 0)
-		return;
-	sp_buf_addc(b, '\n');
 	heading(D, b, "steps");
-	for (size_t i = 0; i < nsteps; i++) {
-		const struct sp_job *s = &steps[i];
+	for (size_t i = 0; i < D->pm->nsteps; i++) {
+		const struct sp_job *s = &D->pm->steps[i];
 
 		sp_buf_clear(&t);
+		sp_buf_adds(&t, "  ");
 		clean_slice(D, &t, s->step, 0);
 		sp_buf_adds(&t, ": ");
 		clean_slice(D, &t, s->state, 0);
-		sp_buf_adds(&t, ", elapsed ");
+		item_end(&t);
+		sp_buf_adds(&t, "elapsed ");
 		sp_fmt_duration(&t, s->elapsed_s);
-		sp_buf_adds(&t, ", CPU ");
+		item_end(&t);
+		sp_buf_adds(&t, "CPU ");
 		sp_fmt_duration(&t, s->total_cpu_s);
-		sp_buf_adds(&t, ", MaxRSS ");
+		item_end(&t);
+		sp_buf_adds(&t, "peak memory ");
 		sp_fmt_bytes(&t, s->max_rss_b);
-		sp_buf_adds(&t, ", tasks ");
+		item_end(&t);
+		sp_buf_adds(&t, "tasks ");
 		if (isnan(s->ntasks))
 			sp_buf_adds(&t, "n/a");
 		else
 			sp_fmt_num(&t, s->ntasks);
-		pad(b, 2);
-		sp_term_wrap(D->term, b, t.p, 2, 4);
-		sp_buf_addc(b, '\n');
+		items(D, b, &t, 4);
 	}
 	sp_buf_free(&t);
 }
@@ -717,17 +1036,18 @@ sp_postmortem_draw(const struct sp_term *t, const struct sp_postmortem *pm,
 		   struct sp_buf *out)
 {
 	struct draw D;
-	struct sp_logs none;
-	struct sp_findings nothing = { 0 };
 
 	D.term = t;
-	D.site = pm->site;
-	D.cols = pm->cols;
-	sp_logs_none(&none);
-	view_header(&D, out, pm->job, pm->calc);
-	view_gauges(&D, out, pm->job, pm->calc);
-	view_fields(&D, out, pm->fields, pm->nfields);
-	view_steps(&D, out, pm->steps, pm->nsteps);
-	view_logs(&D, out, pm->logs != NULL ? pm->logs : &none);
-	view_findings(&D, out, pm->findings != NULL ? pm->findings : &nothing);
+	D.pm = pm;
+	D.j = pm->job;
+	D.c = pm->calc;
+	verdict_line(&D, out);
+	context_line(&D, out);
+	gauges(&D, out);
+	findings(&D, out);
+	logs(&D, out);
+	if (pm->all) {
+		fields(&D, out);
+		steps(&D, out);
+	}
 }

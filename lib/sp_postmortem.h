@@ -28,11 +28,16 @@ struct sp_postmortem {
 	char *const *cols;
 	const struct sp_slice *fields;
 	size_t nfields;
+	int all;		/* also every field and the steps */
 };
 
 /*
  * Appends the post-mortem to out, laid out for t (its width, colour and
- * glyphs), every line ending in LF.
+ * glyphs), every line ending in LF, read top-down: the verdict line (id,
+ * name, state, how it ended, the worst finding), who ran it where and
+ * when, the gauges (time, CPU, memory, GPUs), the findings most severe
+ * first, the end of its log; with all, every field in words and the
+ * steps.  Linear in the size of the record and the logs' tails.
  */
 void sp_postmortem_draw(const struct sp_term *t,
 			const struct sp_postmortem *pm, struct sp_buf *out);

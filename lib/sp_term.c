@@ -68,7 +68,8 @@ sp_term_setup(struct sp_term *t, int fd, int width_opt, int no_color,
 	if (t->width < SP_SHOW_MIN_WIDTH)
 		t->width = SP_SHOW_MIN_WIDTH;
 
-	t->color = !no_color && isatty(fd) && !(nc != NULL && *nc != '\0') &&
+	t->tty = isatty(fd);
+	t->color = !no_color && t->tty && !(nc != NULL && *nc != '\0') &&
 		   !(term != NULL && strcmp(term, "dumb") == 0);
 	t->ascii = ascii_opt || !sp_term_locale_utf8();
 }
@@ -190,14 +191,35 @@ sp_term_clean(const struct sp_term *t, struct sp_buf *b, const char *s,
 	}
 }
 
+/* The length of the colour escape (ours: ESC [ digits ; m) at s, or 0.
+ * Clean text holds no ESC, so every one found is ours. */
+static size_t
+sgr_len(const char *s, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 3 || s[0] != '\033' || s[1] != '[')
+		return 0;
+	while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';'))
+		i++;
+	return i < n && s[i] == 'm' ? i + 1 : 0;
+}
+
 size_t
 sp_term_cells(const char *s, size_t n)
 {
 	size_t cells = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		size_t e;
+
+		if (s[i] == '\033' && (e = sgr_len(s + i, n - i)) > 0) {
+			i += e - 1;
+			continue;
+		}
 		if (((unsigned char)s[i] & 0xc0) != 0x80)
 			cells++;
+	}
 	return cells;
 }
 
@@ -207,8 +229,12 @@ sp_term_fit(const char *s, size_t n, size_t cells)
 	size_t i = 0, used = 0;
 
 	while (i < n) {
-		size_t j = i + 1;
+		size_t j = i + 1, e;
 
+		if (s[i] == '\033' && (e = sgr_len(s + i, n - i)) > 0) {
+			i += e;
+			continue;
+		}
 		while (j < n && ((unsigned char)s[j] & 0xc0) == 0x80)
 			j++;
 		if (used + 1 > cells)
@@ -217,6 +243,18 @@ sp_term_fit(const char *s, size_t n, size_t cells)
 		i = j;
 	}
 	return i;
+}
+
+void
+sp_term_fitted(const struct sp_term *t, struct sp_buf *b, const char *s,
+	       size_t n, size_t cells)
+{
+	if (!t->tty || cells == 0 || sp_term_cells(s, n) <= cells) {
+		sp_buf_add(b, s, n);
+		return;
+	}
+	sp_buf_add(b, s, sp_term_fit(s, n, cells - 1));
+	sp_buf_adds(b, sp_term_glyph(t, SP_G_ELLIPSIS));
 }
 
 static void
@@ -234,6 +272,48 @@ new_line(struct sp_buf *b, size_t indent, size_t *col, int *fresh)
 	add_spaces(b, indent);
 	*col = indent;
 	*fresh = 1;
+}
+
+/* Where a word too long for a line may break: after a list's comma or a
+ * path's slash, else where the room ends. */
+static int
+soft_break(char c)
+{
+	return c == ',' || c == '/' || c == ';';
+}
+
+/*
+ * A word wider than the room left: broken over lines, each piece as long
+ * as the room allows (after a comma or slash where one is near the end).
+ * Every byte is looked at a bounded number of times, so a word of
+ * megabytes costs time in proportion.
+ */
+static void
+long_word(struct sp_buf *b, const char *s, size_t n, size_t cells,
+	  size_t width, size_t indent, size_t *col, int *fresh)
+{
+	while (*col + cells > width) {
+		size_t room = width > *col ? width - *col : 0, cut, k;
+
+		if (room == 0 || (!*fresh && room < 2)) {
+			new_line(b, indent, col, fresh);
+			continue;
+		}
+		cut = sp_term_fit(s, n, room);
+		for (k = cut; k > cut / 2; k--)
+			if (soft_break(s[k - 1]))
+				break;
+		if (k > cut / 2)
+			cut = k;
+		sp_buf_add(b, s, cut);
+		cells -= sp_term_cells(s, cut);
+		s += cut;
+		n -= cut;
+		new_line(b, indent, col, fresh);
+	}
+	sp_buf_add(b, s, n);
+	*col += cells;
+	*fresh = 0;
 }
 
 /* Wraps one paragraph (no LF inside); *fresh: nothing yet on this line. */
@@ -255,31 +335,16 @@ wrap_line(struct sp_buf *b, const char *s, size_t n, size_t width,
 			i++;
 		end = i;
 		cells = sp_term_cells(s + start, end - start);
-		if (!*fresh && *col + 1 + cells > width)
+		/* A word that fits a line of its own is never broken. */
+		if (*col + !*fresh + cells > width &&
+		    (!*fresh || (*col > indent && indent + cells <= width)))
 			new_line(b, indent, col, fresh);
 		if (!*fresh) {
 			sp_buf_addc(b, ' ');
 			(*col)++;
 		}
-		/* A word wider than a whole line is split where it must be. */
-		while (cells > 0 && *col + cells > width) {
-			size_t room = width > *col ? width - *col : 0;
-			size_t cut;
-
-			if (room == 0 && !*fresh) {
-				new_line(b, indent, col, fresh);
-				continue;
-			}
-			cut = sp_term_fit(s + start, end - start,
-					  room ? room : 1);
-			sp_buf_add(b, s + start, cut);
-			start += cut;
-			cells = sp_term_cells(s + start, end - start);
-			new_line(b, indent, col, fresh);
-		}
-		sp_buf_add(b, s + start, end - start);
-		*col += cells;
-		*fresh = 0;
+		long_word(b, s + start, end - start, cells, width, indent,
+			  col, fresh);
 	}
 }
 

@@ -41,6 +41,8 @@ struct sp_term {
 	int width;	/* columns to lay out for */
 	int color;	/* 1: SGR escapes are written */
 	int ascii;	/* 1: glyphs fold to ASCII, other text too */
+	int tty;	/* 1: a terminal, where text too wide is cut with
+			 * an ellipsis; into a pipe nothing is cut */
 };
 
 /*
@@ -79,17 +81,27 @@ void sp_term_clean(const struct sp_term *t, struct sp_buf *b, const char *s,
  */
 size_t sp_term_utf8(const char *s, size_t n, unsigned long *cp);
 
-/* Cells the (already clean) UTF-8 text takes: one per code point. */
+/* Cells the (already clean) UTF-8 text takes: one per code point, none
+ * for the colour escapes sp_term_paint writes. */
 size_t sp_term_cells(const char *s, size_t n);
 /* Byte length of the longest prefix of s that fits in cells columns,
  * ending on a character boundary. */
 size_t sp_term_fit(const char *s, size_t n, size_t cells);
 
 /*
+ * Appends clean text in at most cells columns: whole when it fits, else
+ * cut with an ellipsis on a terminal; into a pipe whole, always.
+ */
+void sp_term_fitted(const struct sp_term *t, struct sp_buf *b, const char *s,
+		    size_t n, size_t cells);
+
+/*
  * Appends clean text word-wrapped to the terminal width: the first line
  * after first_indent cells already written, every further line indented
- * by indent spaces.  Words longer than a line are split.  LF in the text
- * starts a new line.  Ends without a newline.
+ * by indent spaces.  A word is never broken unless it is wider than a
+ * whole line; then it breaks after a comma or slash near the line's end
+ * where it has one.  LF in the text starts a new line.  Ends without a
+ * newline.  Linear in the text's length.
  */
 void sp_term_wrap(const struct sp_term *t, struct sp_buf *b, const char *s,
 		  size_t first_indent, size_t indent);

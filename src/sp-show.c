@@ -16,16 +16,35 @@
 #include <unistd.h>
 
 #include "sp-show/show.h"
+#include "sp_pager.h"
 #include "sp_postmortem.h"
 
 static const char usage_text[] =
-"usage: sp-show [--plain | --json | --findings] [--ascii] [--no-color]\n"
-"               [--no-logs] [--log-dir dir] [--width n]\n"
-"               [-j jobid[,jobid ...]] [file ...]\n";
+"usage: sp-show [--plain | --json | --findings] [--all] [--ascii]\n"
+"               [--no-color] [--no-pager] [--no-logs] [--log-dir dir]\n"
+"               [--width n] [-j jobid[,jobid ...]] [file ...]\n"
+"\n"
+"One job's post-mortem from job records (sp-fetch), for every job named\n"
+"with -j, or every job of the input.\n"
+"\n"
+"  -j, --job ids    only these jobs: 123, 123_4, 123_[1-3,7], 123+1, lists\n"
+"  --plain          the post-mortem, read top-down (the default)\n"
+"  --all            also every field in words, the steps, 20 log lines\n"
+"  --json           one JSON object a job: every value, findings, logs\n"
+"  --findings       finding records of every job, as sp-size --findings\n"
+"  --no-logs        look for no log file\n"
+"  --log-dir dir    look for logs in dir first (repeatable)\n"
+"  --width n        lay out for n columns (at least 40)\n"
+"  --no-pager       never page, even on a terminal\n"
+"  --ascii          ASCII only\n"
+"  --no-color       no colour, even on a terminal\n"
+"  -h, --help       this text\n"
+"  --version        the version\n";
 
 enum {
 	OPT_JSON = 0x2000, OPT_PLAIN, OPT_FINDINGS, OPT_ASCII, OPT_NO_COLOR,
-	OPT_NO_LOGS, OPT_LOG_DIR, OPT_WIDTH, OPT_VERSION
+	OPT_NO_LOGS, OPT_LOG_DIR, OPT_WIDTH, OPT_VERSION, OPT_ALL,
+	OPT_NO_PAGER
 };
 
 static void __attribute__((noreturn))
@@ -73,6 +92,8 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ "no-logs", no_argument, NULL, OPT_NO_LOGS },
 		{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
 		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -107,6 +128,12 @@ parse_options(struct opts *o, int argc, char **argv)
 		case OPT_NO_LOGS:
 			o->no_logs = 1;
 			break;
+		case OPT_ALL:
+			o->all = 1;
+			break;
+		case OPT_NO_PAGER:
+			o->no_pager = 1;
+			break;
 		case OPT_LOG_DIR:
 			o->log_dirs = sp_xrealloc(o->log_dirs,
 				(o->nlog_dirs + 1) * sizeof *o->log_dirs);
@@ -117,6 +144,9 @@ parse_options(struct opts *o, int argc, char **argv)
 			    v > 10000)
 				sp_die(SP_EXIT_USAGE, "--width: not a width in "
 				       "columns: '%s'", optarg);
+			if (v < SP_SHOW_MIN_WIDTH)
+				sp_die(SP_EXIT_USAGE, "--width: at least %d "
+				       "columns, not %ld", SP_SHOW_MIN_WIDTH, v);
 			o->width = (int)v;
 			break;
 		case ':':
@@ -161,6 +191,7 @@ view_job(struct run *R, const struct shown *s)
 	pm.cols = R->r.cols;
 	pm.fields = s->h->alloc.f;
 	pm.nfields = s->h->alloc.nf;
+	pm.all = R->o->all;
 	sp_postmortem_draw(&R->term, &pm, b);
 }
 
@@ -268,6 +299,8 @@ main(int argc, char **argv)
 	files = argv + first;
 	nfiles = (size_t)(argc - first);
 	input_first(&R, files, nfiles);
+	/* The input is sound: what is shown from here may be paged. */
+	sp_pager_start(o.no_pager);
 	if (o.mode == MODE_FINDINGS)
 		findings_header(&R);
 	input_second(&R, show);
@@ -281,7 +314,7 @@ main(int argc, char **argv)
 	sp_buf_free(&R.out);
 	missing = input_missing_ids(&o);
 	free_opts(&o);
-	sp_stdout_close();
+	sp_pager_end();
 	if (missing != NULL) {
 		sp_warn("no job %s in the input", missing);
 		free(missing);

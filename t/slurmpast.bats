@@ -513,7 +513,7 @@ The value of following the advice" ]
 	# sp-show's "not read (--no-logs)": slurmpast passed it, and says so
 	[ "${lines[1]}" = "The demo's log files are on no disk: slurmpast passes sp-show --no-logs." ]
 	[[ "${lines[2]}" == "53449206  eval-ckpt-4000  COMPLETED"* ]]
-	[[ "$output" == *$'\nlog\n  not read (--no-logs)\n'* ]]
+	[[ "$output" == *$'\nlog\n  not read (--no-logs)'* ]]
 	[[ "$output" == *"above the 32.0 GiB limit"* ]]
 	[[ "$output" == *"48.7%"* ]]
 	[[ "$output" != *$'\033'* ]]

@@ -3,6 +3,7 @@
 # from the command line, and every error path with its exit status.
 
 load lib/common
+load lib/tmux
 
 GOLDEN=$SP_TOP/t/sp-show
 
@@ -67,8 +68,12 @@ cpu_time_s=10956 workdir=/nonexistent/cot"
 
 setup() {
 	export SLURMPAST_NO_SITE=1 LC_ALL=C.UTF-8 TZ=UTC
-	unset NO_COLOR COLUMNS
+	unset NO_COLOR COLUMNS PAGER SLURMPAST_PAGER
 	cd "$BATS_TEST_TMPDIR"
+}
+
+teardown() {
+	term_stop
 }
 
 @test "the figure-3 job, drawn as the article describes" {
@@ -78,12 +83,26 @@ setup() {
 	diff -u "$GOLDEN/fig3.txt" <(printf '%s\n' "$output")
 }
 
+@test "--all: every field in words, after the post-mortem, at 80 columns" {
+	{ header; record $FIG3
+	  record jobid=5100457 jobid_raw=5100457 step=batch state=COMPLETED \
+		elapsed_s=4032 max_rss_b=98784247808 total_cpu_s=5399 \
+		ntasks=1; } >fig3.tsv
+	run sp-show --all --no-color --width 80 fig3.tsv
+	[ "$status" -eq 0 ]
+	diff -u "$GOLDEN/fig3-all.txt" <(printf '%s\n' "$output")
+	# Without --all, neither the fields nor the steps.
+	run sp-show --no-color --width 80 fig3.tsv
+	[[ "$output" != *"peak memory"* ]]
+	[[ "$output" != *"steps"* ]]
+}
+
 @test "figure 3: no memory percentage, the reason instead" {
 	{ header; record $FIG3; } >fig3.tsv
 	run sp-show --no-color --width 100 fig3.tsv
 	memory=$(printf '%s\n' "$output" | sed -n '/^kernel/q;/^memory /,$p')
-	[[ "$memory" == *"cannot be its footprint and no percentage"* ]]
-	[[ "$memory" != *"%"* ]]
+	[ "$memory" = "memory  ░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░  peak 92.0 GiB, over its 64.0 GiB limit" ]
+	[[ "$output" == *"the figure cannot be this job's footprint"* ]]
 	[[ "$output" == *"kernel 48.7% of CPU time"* ]]
 	[[ "$output" == *"walltime-slack"* ]]
 	[[ "$output" == *"rss-above-limit"* ]]
@@ -101,7 +120,8 @@ setup() {
 	{ header; record $HUNG; } >hung.tsv
 	run sp-show --no-color --width 100 --no-logs hung.tsv
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"CRITICAL  timeout-hang"* ]]
+	[[ "${lines[0]}" == "5100002  cot-exp  TIMEOUT at its time limit · critical: timeout-hang" ]]
+	[[ "$output" == *"CRITICAL timeout-hang: Held the allocation"* ]]
 	[[ "$output" == *"Do not raise --time"* ]]
 }
 
@@ -186,8 +206,8 @@ xdmod_arrays() {
 	  record jobid=7 name=$'evil\e]0;pwned\a\e[2Jname' user=$'b\e[31mob' \
 		state=FAILED exit_code=1; } >esc.tsv
 	run sp-show --no-logs --width 80 esc.tsv
-	[[ "${lines[0]}" == '7  evil\x1b]0;pwned\x07\x1b[2Jname  FAILED  exit 1' ]]
-	[[ "$output" == *'user b\x1b[31mob'* ]]
+	[[ "${lines[0]}" == '7  evil\x1b]0;pwned\x07\x1b[2Jname  FAILED exit 1 · warning: exit-nonzero-nolog' ]]
+	[[ "${lines[1]}" == 'b\x1b[31mob · queued n/a' ]]
 	! printf '%s' "$output" | grep -q $'\e'
 	! printf '%s' "$output" | grep -q $'\a'
 }
@@ -223,7 +243,7 @@ xdmod_arrays() {
 	{ header; record $FIG3; } >fig3.tsv
 	run sp-show --ascii --no-logs --width 100 fig3.tsv
 	! printf '%s' "$output" | LC_ALL=C grep -q '[^ -~]'
-	[[ "$output" == *"time    ####....."* ]]
+	[[ "$output" == *"time    ###......"* ]]
 	LC_ALL=C run sp-show --no-logs fig3.tsv
 	! printf '%s' "$output" | LC_ALL=C grep -q '[^ -~]'
 }
@@ -305,7 +325,7 @@ xdmod_arrays() {
 	[[ "$output" == *"error $PWD/wd/logs/gone-55.err (the StdErr field): not there any more (moved or deleted)"* ]]
 	[[ "$output" == *"error $PWD/logs/train-55.err (a log named after the job)"* ]]
 	[[ "$output" == *"│ KeyError: 3"* ]]
-	[[ "$output" == *"INFO      traceback"* ]]
+	[[ "$output" == *"INFO traceback: The last Python traceback"* ]]
 	[[ "$output" != *"exit-nonzero-nolog"* ]]
 }
 
@@ -331,8 +351,8 @@ xdmod_arrays() {
 	{ header; record $HUNG
 	  record jobid=5100002 step=batch state=CANCELLED elapsed_s=1826 \
 		total_cpu_s=0.5 max_rss_b=1048576 ntasks=1; } >s.tsv
-	run sp-show --no-color --no-logs --width 100 s.tsv
-	[[ "$output" == *"  batch: CANCELLED, elapsed 00:30:26, CPU 0.50s, MaxRSS 1.0 MiB, tasks 1"* ]]
+	run sp-show --all --no-color --no-logs --width 100 s.tsv
+	[[ "$output" == *"  batch: CANCELLED · elapsed 00:30:26 · CPU 0.50s · peak memory 1.0 MiB · tasks 1"* ]]
 }
 
 # Twelve failures of workload w on bad1, forty completions elsewhere.
@@ -469,4 +489,163 @@ demo_fig3() {
 	run sp-show -j "$ids" --findings demo.tsv
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 1 ]
+}
+
+# ------------------------------------------------------ a real terminal
+
+# A failed job with a long name, a long node list and a log whose lines
+# run past any window.
+wide_job() {
+	mkdir -p wd
+	{ printf 'starting\n'
+	  printf 'x%.0s' $(seq 1 300); printf '\n'
+	  printf 'RuntimeError: the last line, also long: %s\n' \
+		"$(printf 'word %.0s' $(seq 1 40))"; } >wd/slurm-61.out
+	{ header; record jobid=61 name=$(printf 'n%.0s' $(seq 1 150)) \
+		user=alice partition=gpu state=FAILED exit_code=1 \
+		start=2026-11-10T08:00:01 end=2026-11-10T09:52:50 \
+		elapsed_s=6769 timelimit_s=7200 alloc_cpus=4 nnodes=12 \
+		nodelist=node[001-003,005,007-009,011,013-017,019,023,029-031,037,041-043,047,053,059,061,067,071,073,079,083,089,097] \
+		total_cpu_s=20 workdir="$PWD/wd"; } >wide.tsv
+}
+
+@test "on a terminal nothing is wider than the window, at 40 and 80 columns" {
+	wide_job
+	for cols in 40 80; do
+		term_start "$cols" 200 "sp-show --no-pager --all wide.tsv"
+		term_wait_done
+		# -J joins what the terminal wrapped: a line wider than the
+		# window would come back longer than it.
+		term_screen -J
+		n=$(printf '%s\n' "$output" | awk -v w="$cols" '
+			{ if (length($0) > w) { print NR ": " $0; bad++ } }
+			END { print bad + 0 }' | tail -n 1)
+		[ "$n" -eq 0 ] || { printf '%s\n' "$output"; return 1; }
+		# Cut, not wrapped: the log's long lines end in an ellipsis.
+		[[ "$output" == *"│ xxxx"*"…"* ]]
+		[[ "$output" == *"RuntimeError: the last line"*"…"* ]]
+		# The name gives way on the verdict line, the verdict stays.
+		[[ "${lines[0]}" == "61  nnnn"*"…"* ]]
+		[[ "$output" == *"FAILED exit 1"* ]]
+		term_stop
+	done
+}
+
+@test "into a pipe nothing is cut: the log's long line is whole" {
+	wide_job
+	run sp-show --no-color --width 80 wide.tsv
+	[[ "$output" != *"…"* ]]
+	[[ "$output" == *"$(printf 'x%.0s' $(seq 1 60))"* ]]
+	n=$(printf '%s\n' "$output" | awk '{ n += gsub(/x/, "x") } END { print n }')
+	[ "$n" -ge 300 ]
+}
+
+@test "prose wraps at words under a hanging indent; no value is broken" {
+	wide_job
+	run sp-show --no-color --width 80 --all wide.tsv
+	# The node list breaks only after its commas.
+	printf '%s\n' "$output" | awk '/node list/,/^$/' >nodes
+	! grep -q '[0-9]$' <(sed '$d' nodes | grep -v ',$' | grep -v '^$' | grep -v 'node list.*]$')
+	# Into a pipe the name on the verdict line is whole; every other line
+	# fits, its value wrapped (the name's 150 letters under its label).
+	[ "${#lines[0]}" -gt 150 ]
+	printf '%s\n' "$output" | awk 'NR > 1 && length($0) > 80 { bad = 1 } END { exit bad }'
+	[[ "$output" == *"  name        nnnnnnnnnnnnnnnnn"* ]]
+}
+
+@test "--width below its minimum is refused" {
+	run --separate-stderr sp-show --width 39
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: --width: at least 40 columns, not 39" ]
+}
+
+@test "a common post-mortem fits an 80x24 screen" {
+	# The hung timeout and a failed job with its log: the verdict line
+	# is still on the first row when the command has ended.
+	{ header; record $HUNG; } >hung.tsv
+	mkdir wd
+	printf 'epoch 1\nepoch 2\nTraceback (most recent call last):\n  File "t.py", line 9, in <module>\n    main()\nKeyError: 3\n' >wd/slurm-62.out
+	{ header; record jobid=62 name=train user=alice partition=gpu \
+		state=FAILED exit_code=1 start=2026-11-10T08:00:01 \
+		end=2026-11-10T08:10:00 elapsed_s=599 timelimit_s=3600 \
+		alloc_cpus=4 nnodes=1 nodelist=g001 total_cpu_s=2000 \
+		mem_limit_node_b=17179869184 max_rss_b=4294967296 \
+		workdir="$PWD/wd"; } >failed.tsv
+	for f in hung.tsv failed.tsv; do
+		term_start 80 24 "sp-show --no-pager $f; printf END"
+		term_wait_done
+		term_screen
+		[ "${#lines[@]}" -le 24 ] || { printf '%s\n' "$output"; return 1; }
+		[[ "${lines[0]}" == 5100002* || "${lines[0]}" == 62* ]] ||
+			{ printf '%s\n' "$output"; return 1; }
+		[[ "${lines[-1]}" == *END ]]
+		term_stop
+	done
+}
+
+@test "longer than the screen: through less -FRX, q ends it" {
+	command -v less >/dev/null || skip "less is not installed"
+	{ header; record $FIG3; } >fig3.tsv
+	term_start 80 24 "sp-show --all fig3.tsv; printf 'EXIT %s' \$?"
+	term_wait_for "walltime-slack"
+	term_screen
+	# less holds the screen: the first page, its prompt, no exit yet.
+	[[ "${lines[0]}" == "5100457  eval-gsm8k  COMPLETED exit 0"* ]]
+	[[ "$output" != *"EXIT"* ]]
+	term_keys q
+	term_wait_done
+	term_screen
+	[[ "$output" == *"EXIT 0"* ]]
+}
+
+@test "a post-mortem that fits: less -F shows it and ends by itself" {
+	command -v less >/dev/null || skip "less is not installed"
+	{ header; record $HUNG; } >hung.tsv
+	term_start 80 24 "sp-show --no-logs hung.tsv; printf 'EXIT %s' \$?"
+	term_wait_done
+	term_screen
+	[[ "${lines[0]}" == "5100002  cot-exp  TIMEOUT"* ]]
+	[[ "$output" == *"EXIT 1"* ]]
+}
+
+@test "--no-pager, SLURMPAST_PAGER and PAGER, as git has them" {
+	{ header; record $FIG3; } >fig3.tsv
+	# --no-pager: the whole text scrolls past, the command ends.
+	term_start 80 24 "sp-show --no-pager --all fig3.tsv; printf 'EXIT %s' \$?"
+	term_wait_done
+	term_screen
+	[[ "$output" == *"EXIT 0"* ]]
+	term_stop
+	# SLURMPAST_PAGER wins over PAGER; its words are the command's.
+	printf '#!/bin/sh\necho "pager: $*"; wc -l\n' >mypager
+	chmod +x mypager
+	term_start 80 24 "PAGER=false SLURMPAST_PAGER='$PWD/mypager -x y' sp-show --all fig3.tsv"
+	term_wait_done
+	term_screen
+	[[ "${lines[0]}" == "pager: -x y" ]]
+	[ "${lines[1]}" -gt 24 ]
+	term_stop
+	# PAGER when SLURMPAST_PAGER is unset; cat or empty means none.
+	term_start 80 24 "PAGER='$PWD/mypager' sp-show --all fig3.tsv"
+	term_wait_done
+	term_screen
+	[[ "${lines[0]}" == "pager:" ]]
+	term_stop
+	term_start 80 24 "PAGER=$PWD/mypager SLURMPAST_PAGER=cat sp-show --all fig3.tsv"
+	term_wait_done
+	term_screen
+	[[ "$output" != *"pager:"* ]]
+	term_stop
+	# A pager that is not there is said, and the text still comes.
+	term_start 80 24 "SLURMPAST_PAGER=/nonexistent/pager sp-show --no-logs fig3.tsv 2>&1 | head -n 3 >out.txt"
+	term_wait_done
+	# Into a pipe there is no pager to start at all.
+	[ "$(head -n 1 out.txt)" = "5100457  eval-gsm8k  COMPLETED exit 0 · warning: rss-above-limit (+2)" ]
+	term_stop
+	{ header; record $HUNG; } >hung.tsv
+	term_start 80 24 "SLURMPAST_PAGER=/nonexistent/pager sp-show --no-logs hung.tsv 2>err.txt"
+	term_wait_done
+	[ "$(cat err.txt)" = "sp-show: cannot run the pager '/nonexistent/pager' (set SLURMPAST_PAGER, or --no-pager): No such file or directory" ]
+	term_screen
+	[[ "${lines[0]}" == "5100002  cot-exp  TIMEOUT"* ]]
 }

@@ -26,6 +26,8 @@ struct opts {
 	struct sp_jobspec ids;	/* job ids asked for, none: every job */
 	unsigned char *id_seen;	/* per id: a record matched it */
 	int no_logs;
+	int all;		/* --all: every field, the steps */
+	int no_pager;
 	int no_color;
 	int ascii;
 	int width;

@@ -1,0 +1,65 @@
+# tmux.bash - a real terminal for the bats files: a tmux server of the
+# test's own (its socket in the test's directory), one window of a given
+# size, keys sent to it and its screen read back.
+#
+#	load lib/tmux
+#	term_start 80 24 "sp-show ok.tsv"	# runs it in an 80x24 window
+#	term_wait_done				# until the command has ended
+#	term_screen				# the screen, in $output
+#
+# The command runs under sh -c with the test's PATH and locale, TERM as
+# tmux sets it; when it ends, the window stays so its screen can be read.
+
+need_tmux() {
+	command -v tmux >/dev/null || skip "tmux is not installed (./bootstrap test)"
+}
+
+term_start() {
+	need_tmux
+	# A server of its own each time: a socket just let go of may still
+	# belong to a server on its way out.
+	TERM_N=$(( ${TERM_N:-0} + 1 ))
+	TERM_SOCK=$BATS_TEST_TMPDIR/tmux.$TERM_N.sock
+	# remain-on-exit keeps the screen; wait-for tells the test it ended.
+	tmux -S "$TERM_SOCK" -f /dev/null new-session -d -x "$1" -y "$2" \
+		-s t "env PATH='$PATH' LC_ALL='${LC_ALL:-C.UTF-8}' TZ=UTC \
+		SLURMPAST_NO_SITE=1 $3; tmux wait-for -S done; sleep 600"
+}
+
+# Ends the server at the end of a test, whatever happened.
+term_stop() {
+	[ -n "${TERM_SOCK:-}" ] && tmux -S "$TERM_SOCK" kill-server 2>/dev/null
+	TERM_SOCK=
+	return 0
+}
+
+term_keys() {
+	tmux -S "$TERM_SOCK" send-keys -t t "$@"
+}
+
+# Until the command has ended (a bound, not a measure: 30 s).
+term_wait_done() {
+	timeout 30 tmux -S "$TERM_SOCK" wait-for done
+}
+
+# The screen as it stands, into $output and $lines (trailing blank lines
+# dropped).  With -J a line the terminal wrapped is joined back, so a
+# line wider than the window shows as one long line.
+term_screen() {
+	output=$(tmux -S "$TERM_SOCK" capture-pane -p ${1:-} -t t |
+		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}')
+	mapfile -t lines <<<"$output"
+}
+
+# Until the screen holds TEXT (a fixed string), or 30 s have passed.
+term_wait_for() {
+	local i
+	for i in $(seq 1 300); do
+		term_screen
+		[[ "$output" == *"$1"* ]] && return 0
+		sleep 0.1
+	done
+	echo "the screen never showed '$1':"
+	printf '%s\n' "$output"
+	return 1
+}
