@@ -2285,8 +2285,10 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		bprintf(&a->basis, "needs %d completed runs; there %s "
 			      "%zu", SP_SIZE_MIN_RUNS,
 			      h->ndone == 1 ? "was" : "were", h->ndone);
-		if (h->ndone > 0)
+		if (h->ndone > 0) {
 			sp_fmt_duration(&a->observed, h->longest.a);
+			a->observed_v = h->longest.a;
+		}
 		if (h->comp_timeouts > 0)
 			clause(&a->caution, "%ld %s timed out while computing "
 			       "at up to %s: too short, by how much the record "
@@ -2306,6 +2308,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 	free(v);
 
 	sp_fmt_duration(&a->observed, longest);
+	a->observed_v = longest;
 	bprintf(&a->basis, "longest of %zu completed runs took %s",
 		      h->ndone, t_dur(t, longest));
 	if (fabs(longest - p95) > fmax(SP_TIME_P95_SHOW_S,
@@ -2430,6 +2433,9 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	a->requested = req;
 	sp_size_fmt_mem(&a->requested_txt, req);
 	a->runs = h->mem_runs;
+	/* The peak is the number even where the kills are the words. */
+	if (h->mem_trusted > 0)
+		a->observed_v = h->peak.a;
 	if (h->kills > 0)
 		bprintf(&a->observed, "%ld %s at up to %s", (long)h->kills,
 			      plural(h->kills, "kill", "kills"),
@@ -2583,6 +2589,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 		return;
 	}
 	busy = h->busiest.a;
+	a->observed_v = busy;
 	a->target = busy_target(busy, SP_CPU_MARGIN, SP_CPU_NOISE);
 	bt = t_busy(t, busy);
 	bprintf(&a->observed, "%s %s busy per task at peak across %ld "
@@ -2672,6 +2679,7 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 	}
 	a->runs = h->gpu_util_runs;
 	busy = h->gpu_busiest.a;
+	a->observed_v = busy;
 	held = h->gpu_busiest.b;
 	a->target = busy_target(busy, SP_GPU_MARGIN, SP_GPU_NOISE);
 	bt = t_busy(t, busy);
@@ -2721,7 +2729,7 @@ sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 	a->flag = flag;
 	a->verdict = SP_V_REFUSE;
 	a->runs = 0;
-	a->requested = a->target = NAN;
+	a->requested = a->target = a->observed_v = NAN;
 	switch (flag) {
 	case SP_FLAG_TIME:
 		advise_time(h, a, t, t2);

@@ -386,6 +386,10 @@ struct sp_advice {
 	long runs;			/* the runs the rule read */
 	double requested;		/* NaN unknown */
 	double target;			/* NaN: no figure */
+	/* The figure the rule read, as a number in the flag's unit (the
+	 * longest completed run, the largest trustworthy peak, the busy
+	 * cores per task or GPUs); NaN when the rule read none. */
+	double observed_v;
 	struct sp_buf requested_txt, suggestion, sbatch;
 	struct sp_buf observed, basis, caution;
 	struct sp_buf scratch[2];	/* the advice's own, reused */

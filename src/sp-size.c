@@ -214,13 +214,33 @@ write_buf(struct sp_writer *w, const struct sp_buf *b)
 	sp_writer_field(w, b->p, b->len);
 }
 
+/* The unit of the _value columns: the flag's own, as numbers. */
+static const char *
+flag_unit(enum sp_flag f)
+{
+	switch (f) {
+	case SP_FLAG_TIME:
+		return "seconds";
+	case SP_FLAG_MEM:
+		return "bytes";
+	case SP_FLAG_CPUS:
+		return "cores";
+	case SP_FLAG_GPUS:
+		return "GPUs";
+	default:
+		return "";
+	}
+}
+
 static void
 advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
        struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "flag", "runs", "verdict", "requested",
-		"suggestion", "sbatch", "observed", "basis", "caution", NULL };
+		"suggestion", "sbatch", "observed", "basis", "caution",
+		"unit", "requested_value", "target_value", "observed_value",
+		NULL };
 
 	struct sp_advice a = { 0 };
 
@@ -246,6 +266,10 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 			write_buf(w, &a.observed);
 			write_buf(w, &a.basis);
 			write_buf(w, &a.caution);
+			sp_writer_str(w, flag_unit(a.flag));
+			sp_writer_num(w, a.requested);
+			sp_writer_num(w, a.target);
+			sp_writer_num(w, a.observed_v);
 			sp_writer_end(w);
 		}
 	}

@@ -39,17 +39,17 @@ setup() {
 	[ "$stderr" = "sp-size: left out 1 open record (never ended)" ]
 	caveat='MaxRSS reads high where jobacct_gather/linux counts shared pages once per process (the gather type here is unknown): an upper bound; a live reading of the running job measures the real footprint'
 	[ "$output" = "$(printf '%s\n' \
-		'user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution' \
-		'alice	midtrain	alice/gpu/gpu/midtrain	--time	3	raise	02:00:00	--time=02:30:00	#SBATCH --time=02:30:00	01:52:49	longest of 3 completed runs took 01:52:49	job 103 finished 00:07:11 inside its 02:00:00 limit' \
-		"alice	midtrain	alice/gpu/gpu/midtrain	--mem	3	keep	200G			184.6 GiB	largest peak of 3 runs within their limit: 184.6 GiB (job 102), x 1.30; 240G would do, within 20% of the request	$caveat" \
-		'alice	midtrain	alice/gpu/gpu/midtrain	--cpus-per-task	3	raise	4	--cpus-per-task=5	#SBATCH --cpus-per-task=5	3.8 cores busy per task at peak across 3 runs	the busiest run (job 101) kept 3.8 of its 4 cores per task busy	' \
-		'alice	midtrain	alice/gpu/gpu/midtrain	--gpus	3	keep	3			2.8 GPUs busy at peak across 3 runs	the busiest run (job 103) kept 2.8 of its 3 GPUs busy; a busy GPU is no evidence that another would help: the code decides how many it can use, so the record never raises --gpus	' \
-		'bob	dedup	bob/cpu/cpu/dedup	--time	2	refuse	01:00:00			00:16:40	needs 3 completed runs; there were 2	' \
-		"bob	dedup	bob/cpu/cpu/dedup	--mem	2	refuse	4G			1.2 GiB	needs 3 runs with a peak or a kill at a known limit; there were 2	$caveat" \
-		'bob	dedup	bob/cpu/cpu/dedup	--cpus-per-task	2	refuse	1				needs 3 runs with a CPU reading; there were 2	' \
-		'bob	once	bob/cpu/cpu/once	--time	0	refuse	01:00:00				needs 3 completed runs; there were 0	' \
-		"bob	once	bob/cpu/cpu/once	--mem	1	refuse	4G			1.0 GiB	needs 3 runs with a peak or a kill at a known limit; there was 1	$caveat" \
-		'bob	once	bob/cpu/cpu/once	--cpus-per-task	1	refuse	2				needs 3 runs with a CPU reading; there was 1	')" ]
+		'user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution	unit	requested_value	target_value	observed_value' \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--time	3	raise	02:00:00	--time=02:30:00	#SBATCH --time=02:30:00	01:52:49	longest of 3 completed runs took 01:52:49	job 103 finished 00:07:11 inside its 02:00:00 limit	seconds	7200	9000	6769' \
+		"alice	midtrain	alice/gpu/gpu/midtrain	--mem	3	keep	200G			184.6 GiB	largest peak of 3 runs within their limit: 184.6 GiB (job 102), x 1.30; 240G would do, within 20% of the request	$caveat	bytes	214748364800	257698037760	198200000000" \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--cpus-per-task	3	raise	4	--cpus-per-task=5	#SBATCH --cpus-per-task=5	3.8 cores busy per task at peak across 3 runs	the busiest run (job 101) kept 3.8 of its 4 cores per task busy		cores	4	5	3.833333' \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--gpus	3	keep	3			2.8 GPUs busy at peak across 3 runs	the busiest run (job 103) kept 2.8 of its 3 GPUs busy; a busy GPU is no evidence that another would help: the code decides how many it can use, so the record never raises --gpus		GPUs	3	4	2.85' \
+		'bob	dedup	bob/cpu/cpu/dedup	--time	2	refuse	01:00:00			00:16:40	needs 3 completed runs; there were 2		seconds	3600		1000' \
+		"bob	dedup	bob/cpu/cpu/dedup	--mem	2	refuse	4G			1.2 GiB	needs 3 runs with a peak or a kill at a known limit; there were 2	$caveat	bytes	4294967296		1288490188" \
+		'bob	dedup	bob/cpu/cpu/dedup	--cpus-per-task	2	refuse	1				needs 3 runs with a CPU reading; there were 2		cores	1		' \
+		'bob	once	bob/cpu/cpu/once	--time	0	refuse	01:00:00				needs 3 completed runs; there were 0		seconds	3600		' \
+		"bob	once	bob/cpu/cpu/once	--mem	1	refuse	4G			1.0 GiB	needs 3 runs with a peak or a kill at a known limit; there was 1	$caveat	bytes	4294967296		1073741824" \
+		'bob	once	bob/cpu/cpu/once	--cpus-per-task	1	refuse	2				needs 3 runs with a CPU reading; there was 1		cores	2		')" ]
 }
 
 @test "sp-size --time --gpus: only the flags asked for, --gpus only where GPUs are held" {
@@ -99,10 +99,10 @@ sp-size: left out 1 open record (never ended)" ]
 	run --separate-stderr sp-size --time "$T/noreq.tsv"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' \
-		'user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution' \
-		'u	never	u/p/cpu/never	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports	' \
-		'u	same	u/p/cpu/same	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports	' \
-		'u	up	u/p/cpu/up	--time	3	raise		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00	')" ]
+		'user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution	unit	requested_value	target_value	observed_value' \
+		'u	never	u/p/cpu/never	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		4500	3000' \
+		'u	same	u/p/cpu/same	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		4500	3000' \
+		'u	up	u/p/cpu/up	--time	3	raise		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00		seconds		4500	3000')" ]
 }
 
 @test "sp-size: a missing column names the stage that adds it" {
