@@ -1133,14 +1133,22 @@ add_requeue(struct sp_hist *h, const struct sp_run *r)
 	}
 }
 
+/* A peak that is a footprint: the run computed and stayed in its limit. */
+static int
+run_peak_trusted(const struct sp_run *r)
+{
+	return !r->noop && known(r->rss_b) && known(r->limit_b) &&
+	    r->rss_b <= r->limit_b;
+}
+
 static void
 add_array(struct sp_hist *h, const struct sp_run *r)
 {
 	const struct sp_run *j = r;
-	int trusted = !r->noop && known(r->rss_b) && known(r->limit_b) &&
-	    r->rss_b <= r->limit_b;
+	int trusted = run_peak_trusted(r);
 	struct sp_hist_more *m;
 	struct sp_array *a;
+	double need;
 	long i;
 
 	if (r->sub == 0) {
@@ -1179,12 +1187,20 @@ add_array(struct sp_hist *h, const struct sp_run *r)
 		a->limit_b = r->limit_b;
 	if (r->st == SP_ST_OUT_OF_MEMORY)
 		a->kills++;
+	need = sp_run_array_need(r);
+	if (known(need))
+		push_float(h->pool, &m->pop, &m->npop, &m->popcap, need);
+}
+
+double
+sp_run_array_need(const struct sp_run *r)
+{
 	/* A task killed at its limit needed at least that much. */
 	if (r->st == SP_ST_OUT_OF_MEMORY && known(r->limit_b))
-		push_float(h->pool, &m->pop, &m->npop, &m->popcap,
-			   r->limit_b);
-	else if (trusted)
-		push_float(h->pool, &m->pop, &m->npop, &m->popcap, r->rss_b);
+		return r->limit_b;
+	if (run_peak_trusted(r))
+		return r->rss_b;
+	return NAN;
 }
 
 static void

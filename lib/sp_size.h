@@ -202,6 +202,12 @@ struct sp_run {
 
 /* A usable record (an allocation, closed, elapsed known) as a run. */
 void sp_run_of(struct sp_run *r, const struct sp_job *j);
+/*
+ * What an array task tells of its array's need (array-probes): its limit
+ * when it was killed for memory, else its peak when that is trustworthy;
+ * NaN when it tells nothing.
+ */
+double sp_run_array_need(const struct sp_run *r);
 
 /* The best run by one number (ties: the higher job id, then its text). */
 struct sp_best {
