@@ -5,6 +5,7 @@
 #   make check-asan    the same suite under -fsanitize=address,undefined
 #   make check-slurm   only the tests against the real Slurm cluster
 #   make lint          mandoc -T lint on every man page
+#   make demo-page     examples/fig-nodes.svg from the demo
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Objects go to $(O), programs to $(B); check-asan uses its own pair, so
@@ -107,10 +108,17 @@ install: all
 demo: all
 	$(B)/slurmpast --demo
 
+# The demo's figure in the README, kept in examples/ (t/sp-plot.bats
+# checks it is current).
+demo-page: all
+	$(B)/sp-fetch --demo 2>/dev/null | $(B)/sp-group 2>/dev/null | \
+		$(B)/sp-nodes | $(B)/sp-plot nodes >examples/fig-nodes.svg
+
 clean:
 	rm -rf build build-asan build-fuzz build-clang $(PROGS)
 
-.PHONY: all units check check-slurm check-asan lint install demo clean
+.PHONY: all units check check-slurm check-asan lint install demo demo-page \
+	clean
 
 -include $(LIB_OBJ:.o=.d) $(PROG_SRC:src/%.c=$(O)/src/%.d) \
 	$(patsubst src/%.c,$(O)/src/%.d,$(wildcard src/sp-*/*.c)) \
