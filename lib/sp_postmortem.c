@@ -853,46 +853,50 @@ group_of(const char *col, const char **words)
 	return NGROUPS;
 }
 
+int
+sp_postmortem_human(struct sp_buf *b, const char *col, double v)
+{
+	size_t n = strlen(col);
+
+	if (!isfinite(v))
+		return 0;
+	if (n > 3 && strcmp(col + n - 3, "_hz") == 0) {
+		sp_buf_printf(b, "%.2f GHz", v / 1e9);
+		return 1;
+	}
+	switch (sp_column_kind(col)) {
+	case SP_KIND_SECONDS:
+		sp_fmt_duration(b, v);
+		return 1;
+	case SP_KIND_BYTES:
+		sp_fmt_bytes(b, v);
+		return 1;
+	case SP_KIND_FRACTION:
+		sp_fmt_percent(b, v);
+		return 1;
+	case SP_KIND_HOURS:
+		sp_fmt_num(b, v);
+		sp_buf_adds(b, " h");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* A field's value for people: human units, n/a when unknown. */
 static void
 field_value(const struct draw *D, struct sp_buf *b, const char *col,
 	    struct sp_slice s)
 {
-	enum sp_kind kind = sp_column_kind(col);
 	double v;
-	size_t n = strlen(col);
 
 	if (s.n == 0) {
 		sp_buf_adds(b, "n/a");
 		return;
 	}
-	if (kind == SP_KIND_TEXT || sp_field_num(s, &v) != 1 ||
-	    !isfinite(v)) {
+	if (sp_column_kind(col) == SP_KIND_TEXT || sp_field_num(s, &v) != 1 ||
+	    !sp_postmortem_human(b, col, v))
 		clean_slice(D, b, s, 0);
-		return;
-	}
-	if (n > 3 && strcmp(col + n - 3, "_hz") == 0) {
-		sp_buf_printf(b, "%.2f GHz", v / 1e9);
-		return;
-	}
-	switch (kind) {
-	case SP_KIND_SECONDS:
-		sp_fmt_duration(b, v);
-		break;
-	case SP_KIND_BYTES:
-		sp_fmt_bytes(b, v);
-		break;
-	case SP_KIND_FRACTION:
-		sp_fmt_percent(b, v);
-		break;
-	case SP_KIND_HOURS:
-		sp_fmt_num(b, v);
-		sp_buf_adds(b, " h");
-		break;
-	default:
-		clean_slice(D, b, s, 0);
-		break;
-	}
 }
 
 /*

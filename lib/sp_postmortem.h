@@ -42,4 +42,12 @@ struct sp_postmortem {
 void sp_postmortem_draw(const struct sp_term *t,
 			const struct sp_postmortem *pm, struct sp_buf *out);
 
+/*
+ * A column's number in human units by its name (sp_column_kind):
+ * seconds as a duration, bytes in KiB/MiB/GiB, fractions in percent,
+ * hours with h, _hz in GHz.  Returns 0 (nothing written) for a column
+ * of no such kind or a number that is not finite.
+ */
+int sp_postmortem_human(struct sp_buf *b, const char *col, double v);
+
 #endif

@@ -276,6 +276,24 @@ xdmod_arrays() {
 	[ "$n" -ge 150 ]
 }
 
+@test "--json: numbers are JSON numbers, their words in *_text, unknown null" {
+	{ header; record $FIG3; } >fig3.tsv
+	run sp-show --json --no-logs fig3.tsv
+	printf '%s\n' "$output" | jq -e '
+		(.elapsed_s | type) == "number" and
+		.elapsed_s_text == "01:07:12" and
+		(.max_rss_b | type) == "number" and
+		.max_rss_b_text == "92.0 GiB" and
+		.timelimit_s == 43200 and .timelimit_s_text == "12:00:00" and
+		.alloc_cpus == 8 and .exit_code == 0 and .signal == 0 and
+		.gpu_util == null and .gpu_util_text == null and
+		.ave_rss_b == null and .ave_rss_b_text == null and
+		(.derived.cpu_util | type) == "number" and
+		(.derived.core_h | type) == "number" and
+		([.[] | strings | select(test("^-?[0-9]+(\\.[0-9]+)?$"))] |
+			. == ["5100457", "5100457"])'
+}
+
 @test "--json with --no-logs: the log is null, not absent" {
 	{ header; record $FIG3; } >fig3.tsv
 	run sp-show --json --no-logs fig3.tsv

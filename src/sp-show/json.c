@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "show.h"
+#include "sp_postmortem.h"
 
 static void
 json_str(struct sp_buf *b, const char *s, size_t n)
@@ -106,14 +107,37 @@ json_field(struct sp_buf *b, const char *col, struct sp_slice s)
 	}
 }
 
+/*
+ * Every field of a record under its column's name; a quantity (seconds,
+ * bytes, a fraction) also in words under NAME_text, null when unknown.
+ */
 static void
 json_record(struct sp_buf *b, const struct run *R, const struct rec *r,
 	    int *first)
 {
+	struct sp_buf key = { 0 }, text = { 0 };
+
 	for (size_t i = 0; i < r->nf; i++) {
-		json_key(b, R->r.cols[i], first);
-		json_field(b, R->r.cols[i], r->f[i]);
+		const char *col = R->r.cols[i];
+		enum sp_kind kind = sp_column_kind(col);
+		double v;
+
+		json_key(b, col, first);
+		json_field(b, col, r->f[i]);
+		if (kind == SP_KIND_TEXT || kind == SP_KIND_NUMBER)
+			continue;
+		sp_buf_clear(&key);
+		sp_buf_printf(&key, "%s_text", col);
+		json_key(b, key.p, first);
+		sp_buf_clear(&text);
+		if (sp_field_num(r->f[i], &v) == 1 &&
+		    sp_postmortem_human(&text, col, v))
+			json_str(b, text.p, text.len);
+		else
+			sp_buf_adds(b, "null");
 	}
+	sp_buf_free(&key);
+	sp_buf_free(&text);
 }
 
 static const char *
