@@ -159,10 +159,117 @@ sp_select_failed(struct sp_select *s, struct sp_buf *err)
 	return 0;
 }
 
+/* "7days", "3 hours", "90": N and a unit as Slurm's parse_time takes. */
+static int
+delta(const char *p, int64_t *out)
+{
+	static const struct {
+		const char *word;
+		int64_t seconds;
+	} units[] = {
+		{ "seconds", 1 }, { "minutes", 60 }, { "hours", 3600 },
+		{ "days", 86400 }, { "weeks", 604800 },
+	};
+	int64_t n = 0;
+	const char *digits = p;
+	size_t len, i;
+
+	while (*p >= '0' && *p <= '9') {
+		if (n > INT64_MAX / 10 / 604800)
+			return -1;
+		n = n * 10 + (*p++ - '0');
+	}
+	if (p == digits)
+		return -1;
+	while (*p == ' ')
+		p++;
+	if (*p == '\0') {
+		*out = n;
+		return 0;
+	}
+	/* The word, or its plural; sacct takes nothing else. */
+	len = strlen(p);
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		size_t w = strlen(units[i].word);
+
+		if ((len == w || len == w - 1) &&
+		    strncasecmp(p, units[i].word, len) == 0) {
+			*out = n * units[i].seconds;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+sp_select_time(const char *spec, int64_t now, int64_t *out)
+{
+	char iso[20];
+	size_t n = strlen(spec);
+	int64_t d, day = now - ((now % 86400) + 86400) % 86400;
+
+	if (strcasecmp(spec, "now") == 0) {
+		*out = now;
+		return 0;
+	}
+	if (strncasecmp(spec, "now", 3) == 0 &&
+	    (spec[3] == '-' || spec[3] == '+')) {
+		if (delta(spec + 4, &d) != 0)
+			return -1;
+		*out = spec[3] == '-' ? now - d : now + d;
+		return 0;
+	}
+	if (strcasecmp(spec, "today") == 0 || strcasecmp(spec, "midnight") == 0) {
+		*out = day;
+		return 0;
+	}
+	if (strcasecmp(spec, "noon") == 0) {
+		*out = day + 43200;
+		return 0;
+	}
+	/* YYYY-MM-DD, and the time of day completed with zeros. */
+	if (n != 10 && n != 16 && n != 19)
+		return -1;
+	memcpy(iso, "0000-00-00T00:00:00", sizeof iso);
+	memcpy(iso, spec, n);
+	return sp_parse_time(iso, 19, out) == SP_VAL_OK ? 0 : -1;
+}
+
+int
+sp_select_window(struct sp_select *s, const char *since, const char *until,
+		 int64_t now, struct sp_buf *err)
+{
+	static const char forms[] = "YYYY-MM-DD[THH:MM[:SS]], or now-N "
+		"with seconds, minutes, hours, days or weeks";
+
+	if (since != NULL) {
+		if (sp_select_time(since, now, &s->since) != 0) {
+			sp_buf_printf(err, "-S: '%s' is not a time (%s)",
+				      since, forms);
+			return -1;
+		}
+		s->has_since = 1;
+	}
+	if (until != NULL) {
+		if (sp_select_time(until, now, &s->until) != 0) {
+			sp_buf_printf(err, "-E: '%s' is not a time (%s)",
+				      until, forms);
+			return -1;
+		}
+		s->has_until = 1;
+	}
+	if (s->has_since && s->has_until && s->until < s->since) {
+		sp_buf_printf(err, "-E %s is before -S %s", until, since);
+		return -1;
+	}
+	s->window = s->has_since || s->has_until;
+	return 0;
+}
+
 int
 sp_select_any(const struct sp_select *s)
 {
-	if (s->failed)
+	if (s->failed || s->window)
 		return 1;
 	for (int i = 0; i < SP_SEL_N; i++)
 		if (s->given[i])
@@ -196,6 +303,14 @@ sp_select_columns(const struct sp_select *s, struct sp_jobcols *c,
 			need(c, r, opt_columns[i]);
 	if (s->failed)
 		need(c, r, "state");
+	/* The window reads whichever of the times a record has. */
+	if (s->window) {
+		c->submit = sp_reader_col(r, "submit");
+		c->eligible = sp_reader_col(r, "eligible");
+		c->start = sp_reader_col(r, "start");
+		c->end = sp_reader_col(r, "end");
+		c->state = sp_reader_col(r, "state");
+	}
 	/* A numeric -u value may name the uid; the column is optional. */
 	if (s->given[SP_SEL_USER])
 		c->uid = sp_reader_col(r, "uid");
@@ -269,12 +384,98 @@ nodes_meet(struct sp_select *s, struct sp_slice nodelist)
 	return 0;
 }
 
+/* lo <= t <= hi, each bound only where there is one. */
+static int
+between(int64_t t, int has_lo, int64_t lo, int has_hi, int64_t hi)
+{
+	return (!has_lo || t >= lo) && (!has_hi || t <= hi);
+}
+
+/*
+ * When the job became eligible: Eligible, else (a dump without it) the
+ * start of a job that ran, which it cannot precede.  0 when unknown: a job
+ * never eligible (held) is in no window, as in sacct.
+ */
+static int
+eligible_at(const struct sp_job *j, int64_t *t)
+{
+	if (j->eligible_known)
+		*t = j->eligible_t;
+	else if (j->start_known)
+		*t = j->start_t;
+	else
+		return 0;
+	return 1;
+}
+
+/* Waiting, or running, or ended in the state, during the window. */
+static int
+state_in_window(const struct sp_select *s, const char *state,
+		const struct sp_job *j)
+{
+	int64_t el, S = s->since, E = s->until;
+	int hs = s->has_since, he = s->has_until;
+
+	if (strcmp(state, "PENDING") == 0) {
+		if (!eligible_at(j, &el))
+			return 0;
+		if (!hs)
+			return el < E;
+		return (j->start_known ? S >= el && S <= j->start_t :
+		    !j->end_known || S <= j->end_t) ||
+		    (he && between(el, 1, S, 1, E));
+	}
+	if (strcmp(state, "RUNNING") == 0 || strcmp(state, "SUSPENDED") == 0) {
+		if (!j->start_known)
+			return 0;
+		if (!hs)
+			return j->start_t < E;
+		return (S >= j->start_t && (!j->end_known || S <= j->end_t)) ||
+		    (he && between(j->start_t, 1, S, 1, E));
+	}
+	return sp_slice_eq(j->state, state) && j->end_known &&
+	    between(j->end_t, hs, S, he, E);
+}
+
+/* Eligible or running during the window (sacct without -s). */
+static int
+in_window(const struct sp_select *s, const struct sp_job *j)
+{
+	int64_t el;
+
+	if (!eligible_at(j, &el))
+		return 0;
+	if (s->has_until && el >= s->until)
+		return 0;
+	return !s->has_since || !j->end_known || j->end_t >= s->since;
+}
+
+static int
+window_match(const struct sp_select *s, const struct sp_job *j)
+{
+	const struct sp_names *l = &s->list[SP_SEL_STATE];
+
+	if (!s->given[SP_SEL_STATE] && !s->failed)
+		return in_window(s, j);
+	if (s->failed)
+		return sp_job_failed(j) && j->end_known &&
+		    between(j->end_t, s->has_since, s->since, s->has_until,
+		    s->until);
+	for (size_t i = 0; i < l->n; i++)
+		if (state_in_window(s, sp_names_at(l, i), j))
+			return 1;
+	return 0;
+}
+
 int
 sp_select_match(struct sp_select *s, const struct sp_job *j)
 {
 	const struct sp_names *l = s->list;
 
-	if (s->failed && !sp_job_failed(j))
+	if (s->window && !window_match(s, j))
+		return 0;
+
+	if (s->failed && !s->window && !sp_job_failed(j))
 		return 0;
 	if (s->given[SP_SEL_USER] &&
 	    !in_list(&l[SP_SEL_USER], j->user.p, j->user.n) &&
@@ -286,7 +487,7 @@ sp_select_match(struct sp_select *s, const struct sp_job *j)
 	if (s->given[SP_SEL_PARTITION] &&
 	    !partition_in_list(&l[SP_SEL_PARTITION], j->partition))
 		return 0;
-	if (s->given[SP_SEL_STATE] &&
+	if (s->given[SP_SEL_STATE] && !s->window &&
 	    !in_list(&l[SP_SEL_STATE], j->state.p, j->state.n))
 		return 0;
 	if (s->given[SP_SEL_NAME] &&

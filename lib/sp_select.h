@@ -34,6 +34,10 @@ struct sp_select {
 	struct sp_names list[SP_SEL_N];
 	int given[SP_SEL_N];
 	int failed;		/* --failed: the states sp_job_failed names */
+	/* -S/-E (sp_select_window): civil seconds, as sp_parse_time. */
+	int window;
+	int has_since, has_until;
+	int64_t since, until;
 	struct sp_intern nodes;		/* -N's nodes, to look up */
 	struct sp_jobspec jobs;		/* -j's ids (sp_jobspec) */
 	struct sp_names scratch;	/* a record's nodes, while matching */
@@ -49,6 +53,20 @@ const char *sp_select_opt_name(enum sp_select_opt opt);
  */
 int sp_select_add(struct sp_select *s, enum sp_select_opt opt,
 		  const char *arg, struct sp_buf *err);
+/*
+ * -S and -E (either may be NULL), in sacct's time syntax:
+ * YYYY-MM-DD[THH:MM[:SS]], now[{+|-}N[seconds|minutes|hours|days|
+ * weeks]], today, midnight, noon; now is this machine's civil time
+ * (sp_civil_local).  A job is then selected as sacct selects it: one that
+ * was eligible or running during the window; with -s, one that was in
+ * the state during it (PENDING: waiting, RUNNING: running, any other:
+ * ended in that state within it).  0, or -1 with a message in err.
+ */
+int sp_select_window(struct sp_select *s, const char *since,
+		     const char *until, int64_t now, struct sp_buf *err);
+/* A time in sacct's syntax (above) as civil seconds: 0, or -1. */
+int sp_select_time(const char *spec, int64_t now, int64_t *out);
+
 /* --failed; with -s given, or -s after it, a usage error in err. */
 int sp_select_failed(struct sp_select *s, struct sp_buf *err);
 /* 1 when any option narrows the selection. */
