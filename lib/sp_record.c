@@ -224,13 +224,47 @@ split(struct sp_reader *r, size_t want)
 
 #undef END_FIELD
 
+/*
+ * A header line in another of the family's output formats: the stages
+ * read the TSV records, and the line says which option made it.
+ */
+static int
+has_pair(const char *s, size_t n, char a, char b)
+{
+	for (size_t i = 0; i + 1 < n; i++)
+		if (s[i] == a && s[i + 1] == b)
+			return 1;
+	return 0;
+}
+
+static const char *
+other_format(const char *s, size_t n)
+{
+	if (n == 0 || memchr(s, '\t', n) != NULL)
+		return NULL;
+	if (s[0] == '"' && has_pair(s, n, '"', ','))
+		return "CSV (--csv?)";
+	if (s[0] == '{' || s[0] == '[')
+		return "JSON (--json?)";
+	if (has_pair(s, n, ' ', ' '))
+		return "an aligned table (--plain?)";
+	return NULL;
+}
+
 static int
 take_header(struct sp_reader *r)
 {
+	const char *other;
 	size_t nf, i;
 
 	if (memchr(r->buf, '\0', r->len) != NULL) {
 		set_nul_err(r);
+		return -1;
+	}
+	if ((other = other_format(r->buf, r->len)) != NULL) {
+		set_err(r, "line 1 is %s: the stages read TAB-separated "
+			"records, each program's default output (drop the "
+			"option)", other);
 		return -1;
 	}
 	r->header_line = sp_xstrndup(r->buf, r->len);
