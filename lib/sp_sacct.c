@@ -484,6 +484,19 @@ sp_sacct_column_name(const struct sp_sacct *p, size_t pos)
 	return pos < p->ncols ? p->colnames.p + p->nameoff[pos] : "";
 }
 
+/* A header of the job record's own columns, which no sacct field has. */
+static int
+own_records(const struct sp_sacct *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncols; i++)
+		if (strcmp(sp_sacct_column_name(p, i), "jobid_raw") == 0 ||
+		    strcmp(sp_sacct_column_name(p, i), "workload_key") == 0)
+			return 1;
+	return 0;
+}
+
 /* Names the columns: "JobID,State" from --fields, or a header's words. */
 static int
 set_columns(struct sp_sacct *p, const char *names, size_t n, int sep)
@@ -522,6 +535,13 @@ set_columns(struct sp_sacct *p, const char *names, size_t n, int sep)
 			p->jobid_pos = col;
 		col++;
 		i = j + 1;
+	}
+	if (p->cfg.fields == NULL && own_records(p)) {
+		sp_buf_adds(&p->err, "these are job records already (sp-fetch's "
+		    "own output), not a sacct dump: give them to the next "
+		    "stage as they are");
+		p->failed = 1;
+		return -1;
 	}
 	if (p->jobid_pos < 0) {
 		if (p->cfg.fields != NULL)
@@ -761,18 +781,62 @@ sp_sacct_init(struct sp_sacct *p, const struct sp_sacct_config *cfg)
 	p->jobid_pos = -1;
 }
 
-/* Picks the delimiter from the first line: 0x1F, '|', else CSV. */
+/* The delimiters a dump may use, in the order they are preferred. */
+static const int delims[] = { 0x1f, '|', '\t', ',' };
+#define NDELIMS (sizeof delims / sizeof delims[0])
+
+/* The fields of a line split at sep, and how many name a sacct field. */
+static size_t
+split_count(const char *s, size_t n, int sep, size_t *named)
+{
+	size_t i, start = 0, fields = 0;
+
+	*named = 0;
+	for (i = 0; i <= n; i++)
+		if (i == n || s[i] == sep) {
+			fields++;
+			if (sp_sacct_field_id(s + start, i - start) >= 0)
+				(*named)++;
+			start = i + 1;
+		}
+	return fields;
+}
+
+/*
+ * Picks the delimiter from the first line.  A header: the one that
+ * splits it into the most sacct field names (a '|' in a name is no
+ * header's, a TAB dump names JobID between TABs).  A headerless dump read
+ * with --fields: the one that splits it into as many fields as named.
+ * Else the first the line holds, in sacct's order of likelihood; a comma
+ * alone is a CSV export.
+ */
 static void
 choose_delim(struct sp_sacct *p, const char *s, size_t n)
 {
-	if (memchr(s, 0x1f, n))
-		p->delim = 0x1f;
-	else if (memchr(s, '|', n))
-		p->delim = '|';
-	else if (memchr(s, ',', n))
-		p->delim = SP_SACCT_CSV;
-	else
-		p->delim = '|';
+	size_t i, named, best = 0, want = 0, unused;
+	int pick = 0;
+
+	if (p->cfg.fields != NULL)
+		want = split_count(p->cfg.fields, strlen(p->cfg.fields), ',',
+		    &unused);
+	for (i = 0; i < NDELIMS; i++) {
+		size_t fields;
+
+		if (memchr(s, delims[i], n) == NULL)
+			continue;
+		fields = split_count(s, n, delims[i], &named);
+		if (want ? fields == want && pick == 0 :
+		    named > best) {
+			best = named;
+			pick = delims[i];
+		}
+	}
+	for (i = 0; pick == 0 && i < NDELIMS; i++)
+		if (memchr(s, delims[i], n) != NULL)
+			pick = delims[i];
+	if (pick == 0)
+		pick = '|';
+	p->delim = pick == ',' ? SP_SACCT_CSV : pick;
 }
 
 static int

@@ -3,7 +3,9 @@
  * per allocation attempt, its steps folded in (with --steps, a line per
  * step as well).  The record comes from one sacct query, from a saved
  * "sacct --parsable2" dump (--input), or from the synthetic history
- * (--demo); all three go through the same parser (lib/sp_sacct.c).
+ * (--demo); all three go through the same parser (lib/sp_sacct.c), and
+ * sacct's selection options choose among them with sacct's meaning
+ * (passed to sacct, or applied to the records: src/sp-fetch/select.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,65 +24,69 @@
 #include "sp-fetch/fetch.h"
 
 static const char usage_text[] =
-"usage: sp-fetch [-u user[,user ...] | --all-users] [-S time] [-E time]\n"
-"                [-p partition] [-A account] [-j jobid[,jobid ...]]\n"
-"                [--state list | --failed] [--steps] [--stats file]\n"
-"                [--site file] [--tsv | --plain | --json | --csv]\n"
-"       sp-fetch --input file [--fields list] [--steps] [--stats file]\n"
-"                [--site file] [--tsv | --plain | --json | --csv]\n"
-"       sp-fetch --demo [--demo-jobs n] [--steps] [--stats file]\n"
-"                [--site file] [--tsv | --plain | --json | --csv]\n"
+"usage: sp-fetch [-u user[,user ...] | -a] [-S time] [-E time]\n"
+"                [-r partition[,...]] [-A account[,...]]\n"
+"                [-s state[,...] | --failed] [-j jobid[,jobid ...]]\n"
+"                [--name name[,...]] [-N nodelist] [-q qos[,...]]\n"
+"                [-M cluster[,...] | -L] [-X | --steps] [-v]\n"
+"                [--stats file] [--site file]\n"
+"                [--tsv | --plain | --json | --csv]\n"
+"       sp-fetch --input file [--fields list] [selection ...]\n"
+"       sp-fetch --demo [--demo-jobs n] [selection ...]\n"
 "       sp-fetch --demo-sacct [--demo-jobs n]\n";
 
-/* sacct's failure states, for --failed. */
-#define FAILED_STATES "FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL,BOOT_FAIL,DEADLINE"
-#define DEFAULT_SINCE "now-7days"
-#define READ_CHUNK (1 << 20)
+static const char help_text[] =
+"\n"
+"Every selection option chooses which records are fetched, with sacct's\n"
+"meaning: passed to sacct, or applied to the records of --input and --demo.\n"
+"  -u, --user list         jobs of these users (login names or uids;\n"
+"                          default: you, when sacct is asked)\n"
+"  -a, --allusers          every user's jobs\n"
+"  -S, --starttime time    the window's start: jobs eligible or running\n"
+"                          since (default now-7days when sacct is asked)\n"
+"  -E, --endtime time      the window's end\n"
+"  -r, --partition list    jobs of these partitions\n"
+"  -A, --accounts list     jobs charged to these accounts\n"
+"  -s, --state list        jobs in these states during the window\n"
+"                          (CD, F, TO, OOM, CA, NF, ...)\n"
+"      --failed            -s FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL,\n"
+"                          BOOT_FAIL,DEADLINE\n"
+"  -j, --jobs list         these jobs: 123, 123_4, 123_[1-3,7], 123+1, ...\n"
+"      --name list         jobs with these names, exactly\n"
+"  -N, --nodelist list     jobs that ran on any of these nodes (a hostlist)\n"
+"  -q, --qos list          jobs of these QOS\n"
+"  -M, --clusters list     jobs of these clusters (all: every one)\n"
+"  -L, --allclusters       jobs of every cluster\n"
+"  -X, --allocations       allocations only: what the records are anyway\n"
+"Sources:\n"
+"      --input file        a saved sacct dump ('|', TAB, 0x1F or CSV; - is\n"
+"                          standard input) instead of asking sacct\n"
+"      --fields list       the fields of a dump without a header line\n"
+"      --demo              the built-in synthetic history\n"
+"      --demo-jobs n       its size, about n allocations (implies --demo)\n"
+"      --demo-sacct        write the demo as the sacct text it stands for\n"
+"Output:\n"
+"      --steps             a record per step after each allocation's\n"
+"      --stats file        what was read and what could not be, as records\n"
+"      --site file         also ask the site facts, kept in file for the\n"
+"                          later stages (SLURMPAST_SITE)\n"
+"  -v, --verbose           say the query asked, or the delimiter found\n"
+"      --tsv, --plain, --json, --csv   the output format (default --tsv)\n"
+"  -h, --help              this text\n"
+"      --version           the version\n";
 
 enum {
-	OPT_VERSION = 0x2000, OPT_ALL_USERS, OPT_STATE, OPT_FAILED,
-	OPT_STEPS, OPT_INPUT, OPT_FIELDS, OPT_DEMO, OPT_DEMO_JOBS,
-	OPT_DEMO_SACCT, OPT_STATS, OPT_SITE
-};
-
-struct opts {
-	const char *user;
-	int all_users;
-	const char *since;
-	const char *until;
-	const char *partition;
-	const char *account;
-	const char *jobs;
-	const char *state;
-	int failed;
-	int steps;
-	const char *input;
-	const char *fields;
-	int demo;
-	long demo_jobs;
-	int demo_sacct;
-	const char *stats;	/* --stats: where the counts go */
-	const char *site;	/* --site: where the site facts go */
-	int format_set;
-	enum sp_format fmt;
-	const char *query_opt;	/* the first option that only sacct takes */
-	struct sp_buf since_buf;
-	struct sp_buf user_buf;
-};
-
-/* Everything one run writes through. */
-struct run {
-	struct sp_writer w;
-	int header_done;
-	unsigned long records;
-	FILE *stats;		/* --stats, or NULL */
-	const char *stats_name;
+	OPT_VERSION = 0x2000, OPT_FAILED, OPT_STEPS, OPT_INPUT, OPT_FIELDS,
+	OPT_DEMO, OPT_DEMO_JOBS, OPT_DEMO_SACCT, OPT_STATS, OPT_SITE,
+	OPT_NAME, OPT_SACCT_ONLY
 };
 
 static void __attribute__((noreturn))
 usage(int status)
 {
 	fputs(usage_text, status == 0 ? stdout : stderr);
+	if (status == 0)
+		fputs(help_text, stdout);
 	exit(status);
 }
 
@@ -96,7 +102,7 @@ nonempty(const char *opt, const char *v)
 
 /* "-7days", "-1day", "- 3 weeks": sacct wants them as now-7days. */
 static const char *
-since_value(struct opts *o, const char *v)
+since_value(struct fetch_opts *o, const char *v)
 {
 	const char *p = v + 1;
 	const char *digits, *unit;
@@ -123,28 +129,61 @@ since_value(struct opts *o, const char *v)
 	return sp_buf_str(&o->since_buf);
 }
 
-static void
-query_option(struct opts *o, const char *name)
+/*
+ * sacct's options that choose how sacct prints, not which jobs: each
+ * would mean something else here, so each is refused, saying what to do.
+ */
+static void __attribute__((noreturn))
+sacct_only(const char *name)
 {
-	if (o->query_opt == NULL)
-		o->query_opt = name;
+	const char *p = name;
+	char opt[32];
+
+	while (*p == '-')
+		p++;
+	snprintf(opt, sizeof opt, "%s%s", p[1] ? "--" : "-", p);
+	if (strcmp(p, "p") == 0 || strcmp(p, "parsable") == 0)
+		sp_die(SP_EXIT_USAGE, "%s is sacct's --parsable: sp-fetch's "
+		    "records are always parsable (TSV; --csv, --json); a "
+		    "partition is -r", opt);
+	if (strcmp(p, "P") == 0 || strcmp(p, "parsable2") == 0)
+		sp_die(SP_EXIT_USAGE, "%s is sacct's --parsable2: sp-fetch's "
+		    "records are always parsable (TSV; --csv, --json)", opt);
+	if (strcmp(p, "n") == 0 || strcmp(p, "noheader") == 0)
+		sp_die(SP_EXIT_USAGE, "%s is sacct's --noheader: sp-fetch "
+		    "keeps its header line, by which every stage finds its "
+		    "columns (tail -n +2 drops it)", opt);
+	sp_die(SP_EXIT_USAGE, "%s chooses sacct's columns: sp-fetch writes "
+	    "every column of the job record, named in its header (pick "
+	    "them by name with awk, or --json and jq)", opt);
 }
 
-static int
-parse_options(struct opts *o, int argc, char **argv)
+static void
+parse_options(struct fetch_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "user", required_argument, NULL, 'u' },
-		{ "all-users", no_argument, NULL, OPT_ALL_USERS },
+		{ "allusers", no_argument, NULL, 'a' },
+		{ "all-users", no_argument, NULL, 'a' },
+		{ "starttime", required_argument, NULL, 'S' },
 		{ "since", required_argument, NULL, 'S' },
+		{ "endtime", required_argument, NULL, 'E' },
 		{ "until", required_argument, NULL, 'E' },
-		{ "partition", required_argument, NULL, 'p' },
+		{ "partition", required_argument, NULL, 'r' },
+		{ "accounts", required_argument, NULL, 'A' },
 		{ "account", required_argument, NULL, 'A' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "state", required_argument, NULL, OPT_STATE },
+		{ "state", required_argument, NULL, 's' },
 		{ "failed", no_argument, NULL, OPT_FAILED },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ "nodelist", required_argument, NULL, 'N' },
+		{ "qos", required_argument, NULL, 'q' },
+		{ "clusters", required_argument, NULL, 'M' },
+		{ "allclusters", no_argument, NULL, 'L' },
+		{ "allocations", no_argument, NULL, 'X' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "steps", no_argument, NULL, OPT_STEPS },
 		{ "input", required_argument, NULL, OPT_INPUT },
 		{ "fields", required_argument, NULL, OPT_FIELDS },
@@ -153,15 +192,22 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ "demo-sacct", no_argument, NULL, OPT_DEMO_SACCT },
 		{ "stats", required_argument, NULL, OPT_STATS },
 		{ "site", required_argument, NULL, OPT_SITE },
+		{ "parsable", no_argument, NULL, OPT_SACCT_ONLY },
+		{ "parsable2", no_argument, NULL, OPT_SACCT_ONLY },
+		{ "noheader", no_argument, NULL, OPT_SACCT_ONLY },
+		{ "format", required_argument, NULL, OPT_SACCT_ONLY },
+		{ "long", no_argument, NULL, OPT_SACCT_ONLY },
+		{ "brief", no_argument, NULL, OPT_SACCT_ONLY },
 		SP_FORMAT_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	char shortname[3] = "-?";
+	int c, li;
 	long v;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hu:S:E:p:A:j:", longopts,
-	    NULL)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv,
+	    ":hu:aS:E:r:A:s:j:N:q:M:LXvpPno:lb", longopts, &li)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(SP_EXIT_OK);
@@ -170,40 +216,57 @@ parse_options(struct opts *o, int argc, char **argv)
 			exit(SP_EXIT_OK);
 		case 'u':
 			o->user = nonempty("-u", optarg);
-			query_option(o, "-u");
 			break;
-		case OPT_ALL_USERS:
+		case 'a':
 			o->all_users = 1;
-			query_option(o, "--all-users");
 			break;
 		case 'S':
 			o->since = since_value(o, nonempty("-S", optarg));
-			query_option(o, "-S");
 			break;
 		case 'E':
 			o->until = nonempty("-E", optarg);
-			query_option(o, "-E");
 			break;
-		case 'p':
-			o->partition = nonempty("-p", optarg);
-			query_option(o, "-p");
+		case 'r':
+			o->partition = nonempty("-r", optarg);
 			break;
 		case 'A':
 			o->account = nonempty("-A", optarg);
-			query_option(o, "-A");
 			break;
-		case 'j':
-			o->jobs = nonempty("-j", optarg);
-			query_option(o, "-j");
-			break;
-		case OPT_STATE:
-			o->state = nonempty("--state", optarg);
-			query_option(o, "--state");
+		case 's':
+			o->state = nonempty("-s", optarg);
 			break;
 		case OPT_FAILED:
 			o->failed = 1;
-			query_option(o, "--failed");
 			break;
+		case 'j':
+			o->jobs = nonempty("-j", optarg);
+			break;
+		case OPT_NAME:
+			o->names = nonempty("--name", optarg);
+			break;
+		case 'N':
+			o->nodes = nonempty("-N", optarg);
+			break;
+		case 'q':
+			o->qos = nonempty("-q", optarg);
+			break;
+		case 'M':
+			o->clusters = nonempty("-M", optarg);
+			break;
+		case 'L':
+			o->all_clusters = 1;
+			break;
+		case 'X':
+			o->allocations = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case 'p': case 'P': case 'n': case 'o': case 'l': case 'b':
+			shortname[1] = (char)c;
+			sacct_only(shortname);
+		case OPT_SACCT_ONLY:
+			sacct_only(longopts[li].name);
 		case OPT_STEPS:
 			o->steps = 1;
 			break;
@@ -244,36 +307,41 @@ parse_options(struct opts *o, int argc, char **argv)
 			sp_die_unknown_option(optopt, argv[optind - 1]);
 		}
 	}
-	return optind;
+	if (optind < argc)
+		sp_die(SP_EXIT_USAGE, "unexpected argument '%s' (job ids go "
+		    "with -j, dumps with --input)", argv[optind]);
 }
 
 static void
-validate(struct opts *o)
+validate(struct fetch_opts *o)
 {
 	if (o->user && o->all_users)
-		sp_die(SP_EXIT_USAGE, "-u and --all-users ask for different "
-		    "things: give one");
+		sp_die(SP_EXIT_USAGE, "-u and -a ask for different things: "
+		    "give one");
 	if (o->state && o->failed)
-		sp_die(SP_EXIT_USAGE, "--state and --failed ask for different "
+		sp_die(SP_EXIT_USAGE, "-s and --failed ask for different "
 		    "things: give one");
+	if (o->clusters && o->all_clusters)
+		sp_die(SP_EXIT_USAGE, "-M and -L ask for different things: "
+		    "give one");
+	if (o->allocations && o->steps)
+		sp_die(SP_EXIT_USAGE, "-X asks for allocations only, --steps "
+		    "for their steps too: give one");
 	if (o->input && o->demo)
 		sp_die(SP_EXIT_USAGE, "--input and --demo are two sources: "
 		    "give one");
-	if ((o->input || o->demo) && o->query_opt)
-		sp_die(SP_EXIT_USAGE, "%s asks sacct, which %s does not "
-		    "(filter the records instead)", o->query_opt,
-		    o->input ? "--input" : "--demo");
 	if (o->fields && !o->input)
 		sp_die(SP_EXIT_USAGE, "--fields names the columns of an "
 		    "--input dump");
-	if (o->demo_sacct && (o->steps || o->format_set))
+	if (o->demo_sacct && (o->steps || o->format_set || o->stats ||
+	    o->site))
 		sp_die(SP_EXIT_USAGE, "--demo-sacct writes sacct's own text: "
-		    "no --steps or output format");
+		    "no --steps, --stats, --site or output format");
 }
 
 /* You: the login name, else SLURM_JOB_USER, else the numeric uid. */
 static const char *
-default_user(struct opts *o)
+default_user(struct fetch_opts *o)
 {
 	struct passwd *pw = getpwuid(getuid());
 	const char *env;
@@ -295,7 +363,7 @@ default_user(struct opts *o)
  * the next stage stops too ("no header line") instead of reading none.
  */
 static void
-header(struct run *run)
+header(struct fetch_run *run)
 {
 	if (run->header_done)
 		return;
@@ -343,9 +411,11 @@ put_text(struct sp_writer *w, const char *p, size_t n)
 static void
 emit(void *ctx, const struct sp_sacct_rec *rec)
 {
-	struct run *run = ctx;
+	struct fetch_run *run = ctx;
 	int i;
 
+	if (!fetch_selected(run, rec))
+		return;
 	header(run);
 	for (i = 0; i < SP_JC_COUNT; i++) {
 		if (sp_sacct_col_is_num(i))
@@ -354,39 +424,63 @@ emit(void *ctx, const struct sp_sacct_rec *rec)
 			put_text(&run->w, rec->text[i].p, rec->text[i].n);
 	}
 	sp_writer_end(&run->w);
-	run->records++;
+	if (rec->text[SP_JC_step].n == 0)
+		run->records++;
 }
 
-static void
-parser_init(struct sp_sacct *ps, struct run *run, const struct opts *o,
-	    int delim, const char *fields)
+void
+fetch_parser_init(struct sp_sacct *ps, struct fetch_run *run, int delim,
+		  const char *fields)
 {
 	struct sp_sacct_config cfg;
 
 	memset(&cfg, 0, sizeof cfg);
 	cfg.delim = delim;
 	cfg.fields = fields;
-	cfg.steps = o->steps;
+	cfg.steps = run->o->steps;
 	cfg.emit = emit;
 	cfg.ctx = run;
 	sp_sacct_init(ps, &cfg);
 }
 
-/* What the parser met, each kind one line; never silent. */
-static void
-report_drops(struct run *run, const struct sp_sacct *ps)
+void
+fetch_said(struct fetch_run *run, const struct sp_sacct *ps)
 {
-	if (fetch_report(ps, run->records, run->stats) != 0 ||
+	if (fetch_report(ps, run->records, run->unselected, run->stats) != 0 ||
 	    (run->stats != NULL && fclose(run->stats) != 0))
-		sp_die(SP_EXIT_USAGE, "%s:", run->stats_name);
+		sp_die(SP_EXIT_USAGE, "%s:", run->o->stats);
 	run->stats = NULL;
+}
+
+/* A fixed history without a record to write: what was asked, said. */
+static void
+none_in(const struct fetch_run *run, const char *what)
+{
+	if (run->unselected > 0)
+		sp_warn("no job in %s matches the selection (%lu %s not)",
+		    what, run->unselected, run->unselected == 1 ? "does" :
+		    "do");
+	else
+		sp_warn("no jobs in %s", what);
+}
+
+/* -v: the delimiter a dump was read with. */
+static void
+say_delimiter(const struct sp_sacct *ps, const char *name)
+{
+	const char *d = ps->delim == '|' ? "'|'" : ps->delim == '\t' ? "TAB" :
+	    ps->delim == 0x1f ? "0x1F" : "a comma (CSV)";
+
+	sp_warn("%s: fields delimited by %s, named by %s", name, d,
+	    ps->cfg.fields != NULL ? "--fields" : "its first line");
 }
 
 /* --------------------------------------------------------- --input */
 
 static void
-fetch_input(struct run *run, const struct opts *o)
+fetch_input(struct fetch_run *run)
 {
+	const struct fetch_opts *o = run->o;
 	struct sp_sacct ps;
 	struct sp_buf err = { 0 };
 	const char *name = strcmp(o->input, "-") == 0 ? "<stdin>" : o->input;
@@ -396,10 +490,10 @@ fetch_input(struct run *run, const struct opts *o)
 
 	if (fd < 0)
 		sp_die(SP_EXIT_USAGE, "%s:", o->input);
-	buf = sp_xmalloc(READ_CHUNK);
-	parser_init(&ps, run, o, SP_SACCT_DETECT, o->fields);
+	buf = sp_xmalloc(FETCH_READ_CHUNK);
+	fetch_parser_init(&ps, run, SP_SACCT_DETECT, o->fields);
 	for (;;) {
-		n = read(fd, buf, READ_CHUNK);
+		n = read(fd, buf, FETCH_READ_CHUNK);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -421,48 +515,18 @@ fetch_input(struct run *run, const struct opts *o)
 	if (fd != 0)
 		close(fd);
 	if (err.len == 0) {
-		report_drops(run, &ps);
+		if (o->verbose)
+			say_delimiter(&ps, name);
+		fetch_said(run, &ps);
 		if (run->records == 0)
-			sp_warn("no jobs in %s", name);
+			none_in(run, name);
 	}
 	sp_sacct_free(&ps);
 	if (err.len)
 		sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&err));
 }
 
-/* ---------------------------------------------------------- children */
-
-/*
- * Reads a child's stdout through the parser.  Returns 0 when the whole
- * stream was read and the child succeeded (the last group is written),
- * else -1 with the group in progress dropped; *bytes says how much came.
- */
-static int
-read_child(struct sp_exec *x, struct sp_sacct *ps, size_t *bytes)
-{
-	char *buf = sp_xmalloc(READ_CHUNK);
-	ssize_t n;
-	int rc = 0;
-
-	*bytes = 0;
-	while ((n = sp_exec_read(x, buf, READ_CHUNK)) > 0) {
-		*bytes += (size_t)n;
-		if (sp_sacct_feed(ps, buf, (size_t)n) != 0) {
-			rc = -1;
-			break;
-		}
-	}
-	free(buf);
-	if (n < 0)
-		rc = -1;
-	if (sp_exec_finish(x) != 0)
-		rc = -1;
-	if (rc == 0 && sp_sacct_finish(ps) != 0)
-		rc = -1;
-	if (rc != 0)
-		sp_sacct_abandon(ps);
-	return rc;
-}
+/* ------------------------------------------------------------ --demo */
 
 static int
 demo_child(FILE *out, void *arg)
@@ -471,19 +535,19 @@ demo_child(FILE *out, void *arg)
 }
 
 static void
-fetch_demo(struct run *run, const struct opts *o)
+fetch_demo(struct fetch_run *run)
 {
 	struct sp_exec x;
 	struct sp_sacct ps;
 	struct sp_buf why = { 0 };
-	long njobs = o->demo_jobs;
+	long njobs = run->o->demo_jobs;
 	size_t bytes;
 
-	parser_init(&ps, run, o, '|', NULL);
+	fetch_parser_init(&ps, run, '|', NULL);
 	if (sp_exec_start_fn(&x, "demo", demo_child, &njobs, 1e9) != 0)
 		sp_die(SP_EXIT_USAGE, "cannot start the demo: %s",
 		    strerror(x.exec_errno));
-	if (read_child(&x, &ps, &bytes) != 0) {
+	if (fetch_read_child(&x, &ps, &bytes) != 0) {
 		if (ps.err.len)
 			sp_buf_adds(&why, sp_buf_str(&ps.err));
 		else
@@ -491,305 +555,12 @@ fetch_demo(struct run *run, const struct opts *o)
 		sp_die(SP_EXIT_USAGE, "the demo history failed: %s",
 		    sp_buf_str(&why));
 	}
-	report_drops(run, &ps);
+	fetch_said(run, &ps);
+	if (run->records == 0)
+		none_in(run, "the demo");
 	sp_exec_free(&x);
 	sp_sacct_free(&ps);
 	sp_buf_free(&why);
-}
-
-/* ------------------------------------------------------------- sacct */
-
-static int
-contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return 1;
-	return 0;
-}
-
-/* The text after marker on its line, trimmed, into out. */
-static void
-after(const char *text, const char *marker, struct sp_buf *out)
-{
-	const char *p = strstr(text, marker);
-	const char *e;
-
-	if (p == NULL)
-		return;
-	p += strlen(marker);
-	while (*p == ' ')
-		p++;
-	e = strchr(p, '\n');
-	if (e == NULL)
-		e = p + strlen(p);
-	while (e > p && (e[-1] == ' ' || e[-1] == '\r'))
-		e--;
-	sp_buf_add(out, p, (size_t)(e - p));
-}
-
-/*
- * The known ways sacct fails, as one line that says what to do.
- * Returns 0 when the text is none of them.
- */
-static int
-known_failure(const char *err, const struct opts *o, struct sp_buf *msg)
-{
-	struct sp_buf what = { 0 };
-	int found = 1;
-
-	if (contains_ci(err, "accounting storage is disabled")) {
-		sp_buf_adds(msg, "Slurm accounting storage is disabled on "
-		    "this cluster (AccountingStorageType=accounting_storage/"
-		    "none), so there is no job history to read: ask the "
-		    "admins, or try --demo");
-	/* A dead munged also makes sacct say "Problem talking to the
-	 * database", so the cause must be recognised before the symptom. */
-	} else if (contains_ci(err, "munge")) {
-		sp_buf_adds(msg, "sacct cannot authenticate: munge is not "
-		    "running on this node (Munge encode failed): try a login "
-		    "node, or ask the admins to start munged");
-	} else if (contains_ci(err, "Problem talking to the database")) {
-		after(err, "Problem talking to the database:", &what);
-		sp_buf_printf(msg, "sacct cannot reach the accounting "
-		    "database, slurmdbd (%s): try again later, or tell the "
-		    "admins", what.len ? sp_buf_str(&what) : "no answer");
-	} else if (contains_ci(err, "Invalid time specification")) {
-		after(err, "):", &what);
-		sp_buf_printf(msg, "sacct refused the time '%s': it takes "
-		    "now-Ndays or now-Nweeks (also hours, minutes) or a date "
-		    "YYYY-MM-DD[THH:MM:SS], not months or years",
-		    what.len ? sp_buf_str(&what) :
-		    o->since ? o->since : DEFAULT_SINCE);
-	} else if (contains_ci(err, "Invalid user") ||
-	    contains_ci(err, "Unknown user")) {
-		after(err, "user id:", &what);
-		if (what.len == 0)
-			after(err, "user:", &what);
-		sp_buf_printf(msg, "sacct does not know the user '%s': it "
-		    "wants a login name, and this node may not resolve yours "
-		    "(check: getent passwd $(id -u)), or give -u <login>",
-		    what.len ? sp_buf_str(&what) : o->user ? o->user : "");
-	} else if (contains_ci(err, "configuration source") ||
-	    contains_ci(err, "slurm.conf")) {
-		sp_buf_adds(msg, "sacct finds no Slurm configuration on this "
-		    "node: run on a login node of the cluster, or set "
-		    "SLURM_CONF");
-	} else
-		found = 0;
-	sp_buf_free(&what);
-	return found;
-}
-
-static void
-timeout_message(struct sp_buf *msg, const struct sp_exec *x)
-{
-	sp_buf_adds(msg, "sacct did not answer within ");
-	sp_exec_fmt_seconds(msg, x->timeout_s);
-	sp_buf_adds(msg, ": narrow the window with -S, or raise "
-	    "SLURMPAST_TIMEOUT");
-}
-
-/* One line for a sacct that could not give its answer, then exit 2. */
-static void __attribute__((noreturn))
-sacct_failed(const struct sp_exec *x, const struct opts *o,
-	     const struct run *run, const struct sp_sacct *ps)
-{
-	struct sp_buf msg = { 0 }, line = { 0 };
-
-	if (x->exec_errno == ENOENT)
-		sp_die(SP_EXIT_USAGE, "sacct is not on PATH: load your site's "
-		    "Slurm module (module load slurm), or try --demo");
-	if (x->exec_errno)
-		sp_die(SP_EXIT_USAGE, "cannot run sacct: %s",
-		    strerror(x->exec_errno));
-	if (x->timed_out)
-		timeout_message(&msg, x);
-	else if (ps != NULL && ps->failed)
-		sp_buf_printf(&msg, "sacct's output: %s", sp_buf_str(&ps->err));
-	else if (!known_failure(sp_buf_str(&x->err), o, &msg)) {
-		sp_buf_adds(&msg, "sacct failed (");
-		sp_exec_describe(x, &msg);
-		sp_exec_err_line(x, &line);
-		if (line.len) {
-			sp_buf_adds(&msg, ": ");
-			sp_buf_add(&msg, line.p, line.len);
-		}
-		sp_buf_addc(&msg, ')');
-	}
-	if (run != NULL && run->records > 0)
-		sp_buf_printf(&msg, "; the %lu records written before it are "
-		    "not the whole answer", run->records);
-	sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&msg));
-}
-
-/* Asks the site which fields its sacct has (sacct --helpformat). */
-static void
-negotiate(const struct opts *o, double timeout, struct sp_buf *format)
-{
-	char *argv[] = { "sacct", "--helpformat", NULL };
-	struct sp_exec x;
-	struct sp_buf out = { 0 }, msg = { 0 };
-	int ok = sp_exec_capture(&x, argv, timeout, &out) == 0;
-
-	if (!ok) {
-		if (x.exec_errno || x.timed_out ||
-		    known_failure(sp_buf_str(&x.err), o, &msg))
-			sacct_failed(&x, o, NULL, NULL);
-		/* A probe that fails otherwise: ask under primary spellings. */
-	}
-	if (sp_sacct_format(ok ? sp_buf_str(&out) : NULL, out.len, format,
-	    &msg) != 0)
-		sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&msg));
-	sp_exec_free(&x);
-	sp_buf_free(&out);
-	sp_buf_free(&msg);
-}
-
-struct argv {
-	char **v;
-	size_t n, cap;
-};
-
-static void
-arg(struct argv *a, const char *s)
-{
-	a->v = sp_xgrow(a->v, &a->cap, a->n + 2, sizeof *a->v);
-	a->v[a->n++] = (char *)s;
-	a->v[a->n] = NULL;
-}
-
-/*
- * The one query, in sacct's own spellings.  With -j the defaults (you,
- * the last 7 days) do not apply: the ids say which jobs.  A state filter
- * always comes with an end time, without which sacct returns nothing.
- */
-static void
-build_query(struct argv *a, const struct opts *o, const char *format,
-	    const char *user, const char *since, const char *jobs,
-	    int with_delim, struct sp_buf *fmtarg)
-{
-	const char *state = o->failed ? FAILED_STATES : o->state;
-
-	sp_buf_clear(fmtarg);
-	sp_buf_printf(fmtarg, "--format=%s", format);
-	a->n = 0;
-	arg(a, "sacct");
-	arg(a, "-D");
-	arg(a, "--parsable2");
-	arg(a, "--noheader");
-	arg(a, sp_buf_str(fmtarg));
-	if (with_delim)
-		arg(a, "--delimiter=\x1f");
-	if (o->all_users)
-		arg(a, "--allusers");
-	else if (user) {
-		arg(a, "-u");
-		arg(a, user);
-	}
-	if (since) {
-		arg(a, "-S");
-		arg(a, since);
-	}
-	if (state) {
-		arg(a, "--state");
-		arg(a, state);
-	}
-	if (o->until || state) {
-		arg(a, "-E");
-		arg(a, o->until ? o->until : "now");
-	}
-	if (o->partition) {
-		arg(a, "-r");
-		arg(a, o->partition);
-	}
-	if (o->account) {
-		arg(a, "-A");
-		arg(a, o->account);
-	}
-	if (jobs) {
-		arg(a, "-j");
-		arg(a, jobs);
-	}
-}
-
-/* sacct's answer to an option it does not have (an old --delimiter). */
-static int
-refused_option(const struct sp_exec *x)
-{
-	const char *err = sp_buf_str(&x->err);
-
-	return (x->exit_code != 0 || x->term_signal) && !x->timed_out &&
-	    (contains_ci(err, "unrecognized option") ||
-	    contains_ci(err, "invalid option"));
-}
-
-static void
-empty_answer(const struct opts *o, const char *user, const char *since,
-	     const char *jobs)
-{
-	struct sp_buf msg = { 0 };
-
-	if (jobs) {
-		sp_warn("no accounting records for: %s", jobs);
-		return;
-	}
-	sp_buf_printf(&msg, "no jobs for %s since %s",
-	    o->all_users ? "any user" : user, since);
-	if (o->until)
-		sp_buf_printf(&msg, " until %s", o->until);
-	if (o->failed)
-		sp_buf_adds(&msg, " matching --failed");
-	else if (o->state)
-		sp_buf_printf(&msg, " in state %s", o->state);
-	if (o->partition)
-		sp_buf_printf(&msg, " in partition %s", o->partition);
-	if (o->account)
-		sp_buf_printf(&msg, " in account %s", o->account);
-	sp_warn("%s", sp_buf_str(&msg));
-	sp_buf_free(&msg);
-}
-
-static void
-fetch_sacct(struct run *run, const struct opts *o, double timeout,
-	    const char *user, const char *since, const char *jobs)
-{
-	struct sp_buf format = { 0 }, fmtarg = { 0 };
-	struct argv a = { 0 };
-	struct sp_exec x;
-	struct sp_sacct ps;
-	size_t bytes;
-	int with_delim;
-
-	negotiate(o, timeout, &format);
-	for (with_delim = 1;; with_delim = 0) {
-		build_query(&a, o, sp_buf_str(&format), user, since, jobs,
-		    with_delim, &fmtarg);
-		parser_init(&ps, run, o, with_delim ? 0x1f : '|',
-		    sp_buf_str(&format));
-		if (sp_exec_start(&x, a.v, timeout) != 0)
-			sacct_failed(&x, o, run, NULL);
-		if (read_child(&x, &ps, &bytes) == 0)
-			break;
-		/* Retried once, only for the option it does not know. */
-		if (with_delim && bytes == 0 && run->records == 0 &&
-		    refused_option(&x)) {
-			sp_exec_free(&x);
-			sp_sacct_free(&ps);
-			continue;
-		}
-		sacct_failed(&x, o, run, &ps);
-	}
-	report_drops(run, &ps);
-	if (run->records == 0)
-		empty_answer(o, user, since, jobs);
-	sp_exec_free(&x);
-	sp_sacct_free(&ps);
-	sp_buf_free(&format);
-	sp_buf_free(&fmtarg);
-	free(a.v);
 }
 
 /* ---------------------------------------------------------------- main */
@@ -797,22 +568,21 @@ fetch_sacct(struct run *run, const struct opts *o, double timeout,
 int
 main(int argc, char **argv)
 {
-	struct opts o;
-	struct run run;
+	struct fetch_opts o;
+	struct fetch_run run;
 	struct fetch_site site;
 	struct sp_buf msg = { 0 }, jobs = { 0 };
-	const char *user = NULL, *since = NULL;
+	const char *user = NULL, *since = NULL, *cluster = NULL;
 	double timeout = 0;
-	int i;
+	int i, fixed;
 
 	sp_setprog(argv[0]);
 	memset(&o, 0, sizeof o);
 	o.fmt = SP_FMT_TSV;
-	if (parse_options(&o, argc, argv) < argc)
-		sp_die(SP_EXIT_USAGE, "unexpected argument '%s' (job ids go "
-		    "with -j, dumps with --input)", argv[optind]);
+	parse_options(&o, argc, argv);
 	validate(&o);
-	if (!o.input && !o.demo) {
+	fixed = o.input != NULL || o.demo;
+	if (!fixed) {
 		if (sp_exec_timeout(&timeout, &msg) != 0)
 			sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&msg));
 		if (o.jobs) {
@@ -822,8 +592,12 @@ main(int argc, char **argv)
 		} else {
 			user = o.all_users ? NULL :
 			    o.user ? o.user : default_user(&o);
-			since = o.since ? o.since : DEFAULT_SINCE;
+			since = o.since ? o.since : FETCH_DEFAULT_SINCE;
 		}
+		/* The site facts are one cluster's: one named with -M. */
+		if (o.clusters && strchr(o.clusters, ',') == NULL &&
+		    strcmp(o.clusters, "all") != 0)
+			cluster = o.clusters;
 	}
 	sp_stdout_init();
 	if (o.demo_sacct) {
@@ -834,8 +608,9 @@ main(int argc, char **argv)
 	}
 
 	memset(&run, 0, sizeof run);
+	run.o = &o;
+	fetch_select_init(&run, fixed);
 	if (o.stats != NULL) {
-		run.stats_name = o.stats;
 		run.stats = fopen(o.stats, "w");
 		if (run.stats == NULL)
 			sp_die(SP_EXIT_USAGE, "--stats: %s:", o.stats);
@@ -845,19 +620,22 @@ main(int argc, char **argv)
 		sp_writer_column(&run.w, sp_job_column_names[i]);
 
 	/* The demo's cluster is no real one: nothing to ask about it. */
-	fetch_site_start(&site, o.site, NULL, !o.demo);
+	fetch_site_start(&site, o.site, cluster,
+	    !o.demo && (o.clusters == NULL || cluster != NULL) &&
+	    !o.all_clusters);
 	if (o.input)
-		fetch_input(&run, &o);
+		fetch_input(&run);
 	else if (o.demo)
-		fetch_demo(&run, &o);
+		fetch_demo(&run);
 	else
-		fetch_sacct(&run, &o, timeout, user, since,
+		fetch_sacct(&run, timeout, user, since,
 		    o.jobs ? sp_buf_str(&jobs) : NULL);
 	fetch_site_finish(&site);
 
 	header(&run);
 	sp_writer_finish(&run.w);
 	sp_stdout_close();
+	fetch_select_free(&run);
 	sp_buf_free(&msg);
 	sp_buf_free(&jobs);
 	sp_buf_free(&o.since_buf);

@@ -58,8 +58,9 @@ $me
 now-7days" ]
 }
 
-@test "options become sacct's own spellings" {
-	run sp-fetch -u alice,bob -S -7days -E 2026-01-31 -p gpu -A lab --failed
+@test "sacct's selection options reach sacct in sacct's own spellings" {
+	run sp-fetch -u alice,bob -S -7days -E 2026-01-31 -r gpu -A lab --failed \
+	    --name train,eval -N 'n[1-2]' -q normal -M c1 -X
 	[ "$status" -eq 0 ]
 	[ "$(call 2 | tail -n +6)" = "-u
 alice,bob
@@ -72,7 +73,54 @@ FAILED,TIMEOUT,OUT_OF_MEMORY,NODE_FAIL,BOOT_FAIL,DEADLINE
 -r
 gpu
 -A
-lab" ]
+lab
+--name
+train,eval
+-N
+n[1-2]
+-q
+normal
+-M
+c1" ]
+	# The long spellings are sacct's too.
+	run sp-fetch --user=alice --starttime=2026-01-01 --endtime=2026-01-02 \
+	    --partition=gpu --accounts=lab --state=CD --allclusters
+	[ "$status" -eq 0 ]
+	[ "$(call 4 | tail -n +6)" = "-u
+alice
+-S
+2026-01-01
+--state
+CD
+-E
+2026-01-02
+-r
+gpu
+-A
+lab
+-L" ]
+}
+
+@test "-v says the query asked" {
+	run --separate-stderr sp-fetch -v -a -S 2026-01-01
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-fetch: asked: sacct -D --parsable2 --noheader --format=... --delimiter=0x1F --allusers -S 2026-01-01" ]
+}
+
+@test "sacct's options that would mean something else are refused, saying what to do" {
+	run --separate-stderr sp-fetch -p gpu
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: -p is sacct's --parsable: sp-fetch's records are always parsable (TSV; --csv, --json); a partition is -r" ]
+	run --separate-stderr sp-fetch -P
+	[ "$stderr" = "sp-fetch: -P is sacct's --parsable2: sp-fetch's records are always parsable (TSV; --csv, --json)" ]
+	run --separate-stderr sp-fetch --noheader
+	[ "$stderr" = "sp-fetch: --noheader is sacct's --noheader: sp-fetch keeps its header line, by which every stage finds its columns (tail -n +2 drops it)" ]
+	run --separate-stderr sp-fetch -o JobID,State
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: -o chooses sacct's columns: sp-fetch writes every column of the job record, named in its header (pick them by name with awk, or --json and jq)" ]
+	run --separate-stderr sp-fetch -X --steps
+	[ "$stderr" = "sp-fetch: -X asks for allocations only, --steps for their steps too: give one" ]
+	[ ! -e "$FAKE_SACCT_LOG" ]
 }
 
 @test "a state filter always comes with an end time" {
@@ -92,6 +140,15 @@ now" ]
 	[ "$status" -eq 0 ]
 	[ "$(call 2 | tail -n +6)" = "-j
 123,456" ]
+}
+
+@test "-j: what sacct answers beyond the ids named is left out" {
+	# The fake answers every row it has, as sacct does for an array's id.
+	run --separate-stderr sp-fetch -j 1001,1003
+	[ "$status" -eq 0 ]
+	[ "$(cut -f1 <<<"$output" | tr '\n' ' ')" = "jobid 1001 1003 " ]
+	run --separate-stderr sp-fetch -j 1001.batch --steps
+	[ "$(cut -f1,5 <<<"$output" | tr '\t\n' ': ')" = "jobid:step 1001: 1001:batch " ]
 }
 
 @test "the records: one per allocation attempt, steps folded" {
@@ -280,8 +337,8 @@ now" ]
 	[[ "$output" == jobid* ]]
 	[ "$stderr" = "sp-fetch: no jobs for alice since now-7days" ]
 	FAKE_SACCT_ROWS=/dev/null run --separate-stderr sp-fetch --all-users \
-	    -S 2026-01-01 -E 2026-02-01 --failed -p gpu
-	[ "$stderr" = "sp-fetch: no jobs for any user since 2026-01-01 until 2026-02-01 matching --failed in partition gpu" ]
+	    -S 2026-01-01 -E 2026-02-01 --failed -r gpu -q high --name x
+	[ "$stderr" = "sp-fetch: no jobs for any user since 2026-01-01 until 2026-02-01 matching --failed in partition gpu named x in QOS high" ]
 }
 
 # ----------------------------------------------------------- the group
@@ -387,13 +444,19 @@ sinfo	0" ]
 @test "usage errors: one line, exit 2" {
 	run --separate-stderr sp-fetch -u alice --all-users
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-fetch: -u and --all-users ask for different things: give one" ]
+	[ "$stderr" = "sp-fetch: -u and -a ask for different things: give one" ]
 	run --separate-stderr sp-fetch -u ''
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-fetch: -u needs a value, not an empty one" ]
-	run --separate-stderr sp-fetch --input x -u alice
+	run --separate-stderr sp-fetch --demo -s NOSUCH
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-fetch: -u asks sacct, which --input does not (filter the records instead)" ]
+	[[ "$stderr" == "sp-fetch: -s: unknown state 'NOSUCH' (sacct's states: "* ]]
+	run --separate-stderr sp-fetch --demo -S yesterday
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: -S: 'yesterday' is not a time (YYYY-MM-DD[THH:MM[:SS]], or now-N with seconds, minutes, hours, days or weeks)" ]
+	run --separate-stderr sp-fetch --demo -j 12_[3
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: '12_[3' is not a job id (123, 123_4, 123_[1-3,7], 123+1)" ]
 	run --separate-stderr sp-fetch --fields JobID
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-fetch: --fields names the columns of an --input dump" ]
@@ -486,6 +549,7 @@ EOF
 	[ "$(cat "$BATS_TEST_TMPDIR/stats")" = "key	count	message
 rows	5	
 records	2	
+unselected	0	
 short_rows	1	read 1 row short of its last field (Partition) with it unknown
 rejoined_rows	0	
 long_rows	1	dropped 1 row with more fields than the 5 named, where no single free-text field can hold the extra ones (the delimiter inside a value?)
@@ -501,6 +565,148 @@ unknown_states	1	1 record in a state slurmpast does not know (FOO): kept as prin
 	run --separate-stderr sp-fetch --demo --stats /nonexistent/dir/s
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-fetch: --stats: /nonexistent/dir/s: No such file or directory" ]
+}
+
+# ------------------------------------------------- selection on records
+
+# A small dump whose times make sacct's window semantics visible.
+window_dump() {
+	cat >"$BATS_TEST_TMPDIR/w" <<'EOF'
+JobID|JobName|User|State|Submit|Eligible|Start|End
+1|a|u1|COMPLETED|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|2026-01-01T02:00:00
+2|b|u1|FAILED|2026-01-02T00:00:00|2026-01-02T00:00:00|2026-01-02T01:00:00|2026-01-03T02:00:00
+3|c|u2|CANCELLED|2026-01-04T00:00:00|Unknown|Unknown|2026-01-04T05:00:00
+4|d|u2|RUNNING|2026-01-04T00:00:00|2026-01-04T00:00:00|2026-01-04T01:00:00|Unknown
+5|e|u1|PENDING|2026-01-02T12:00:00|2026-01-02T12:00:00|Unknown|Unknown
+6|f|u2|TIMEOUT|2026-01-05T00:00:00|2026-01-05T00:00:00|2026-01-05T00:10:00|2026-01-05T01:10:00
+EOF
+}
+
+# The job ids sp-fetch --input selects with options "$@".
+picked() {
+	sp-fetch --input "$BATS_TEST_TMPDIR/w" "$@" | cut -f1 | tail -n +2 | tr '\n' ' '
+}
+
+@test "--input -S -E: a job eligible or running during the window, as sacct" {
+	window_dump
+	[ "$(picked)" = "1 2 3 4 5 6 " ]
+	# 1 ended before, 3 never became eligible, 4 and 6 became so after.
+	[ "$(picked -S 2026-01-02 -E 2026-01-03)" = "2 5 " ]
+	[ "$(picked -S 2026-01-04T03:00)" = "4 5 6 " ]
+	[ "$(picked -E 2026-01-02)" = "1 " ]
+	[ "$(picked -S 2026-01-02 -E 2026-01-03 -u u1)" = "2 5 " ]
+	[ "$(picked --starttime=2026-01-02 --endtime=2026-01-03 -u u2)" = "" ]
+	# What never ended is in every window after it became eligible.
+	[ "$(picked -S 2026-02-01)" = "4 5 " ]
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/w" -E 2025-12-01
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-fetch: no job in $BATS_TEST_TMPDIR/w matches the selection (6 do not)" ]
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/w" -S 2026-01-03 -E 2026-01-02
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: -E 2026-01-02 is before -S 2026-01-03" ]
+}
+
+@test "--input -s with a window: in the state during it, as sacct decides" {
+	window_dump
+	# Ended in the state within the window.
+	[ "$(picked -s F -S 2026-01-02 -E 2026-01-04)" = "2 " ]
+	[ "$(picked -s F -S 2026-01-02 -E 2026-01-03)" = "" ]
+	[ "$(picked --failed -S 2026-01-01)" = "2 6 " ]
+	# Running during it, whatever the state it ended in.
+	[ "$(picked -s R -S 2026-01-02T12:00 -E 2026-01-02T13:00)" = "2 " ]
+	[ "$(picked -s RUNNING -S 2026-01-04T00:30 -E 2026-01-04T02:00)" = "4 " ]
+	# Waiting during it.
+	[ "$(picked -s PD -S 2026-01-02T12:30)" = "5 " ]
+	# Without a window, the state the record is in.
+	[ "$(picked -s CA,TO)" = "3 6 " ]
+}
+
+@test "--demo -u bob: bob's records, the same as the whole demo filtered" {
+	sp-fetch --demo >"$BATS_TEST_TMPDIR/all"
+	run --separate-stderr sp-fetch --demo -u bob
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${#lines[@]}" -gt 100 ]
+	[ "$output" = "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["user"] == "bob"' "$BATS_TEST_TMPDIR/all")" ]
+	# and every other option sacct filters by, on the demo's columns
+	run sp-fetch --demo -u bob,carol -r gpu -s CD,F --steps
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	    $c["step"] == "" { keep = ($c["user"] == "bob" || $c["user"] == "carol") &&
+	        $c["partition"] == "gpu" && ($c["state"] == "COMPLETED" || $c["state"] == "FAILED") }
+	    keep' <(sp-fetch --demo --steps))" ]
+}
+
+@test "--stats counts the records the selection left out, and says nothing of them" {
+	window_dump
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/w" -u u2 --stats "$BATS_TEST_TMPDIR/s"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(sed -n 2,4p "$BATS_TEST_TMPDIR/s")" = "rows	6	
+records	3	
+unselected	3	" ]
+}
+
+@test "-j on a dump: every id form sacct prints, commas split outside brackets" {
+	need_fixtures
+	f=$FIXTURES/xdmod/accounting-logs-with-job-arrays.log
+	p() { sp-fetch --input "$f" --fields "$XDMOD_FIELDS" -j "$1" | cut -f1 | tail -n +2 | tr '\n' ' '; }
+	[ "$(p 4103947)" = "4103947_100 4103947_[1-3] 4103947_[1,5] 4103947_[9-11,20] 4103947_[91,100-102] 4103947_[9-11,13,16-20] " ]
+	[ "$(p '4103947_[1,5]')" = "4103947_[1-3] 4103947_[1,5] " ]
+	[ "$(p 4103947_100)" = "4103947_100 4103947_[91,100-102] " ]
+	[ "$(p '4103947_[12-15],4103947_19')" = "4103947_[9-11,13,16-20] " ]
+	[ "$(p 4103947+1)" = "" ]
+}
+
+@test "--input: a TAB-delimited dump, the delimiter said with -v" {
+	printf 'JobID\tJobName\tState\tPartition\n7\ta|b\tCOMPLETED\tp\n' >"$BATS_TEST_TMPDIR/t"
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/t" -v
+	[ "$status" -eq 0 ]
+	[ "$(field 7 name <<<"$output")" = 'a|b' ]
+	[ "$(field 7 partition <<<"$output")" = p ]
+	[ "$stderr" = "sp-fetch: $BATS_TEST_TMPDIR/t: fields delimited by TAB, named by its first line" ]
+	printf '8\tx\tFAILED\n' >"$BATS_TEST_TMPDIR/t2"
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/t2" --fields JobID,JobName,State -v
+	[ "$(field 8 state <<<"$output")" = FAILED ]
+	[ "$stderr" = "sp-fetch: $BATS_TEST_TMPDIR/t2: fields delimited by TAB, named by --fields" ]
+}
+
+@test "sp-fetch's own records are no dump; the stages say they read TSV" {
+	sp-fetch --demo-jobs 20 >"$BATS_TEST_TMPDIR/jobs"
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/jobs"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: $BATS_TEST_TMPDIR/jobs: these are job records already (sp-fetch's own output), not a sacct dump: give them to the next stage as they are" ]
+	run --separate-stderr sh -c 'sp-fetch --demo-jobs 20 --csv | sp-group'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-group: <stdin>:1: line 1 is CSV (--csv?): the stages read TAB-separated records, each program's default output (drop the option)" ]
+	run --separate-stderr sh -c 'sp-fetch --demo-jobs 20 --json | sp-group'
+	[ "$stderr" = "sp-group: <stdin>:1: line 1 is JSON (--json?): the stages read TAB-separated records, each program's default output (drop the option)" ]
+	run --separate-stderr sh -c 'sp-fetch --demo-jobs 20 --plain | sp-size'
+	[ "$stderr" = "sp-size: <stdin>:1: line 1 is an aligned table (--plain?): the stages read TAB-separated records, each program's default output (drop the option)" ]
+}
+
+@test "-M: sacct and the site queries ask that cluster" {
+	unset SLURMPAST_NO_SITE
+	FAKE_SITE_LOG=$BATS_TEST_TMPDIR/site.log
+	export FAKE_SITE_LOG
+	run --separate-stderr sp-fetch -M c2 --site "$BATS_TEST_TMPDIR/site"
+	[ "$status" -eq 0 ]
+	[ "$(call 2 | tail -n 2)" = "-M
+c2" ]
+	grep -qx 'start scontrol -M c2 show config' "$FAKE_SITE_LOG"
+	grep -qx 'start sinfo -h -a -N -o %R %c %m -M c2' "$FAKE_SITE_LOG"
+	[ "$(sed -n 2p "$BATS_TEST_TMPDIR/site")" = "cluster	c2" ]
+	# Several clusters have no one set of facts: none asked, all unknown.
+	rm -f "$FAKE_SITE_LOG"
+	run --separate-stderr sp-fetch -M c1,c2 --site "$BATS_TEST_TMPDIR/site"
+	[ "$status" -eq 0 ]
+	[ ! -e "$FAKE_SITE_LOG" ]
+	[ "$(sed -n 3p "$BATS_TEST_TMPDIR/site")" = "scontrol	0" ]
+	# On records, -M is the cluster column.
+	run --separate-stderr sp-fetch --input "$FAKE_SACCT_ROWS" -M c2
+	[ "${#lines[@]}" -eq 1 ]
+	run --separate-stderr sp-fetch --input "$FAKE_SACCT_ROWS" -M c1
+	[ "${#lines[@]}" -eq 4 ]
 }
 
 # ------------------------------------------------------------- fixtures

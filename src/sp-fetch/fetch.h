@@ -1,6 +1,8 @@
 /*
- * fetch.h - the parts of sp-fetch kept in files of their own
- * (src/sp-fetch/): what it says about the input it read.
+ * fetch.h - sp-fetch's parts: the options and the run every file shares
+ * (sp-fetch.c: options, records, --input, --demo), asking sacct
+ * (sacct.c), choosing records as sacct would (select.c), saying what was
+ * read (report.c), and the site facts (site.c).
  */
 #ifndef SP_FETCH_H
 #define SP_FETCH_H
@@ -8,18 +10,100 @@
 #include <stdio.h>
 #include "sp_exec.h"
 #include "sp_sacct.h"
+#include "sp_select.h"
 
+#define FETCH_READ_CHUNK (1 << 20)
+/* The window when none is given (sacct's own is today since midnight). */
+#define FETCH_DEFAULT_SINCE "now-7days"
+
+/* The options, as given; sacct's selection with sacct's meaning. */
+struct fetch_opts {
+	const char *user;	/* -u */
+	int all_users;		/* -a */
+	const char *since;	/* -S, a bare -7days made now-7days */
+	const char *until;	/* -E */
+	const char *partition;	/* -r */
+	const char *account;	/* -A */
+	const char *state;	/* -s */
+	int failed;		/* --failed */
+	const char *names;	/* --name */
+	const char *nodes;	/* -N */
+	const char *qos;	/* -q */
+	const char *clusters;	/* -M */
+	int all_clusters;	/* -L */
+	const char *jobs;	/* -j */
+	int allocations;	/* -X: what the records are anyway */
+	int steps;
+	const char *input;
+	const char *fields;
+	int demo;
+	long demo_jobs;
+	int demo_sacct;
+	const char *stats;	/* --stats: where the counts go */
+	const char *site;	/* --site: where the site facts go */
+	int verbose;
+	int format_set;
+	enum sp_format fmt;
+	struct sp_buf since_buf;
+	struct sp_buf user_buf;
+};
+
+/* Everything one run writes through. */
+struct fetch_run {
+	const struct fetch_opts *o;
+	struct sp_writer w;
+	int header_done;
+	unsigned long records;	/* allocation records written */
+	unsigned long unselected;	/* records the selection left out */
+	FILE *stats;		/* --stats, or NULL */
+	/* The selection applied to the records (select.c). */
+	struct sp_select sel;
+	int selecting;
+	int alloc_kept;		/* the last allocation was selected */
+	struct sp_buf enc;	/* record-form text while matching */
+};
+
+/* sp-fetch.c */
+void fetch_parser_init(struct sp_sacct *ps, struct fetch_run *run,
+		       int delim, const char *fields);
+/* What the parser met, said; --stats written.  Dies if that fails. */
+void fetch_said(struct fetch_run *run, const struct sp_sacct *ps);
+
+/* sacct.c */
+/*
+ * Reads a child's stdout through the parser.  Returns 0 when the whole
+ * stream was read and the child succeeded (the last group is written),
+ * else -1 with the group in progress dropped; *bytes says how much came.
+ */
+int fetch_read_child(struct sp_exec *x, struct sp_sacct *ps, size_t *bytes);
+/* The one sacct query, its records written; dies (exit 2) if it fails. */
+void fetch_sacct(struct fetch_run *run, double timeout, const char *user,
+		 const char *since, const char *jobs);
+
+/* select.c */
+/*
+ * Sets up the selection the options make over records already fetched
+ * (--input, --demo: every option; from sacct: -j's exact ids, sacct
+ * having chosen the rest).  Dies (exit 2) on a value that is no use.
+ */
+void fetch_select_init(struct fetch_run *run, int fixed);
+/* 1 when the record is selected (a step: when its allocation was). */
+int fetch_selected(struct fetch_run *run, const struct sp_sacct_rec *rec);
+void fetch_select_free(struct fetch_run *run);
+
+/* report.c */
 /*
  * Everything the parser counted, each kind one line on standard error
  * when it happened ("sp-fetch: read 846 rows short of ..."), and, with
  * stats not NULL, every kind as a row of a small record file (key,
- * count, message: sp-fetch(1), --stats).  records is the number of job
- * records written.  Returns 0, or -1 when writing stats failed.
+ * count, message: sp-fetch(1), --stats).  unselected is the number of
+ * records the selection left out.  Returns 0, or -1 when writing stats
+ * failed.
  */
 int fetch_report(const struct sp_sacct *ps, unsigned long records,
-		 FILE *stats);
+		 unsigned long unselected, FILE *stats);
 
-/* --site FILE: the site facts, asked beside sacct (site.c). */
+/* site.c: --site FILE, the site facts asked beside sacct. */
 struct fetch_site {
 	const char *path;	/* NULL: no --site */
 	const char *cluster;	/* -M, NULL: this one */

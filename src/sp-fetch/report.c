@@ -161,7 +161,8 @@ odd_states(struct report *r, const struct sp_sacct *ps)
 }
 
 int
-fetch_report(const struct sp_sacct *ps, unsigned long records, FILE *stats)
+fetch_report(const struct sp_sacct *ps, unsigned long records,
+	     unsigned long unselected, FILE *stats)
 {
 	const struct sp_sacct_stats *st = &ps->st;
 	struct report r;
@@ -179,6 +180,8 @@ fetch_report(const struct sp_sacct *ps, unsigned long records, FILE *stats)
 	}
 	kind(&r, "rows", st->rows - st->headers);
 	kind(&r, "records", records);
+	/* The user's own choice: counted, never said. */
+	kind(&r, "unselected", unselected);
 	short_rows(&r, ps);
 	rejoined(&r, ps);
 	if (st->shifted)

@@ -402,6 +402,41 @@ fetch_one() {
 	[ "$(rec_in <(printf '%s\n' "$output") "$(expect completed jobid)" state)" = COMPLETED ]
 }
 
+# --- sacct's selection options, with sacct's meaning (issue 17) ---
+
+@test "-j with a set of array tasks: those tasks, as sacct prints them" {
+	local array
+	array=$(expect oom_array_1 jobid)
+	array=${array%_*}
+	run --separate-stderr sp-fetch -a -j "${array}_[1,3]"
+	[ "$status" = 0 ]
+	[ "$(cut -f1 <<<"$output" | tail -n +2 | sort | tr '\n' ' ')" = "${array}_1 ${array}_3 " ]
+	run --separate-stderr sp-fetch -a -j "${array}_2,$(expect completed jobid)" -X
+	[ "$(cut -f1 <<<"$output" | tail -n +2 | sort | tr '\n' ' ')" = "$(expect completed jobid) ${array}_2 " ]
+}
+
+@test "-M, --name, -s with a window: sacct's answer, and the same selection on its dump" {
+	local since
+	since=$(mix_since)
+	run --separate-stderr sp-fetch -a -S "$since" -M "$SPC_CLUSTER" --name oom_array,dd
+	[ "$status" = 0 ]
+	[ -z "$stderr" ]
+	[ "$(awk -F'\t' 'NR > 1 { print $7 }' <<<"$output" | sort -u | tr '\n' ' ')" = "dd oom_array " ]
+	# sacct -s OOM within the window: the array's two killed tasks, the OOM job.
+	run --separate-stderr sp-fetch -a -S "$since" -s OOM
+	[ "$status" = 0 ]
+	want=$(awk -F'\t' 'NR > 1 && $5 == "OUT_OF_MEMORY" { print $2 }' "$MANIFEST" | sort | tr '\n' ' ')
+	[ "$(cut -f1 <<<"$output" | tail -n +2 | sort | tr '\n' ' ')" = "$want" ]
+	# The same options over a dump of the window give the same jobs.
+	sacct -a -D -P -S "$since" -E now \
+	    -o JobID,JobIDRaw,JobName,User,Cluster,Partition,State,Submit,Eligible,Start,End,NodeList \
+	    >"$BATS_TEST_TMPDIR/dump"
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/dump" -S "$since" -E now -s OOM
+	[ "$(cut -f1 <<<"$output" | tail -n +2 | sort | tr '\n' ' ')" = "$want" ]
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/dump" -M "$SPC_CLUSTER" --name oom_array,dd
+	[ "$(awk -F'\t' 'NR > 1 { print $7 }' <<<"$output" | sort -u | tr '\n' ' ')" = "dd oom_array " ]
+}
+
 # --- the site facts, and the process groups (issue 15 item 18) ---
 
 # A shim directory first on PATH: scontrol logs its start and runs the
