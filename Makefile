@@ -5,7 +5,7 @@
 #   make check-asan    the same suite under -fsanitize=address,undefined
 #   make check-slurm   only the tests against the real Slurm cluster
 #   make lint          mandoc -T lint on every man page
-#   make demo-page     examples/fig-nodes.svg from the demo
+#   make demo-page     examples/demo-report.html and fig-nodes.svg
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Objects go to $(O), programs to $(B); check-asan uses its own pair, so
@@ -108,9 +108,12 @@ install: all
 demo: all
 	$(B)/slurmpast --demo
 
-# The demo's figure in the README, kept in examples/ (t/sp-plot.bats
-# checks it is current).
+# The demo's page and the figure in the README, kept in examples/
+# (t/sp-plot.bats checks they are current).  The page's status 1 is the
+# demo's critical findings, not a failure.
 demo-page: all
+	$(B)/slurmpast --demo --html >examples/demo-report.html 2>/dev/null || \
+		[ $$? -eq 1 ]
 	$(B)/sp-fetch --demo 2>/dev/null | $(B)/sp-group 2>/dev/null | \
 		$(B)/sp-nodes | $(B)/sp-plot nodes >examples/fig-nodes.svg
 

@@ -452,6 +452,90 @@ pixels() {
 	[ "$(pixels "$BATS_TEST_TMPDIR/narrow.png" 0 114 178)" -gt 2000 ]
 }
 
+@test "slurmpast --demo --html: one self-contained page with every figure" {
+	need_xmllint
+	run --separate-stderr slurmpast --demo --html
+	[ "$status" -eq 1 ]	# the demo holds critical findings
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/page.html"
+	page_ok "$BATS_TEST_TMPDIR/page.html"
+	# Every figure of the window has data in the demo.
+	[ "$(grep -c '^<svg ' "$BATS_TEST_TMPDIR/page.html")" -eq 10 ]
+	! grep -q 'class="nofig"' "$BATS_TEST_TMPDIR/page.html"
+	# The headline, the tables, the lines to paste.
+	grep -q '<section class="lead">' "$BATS_TEST_TMPDIR/page.html"
+	grep -q '<h2>Workloads by compute</h2>' "$BATS_TEST_TMPDIR/page.html"
+	grep -q '<h2>What the next submission should ask for</h2>' "$BATS_TEST_TMPDIR/page.html"
+	grep -q '^#SBATCH --exclude=g\[003,011,017\]$' "$BATS_TEST_TMPDIR/page.html"
+	grep -q '@media print' "$BATS_TEST_TMPDIR/page.html"
+	# The text report's lines, each in the page as it is on screen.
+	slurmpast --demo --plain >"$BATS_TEST_TMPDIR/text" 2>/dev/null || true
+	headline=$(sed -n 2p "$BATS_TEST_TMPDIR/text")
+	grep -qF "<h2>$headline</h2>" "$BATS_TEST_TMPDIR/page.html"
+}
+
+@test "slurmpast --html: the view chooses the workloads, as on screen" {
+	need_xmllint
+	run --separate-stderr slurmpast --demo -u bob --failed --html
+	[ "$status" -le 1 ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/page.html"
+	page_ok "$BATS_TEST_TMPDIR/page.html"
+	! grep -q 'rollout-gen' "$BATS_TEST_TMPDIR/page.html"
+	grep -q 'label-arxiv' "$BATS_TEST_TMPDIR/page.html"
+}
+
+@test "the demo's page in headless chromium: its figures drawn" {
+	command -v chromium >/dev/null || skip "chromium is not installed"
+	command -v pngtopnm >/dev/null || skip "netpbm is not installed"
+	shot "$SP_TOP/examples/demo-report.html" "$BATS_TEST_TMPDIR/demo.png" 1400 3000
+	[ "$(pixels "$BATS_TEST_TMPDIR/demo.png" 0 114 178)" -gt 10000 ]
+	[ "$(pngtopnm "$BATS_TEST_TMPDIR/demo.png" | ppmhist -noheader | wc -l)" -gt 200 ]
+}
+
+@test "--html refuses what it cannot draw" {
+	run --separate-stderr slurmpast --demo --html --json
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --html is an output of its own: leave out --plain and --json" ]
+	run --separate-stderr slurmpast --demo --html --nodes
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --html is one page of every section: leave out job ids and section options" ]
+}
+
+@test "examples/demo-report.html is the page slurmpast --demo --html makes" {
+	run --separate-stderr slurmpast --demo --html
+	[ "$output" = "$(cat "$SP_TOP/examples/demo-report.html")" ] ||
+		{ echo "stale: make demo-page"; return 1; }
+}
+
+@test "the page from each shared fixture: figures without data said" {
+	need_fixtures
+	need_xmllint
+	xdmod=JobID,JobIDRaw,Cluster,Partition,QOS,Account,Group,GID,User,UID,Submit,Eligible,Start,End,Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Timelimit,NodeList,JobName
+	hpc=State,JobID,ReqCPUS,ReqMem,ReqNodes,Constraints,Submit,Eligible,Start,Elapsed,Suspended,End,ExitCode,DerivedExitCode,AllocNodes,NCPUS,MaxDiskRead,MaxDiskWrite,MaxPages,MaxRSS,MaxVMSize,CPUTime,UserCPU,SystemCPU,TotalCPU,Partition
+	for spec in "xdmod/pozidriv.log:$xdmod:5" \
+	    "xdmod/accounting-logs.log:$xdmod:3" \
+	    "xdmod/utf8-multibyte-chars.log:$xdmod:3" \
+	    "hpc-cost-simulator/sacct-output-v2.txt:$hpc:7" \
+	    "slurm2sql/test-data1.txt::2" "slurm2sql/test-data3.txt::0"; do
+		file=${spec%%:*} rest=${spec#*:}
+		fields=${rest%:*} figures=${rest##*:}
+		set -- --input "$FIXTURES/$file"
+		[ -n "$fields" ] && set -- "$@" --fields "$fields"
+		run --separate-stderr slurmpast "$@" --html
+		[ "$status" -le 1 ] || { echo "$file: $status $stderr"; return 1; }
+		printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/page.html"
+		page_ok "$BATS_TEST_TMPDIR/page.html"
+		n=$(grep -c '^<svg ' "$BATS_TEST_TMPDIR/page.html" || true)
+		said=$(grep -c 'class="nofig"' "$BATS_TEST_TMPDIR/page.html" || true)
+		[ "$n" -eq "$figures" ] || { echo "$file: $n figures"; return 1; }
+		# Every figure is drawn or said: ten in the window's page.
+		[ $((n + said)) -eq 10 ] || { echo "$file: $n + $said"; return 1; }
+		case $file in
+		*utf8*) grep -q 'aàb' "$BATS_TEST_TMPDIR/page.html" ||
+			{ echo "$file: the UTF-8 name lost"; return 1; } ;;
+		esac
+	done
+}
+
 @test "examples/fig-nodes.svg (the README's figure) is current: make demo-page" {
 	run --separate-stderr sh -c 'sp-nodes "$1" | sp-plot nodes' sh "$GROUPED"
 	[ "$status" -eq 0 ]
