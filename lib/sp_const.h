@@ -100,6 +100,11 @@
 #define SP_SHOW_DEFAULT_WIDTH		80
 /* --width below this is refused: a gauge and its figures need it. */
 #define SP_SHOW_MIN_WIDTH		40
+/* An array's elapsed times and peaks are drawn as a histogram of this
+ * many cells. */
+#define SP_SHOW_HIST_BINS		12
+/* ... from this many tasks with the figure known. */
+#define SP_SHOW_HIST_MIN		5
 /* A signal number above this is no signal (OOM's 0:125 is Slurm's). */
 #define SP_SIGNAL_MAX			64
 

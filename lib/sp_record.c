@@ -656,6 +656,9 @@ sp_column_kind(const char *name)
 		return SP_KIND_HOURS;
 	if (ends_with(name, "_hz") || ends_with(name, "_j"))
 		return SP_KIND_NUMBER;
+	/* sp-show --table: a share of what was requested. */
+	if (ends_with(name, "_eff"))
+		return SP_KIND_FRACTION;
 	if (in_list(name, fractions))
 		return SP_KIND_FRACTION;
 	if (in_list(name, numbers))

@@ -82,6 +82,22 @@ sp_term_glyph(const struct sp_term *t, enum sp_glyph g)
 	return t->ascii ? glyph_ascii[g] : glyph_utf8[g];
 }
 
+const char *
+sp_term_spark(const struct sp_term *t, int level)
+{
+	static const char *const utf8[SP_TERM_SPARK_LEVELS] = { " ",
+		"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586",
+		"\u2587", "\u2588" };
+	static const char *const ascii[SP_TERM_SPARK_LEVELS] = { " ", "_",
+		".", ":", "-", "=", "+", "*", "#" };
+
+	if (level < 0)
+		level = 0;
+	if (level >= SP_TERM_SPARK_LEVELS)
+		level = SP_TERM_SPARK_LEVELS - 1;
+	return t->ascii ? ascii[level] : utf8[level];
+}
+
 void
 sp_term_paint(const struct sp_term *t, struct sp_buf *b, enum sp_paint p)
 {

@@ -58,6 +58,13 @@ void sp_term_setup(struct sp_term *t, int fd, int width_opt, int no_color,
 int sp_term_locale_utf8(void);
 
 const char *sp_term_glyph(const struct sp_term *t, enum sp_glyph g);
+/*
+ * One cell of a sparkline, level 0 (nothing) to SP_TERM_SPARK_LEVELS - 1
+ * (full): block elements, or in ASCII " .:-=+*#".
+ */
+#define SP_TERM_SPARK_LEVELS 9
+const char *sp_term_spark(const struct sp_term *t, int level);
+
 /* Appends the escape that starts (or, for SP_P_NONE, ends) a paint. */
 void sp_term_paint(const struct sp_term *t, struct sp_buf *b,
 		   enum sp_paint p);

@@ -20,18 +20,22 @@
 #include "sp_postmortem.h"
 
 static const char usage_text[] =
-"usage: sp-show [--plain | --json | --findings] [--all] [--ascii]\n"
-"               [--no-color] [--no-pager] [--no-logs] [--log-dir dir]\n"
-"               [--width n] [-j jobid[,jobid ...]] [file ...]\n"
+"usage: sp-show [--findings | --table] [--plain | --json | --tsv | --csv]\n"
+"               [--all] [--ascii] [--no-color] [--no-pager] [--no-logs]\n"
+"               [--log-dir dir] [--width n] [-j jobid[,jobid ...]]\n"
+"               [file ...]\n"
 "\n"
 "One job's post-mortem from job records (sp-fetch), for every job named\n"
-"with -j, or every job of the input.\n"
+"with -j, or every job of the input; an array named by its id is shown\n"
+"as one: its tasks' table and what they have in common.\n"
 "\n"
 "  -j, --job ids    only these jobs: 123, 123_4, 123_[1-3,7], 123+1, lists\n"
-"  --plain          the post-mortem, read top-down (the default)\n"
-"  --all            also every field in words, the steps, 20 log lines\n"
-"  --json           one JSON object a job: every value, findings, logs\n"
 "  --findings       finding records of every job, as sp-size --findings\n"
+"  --table          one row a job: elapsed, time, CPU, memory, GPU use\n"
+"  --plain          read by people: the post-mortem, an aligned table\n"
+"  --json           JSON: one object a job (every value) or a row\n"
+"  --tsv, --csv     records (--findings, --table); TSV into a pipe\n"
+"  --all            also every field in words, the steps, 20 log lines\n"
 "  --no-logs        look for no log file\n"
 "  --log-dir dir    look for logs in dir first (repeatable)\n"
 "  --width n        lay out for n columns (at least 40)\n"
@@ -42,7 +46,7 @@ static const char usage_text[] =
 "  --version        the version\n";
 
 enum {
-	OPT_JSON = 0x2000, OPT_PLAIN, OPT_FINDINGS, OPT_ASCII, OPT_NO_COLOR,
+	OPT_FINDINGS = 0x2000, OPT_TABLE, OPT_ASCII, OPT_NO_COLOR,
 	OPT_NO_LOGS, OPT_LOG_DIR, OPT_WIDTH, OPT_VERSION, OPT_ALL,
 	OPT_NO_PAGER
 };
@@ -69,11 +73,39 @@ add_ids(struct opts *o, const char *list)
 static void
 set_mode(struct opts *o, enum mode m)
 {
-	if (o->mode_set && o->mode != m)
-		sp_die(SP_EXIT_USAGE, "--plain, --json and --findings are "
-		       "different outputs: choose one");
+	if (o->mode != MODE_VIEW && o->mode != m)
+		sp_die(SP_EXIT_USAGE, "--findings and --table are different "
+		       "outputs: choose one");
 	o->mode = m;
-	o->mode_set = 1;
+}
+
+static void
+set_format(struct opts *o, enum sp_format f)
+{
+	if (o->fmt_set && o->fmt != f)
+		sp_die(SP_EXIT_USAGE, "--plain, --json, --tsv and --csv are "
+		       "different formats: choose one");
+	o->fmt = f;
+	o->fmt_set = 1;
+}
+
+/* The format each output takes when none is asked for, and the ones it
+ * cannot take. */
+static void
+settle_format(struct opts *o)
+{
+	if (o->mode == MODE_VIEW && o->fmt_set &&
+	    (o->fmt == SP_FMT_TSV || o->fmt == SP_FMT_CSV))
+		sp_die(SP_EXIT_USAGE, "--tsv and --csv are for --findings and "
+		       "--table: the post-mortem is --plain or --json");
+	if (o->fmt_set)
+		return;
+	if (o->mode == MODE_VIEW)
+		o->fmt = SP_FMT_PLAIN;
+	else if (o->mode == MODE_TABLE && isatty(STDOUT_FILENO))
+		o->fmt = SP_FMT_PLAIN;	/* aligned on a terminal */
+	else
+		o->fmt = SP_FMT_TSV;
 }
 
 static int
@@ -83,9 +115,9 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "job", required_argument, NULL, 'j' },
-		{ "plain", no_argument, NULL, OPT_PLAIN },
-		{ "json", no_argument, NULL, OPT_JSON },
+		SP_FORMAT_OPTIONS,
 		{ "findings", no_argument, NULL, OPT_FINDINGS },
+		{ "table", no_argument, NULL, OPT_TABLE },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
@@ -110,14 +142,11 @@ parse_options(struct opts *o, int argc, char **argv)
 		case 'j':
 			add_ids(o, optarg);
 			break;
-		case OPT_PLAIN:
-			set_mode(o, MODE_VIEW);
-			break;
-		case OPT_JSON:
-			set_mode(o, MODE_JSON);
-			break;
 		case OPT_FINDINGS:
 			set_mode(o, MODE_FINDINGS);
+			break;
+		case OPT_TABLE:
+			set_mode(o, MODE_TABLE);
 			break;
 		case OPT_ASCII:
 			o->ascii = 1;
@@ -153,9 +182,18 @@ parse_options(struct opts *o, int argc, char **argv)
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
 			       argv[optind - 1]);
 		default:
+			{
+				enum sp_format f;
+
+				if (sp_format_option(c, &f)) {
+					set_format(o, f);
+					break;
+				}
+			}
 			sp_die_unknown_option(optopt, argv[optind - 1]);
 		}
 	}
+	settle_format(o);
 	if (o->no_logs && o->nlog_dirs > 0) {
 		sp_warn("--log-dir has no effect with --no-logs");
 		o->nlog_dirs = 0;
@@ -167,6 +205,17 @@ parse_options(struct opts *o, int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* One job, start to end                                              */
 
+void
+separate(const struct run *R, struct sp_buf *b)
+{
+	if (R->shown == 0)
+		return;
+	sp_buf_addc(b, '\n');
+	for (int i = 0; i < R->term.width; i++)
+		sp_buf_adds(b, sp_term_glyph(&R->term, SP_G_RULE));
+	sp_buf_adds(b, "\n\n");
+}
+
 /* A rule between two jobs' post-mortems, then the next one. */
 static void
 view_job(struct run *R, const struct shown *s)
@@ -174,12 +223,7 @@ view_job(struct run *R, const struct shown *s)
 	struct sp_postmortem pm;
 	struct sp_buf *b = &R->out;
 
-	if (R->shown > 0) {
-		sp_buf_addc(b, '\n');
-		for (int i = 0; i < R->term.width; i++)
-			sp_buf_adds(b, sp_term_glyph(&R->term, SP_G_RULE));
-		sp_buf_adds(b, "\n\n");
-	}
+	separate(R, b);
 	memset(&pm, 0, sizeof pm);
 	pm.job = &s->h->alloc.j;
 	pm.steps = s->steps;
@@ -195,6 +239,7 @@ view_job(struct run *R, const struct shown *s)
 	sp_postmortem_draw(&R->term, &pm, b);
 }
 
+/* The finding (and logs) a job needs, or only its figures (--table). */
 static void
 show(struct run *R, struct held *h)
 {
@@ -204,7 +249,6 @@ show(struct run *R, struct held *h)
 	struct sp_findings f = { 0 };
 	struct sp_buf note = { 0 };
 	struct sp_jobcalc c;
-	struct sp_diag d;
 	struct shown s;
 	int worst;
 
@@ -213,24 +257,28 @@ show(struct run *R, struct held *h)
 		for (size_t i = 0; i < h->nsteps; i++)
 			steps[i] = h->steps[i].j;
 	}
-	if (R->o->no_logs)
-		sp_logs_none(&logs);
-	else
-		sp_logs_find(&R->logctx, j, &logs);
-	memset(&d, 0, sizeof d);
-	d.job = j;
-	d.steps = steps;
-	d.nsteps = h->nsteps;
-	d.site = &R->site;
-	d.logs = &logs;
-	if (sp_node_history_note(R->history, j, &note) == 1) {
-		/* The note is a clause; the finding makes it a sentence. */
-		while (note.len > 0 && note.p[note.len - 1] == '.')
-			note.p[--note.len] = '\0';
-		d.node_note = note.p;
-	}
-	sp_diagnose(&d, &f);
 	sp_jobcalc(&c, j, steps, h->nsteps, &R->site);
+	sp_logs_none(&logs);
+	if (R->o->mode != MODE_TABLE) {
+		struct sp_diag d;
+
+		if (!R->o->no_logs)
+			sp_logs_find(&R->logctx, j, &logs);
+		memset(&d, 0, sizeof d);
+		d.job = j;
+		d.steps = steps;
+		d.nsteps = h->nsteps;
+		d.site = &R->site;
+		d.logs = &logs;
+		if (sp_node_history_note(R->history, j, &note) == 1) {
+			/* The note is a clause; the finding makes it a
+			 * sentence. */
+			while (note.len > 0 && note.p[note.len - 1] == '.')
+				note.p[--note.len] = '\0';
+			d.node_note = note.p;
+		}
+		sp_diagnose(&d, &f);
+	}
 
 	s.h = h;
 	s.steps = steps;
@@ -238,23 +286,23 @@ show(struct run *R, struct held *h)
 	s.logs = &logs;
 	s.findings = &f;
 	sp_buf_clear(&R->out);
-	switch (R->o->mode) {
-	case MODE_VIEW:
-		view_job(R, &s);
-		break;
-	case MODE_JSON:
-		json_job(R, &s);
-		break;
-	case MODE_FINDINGS:
+	if (array_member(R, h))
+		array_add(R, &s);
+	else if (R->o->mode == MODE_TABLE)
+		jobtable_row(R, &s);
+	else if (R->o->mode == MODE_FINDINGS)
 		findings_rows(R, &s);
-		break;
-	}
-	if (R->out.len > 0)
+	else if (R->fmt == SP_FMT_JSON)
+		json_job(R, &s);
+	else
+		view_job(R, &s);
+	if (R->out.len > 0) {
 		fwrite(R->out.p, 1, R->out.len, stdout);
+		R->shown++;
+	}
 	worst = sp_findings_worst(&f);
 	if (worst > R->worst)
 		R->worst = worst;
-	R->shown++;
 
 	sp_findings_free(&f);
 	sp_logs_free(&logs);
@@ -301,11 +349,17 @@ main(int argc, char **argv)
 	input_first(&R, files, nfiles);
 	/* The input is sound: what is shown from here may be paged. */
 	sp_pager_start(o.no_pager);
+	R.fmt = o.fmt;
 	if (o.mode == MODE_FINDINGS)
 		findings_header(&R);
+	else if (o.mode == MODE_TABLE)
+		jobtable_begin(&R);
 	input_second(&R, show);
 	if (o.mode == MODE_FINDINGS)
 		sp_writer_finish(&R.w);
+	else if (o.mode == MODE_TABLE)
+		jobtable_end(&R);
+	array_draw_all(&R);
 
 	status = R.worst == SP_SEV_CRITICAL ? SP_EXIT_FAIL : SP_EXIT_OK;
 	sp_node_history_free(R.history);

@@ -400,9 +400,9 @@ node_history() {
 	run --separate-stderr sp-show --width x
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-show: --width: not a width in columns: 'x'" ]
-	run --separate-stderr sp-show --json --findings
+	run --separate-stderr sp-show --findings --json --csv
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-show: --plain, --json and --findings are different outputs: choose one" ]
+	[ "$stderr" = "sp-show: --plain, --json, --tsv and --csv are different formats: choose one" ]
 	run --separate-stderr sp-show -j
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-show: option '-j' needs a value" ]
@@ -683,4 +683,132 @@ wide_job() {
 	run sp-show --all --width 80 big.tsv
 	n=$(printf '%s\n' "$output" | tr -cd Z | wc -c)
 	[ "$n" -eq 40000000 ]
+}
+
+# ------------------------------------------------------ --table, arrays
+
+# Array 800 of seven tasks: five completed at rising sizes, one killed
+# for memory, one timed out; and a job of its own.
+array_input() {
+	header
+	for i in 1 2 3 4 5; do
+		record jobid=800_$i jobid_raw=$((800 + i)) array_job=800 \
+			array_task=$i name=scan user=alice partition=cpu \
+			state=COMPLETED exit_code=0 signal=0 \
+			start=2026-11-10T08:00:00 end=2026-11-10T08:30:00 \
+			elapsed_s=$((600 * i)) timelimit_s=7200 alloc_cpus=2 \
+			ntasks=1 nnodes=1 nodelist=c00$i \
+			mem_limit_node_b=4294967296 \
+			max_rss_b=$((i * 536870912)) total_cpu_s=$((900 * i))
+	done
+	record jobid=800_6 jobid_raw=806 array_job=800 array_task=6 name=scan \
+		user=alice partition=cpu state=OUT_OF_MEMORY exit_code=0 \
+		signal=125 start=2026-11-10T08:00:00 end=2026-11-10T08:12:00 \
+		elapsed_s=720 timelimit_s=7200 alloc_cpus=2 ntasks=1 nnodes=1 \
+		nodelist=c006 mem_limit_node_b=4294967296 max_rss_b=4187593113 \
+		total_cpu_s=1400
+	record jobid=800_7 jobid_raw=807 array_job=800 array_task=7 name=scan \
+		user=alice partition=cpu state=TIMEOUT exit_code=0 signal=15 \
+		start=2026-11-10T08:00:00 end=2026-11-10T10:00:05 \
+		elapsed_s=7205 timelimit_s=7200 alloc_cpus=2 ntasks=1 nnodes=1 \
+		nodelist=c007 mem_limit_node_b=4294967296 max_rss_b=1073741824 \
+		total_cpu_s=14000
+	record jobid=900 jobid_raw=900 name=solo user=alice partition=gpu \
+		state=COMPLETED exit_code=0 signal=0 elapsed_s=100 \
+		timelimit_s=200 alloc_cpus=1 alloc_gpus=1 gpu_util=0.5 \
+		mem_limit_node_b=1073741824 max_rss_b=536870912 total_cpu_s=50
+}
+
+@test "--table: one row a job, TSV with a header into a pipe" {
+	array_input >a.tsv
+	run sp-show --table a.tsv
+	[ "$status" -eq 0 ]
+	diff -u "$GOLDEN/table.tsv" <(printf '%s\n' "$output")
+	# Numbers are plain: efficiencies as fractions, unknown empty.
+	run sp-show --table --json -j 900 a.tsv
+	printf '%s\n' "$output" | jq -e '.time_eff == 0.5 and .cpu_eff == 0.5 and
+		.mem_eff == 0.5 and .gpu_eff == 0.5 and .elapsed_s == 100 and
+		.exit_code == 0'
+	run sp-show --table --json -j 800_7 a.tsv
+	printf '%s\n' "$output" | jq -e '.gpu_eff == null and .time_eff > 1'
+}
+
+@test "--table --plain: aligned, human units, n/a for unknown" {
+	array_input >a.tsv
+	run sp-show --table --plain a.tsv
+	[ "$status" -eq 0 ]
+	diff -u "$GOLDEN/table.txt" <(printf '%s\n' "$output")
+}
+
+@test "--table on a terminal: aligned, and the name gives way to the window" {
+	{ header
+	  record jobid=1 name=$(printf 'long%.0s' $(seq 1 40)) state=COMPLETED \
+		elapsed_s=60 timelimit_s=120
+	  record jobid=2 name=short state=FAILED exit_code=1; } >t.tsv
+	term_start 80 24 "sp-show --table t.tsv"
+	term_wait_done
+	term_screen -J
+	# 80 columns: the name's 160 letters give way, its heading stays.
+	[ "${lines[0]}" = "jobid  name       state       elapsed  time_eff  cpu_eff  mem_eff  gpu_eff  exit" ]
+	[ "${lines[1]}" = "1      longlong…  COMPLETED  00:01:00     50.0%      n/a      n/a      n/a   n/a" ]
+	[ "${lines[2]}" = "2      short      FAILED          n/a       n/a      n/a      n/a      n/a     1" ]
+}
+
+@test "an array named by its id: one view of its tasks, not a post-mortem each" {
+	array_input >a.tsv
+	run sp-show -j 800 --no-logs --width 80 a.tsv
+	[ "$status" -eq 1 ]
+	diff -u "$GOLDEN/array.txt" <(printf '%s\n' "$output")
+	# A task by its id, or a set of them, is a post-mortem each.
+	run sp-show -j 800_6 --no-logs --width 80 a.tsv
+	[[ "${lines[0]}" == "800_6  scan  OUT_OF_MEMORY killed for memory · critical: host-oom" ]]
+	run sp-show -j '800_[6-7]' --no-logs --width 80 a.tsv
+	[ "$(printf '%s\n' "$output" | grep -c '^800_[67]  scan  ')" -eq 2 ]
+	# With another job: the job's post-mortem, then the array.
+	run sp-show -j 900,800 --no-logs --width 80 a.tsv
+	[[ "${lines[0]}" == "900  solo  COMPLETED exit 0"* ]]
+	[[ "$output" == *$'\n800  scan  array, 7 tasks'* ]]
+	# --json and --table keep one line a task.
+	[ "$(sp-show -j 800 --json --no-logs a.tsv | wc -l)" -eq 7 ]
+	[ "$(sp-show -j 800 --table a.tsv | wc -l)" -eq 8 ]
+}
+
+@test "the demo's 142-task array is one screen of summary and a table" {
+	demo_fig3
+	run sp-show -j 52581003 --no-logs --width 80 demo.tsv
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "52581003  scan-corpus  array, 142 tasks · critical: host-oom in 71 of 142" ]
+	[ "${lines[2]}" = "tasks         71 COMPLETED · 71 OUT_OF_MEMORY" ]
+	[[ "$output" == *$'\nkilled        71 for memory:\n              52581003_[1,6,8-13,15,'* ]]
+	# One row a task under the header, and nothing else: no post-mortem.
+	[ "$(printf '%s\n' "$output" | grep -c '^52581003_[0-9]')" -eq 142 ]
+	[[ "$output" != *"findings"* ]]
+}
+
+@test "-j A,B with B unknown: A is shown, B named on stderr, exit 2" {
+	array_input >a.tsv
+	run --separate-stderr sp-show -j 900,77,800_9 --no-logs a.tsv
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == "900  solo  COMPLETED"* ]]
+	[ "$stderr" = "sp-show: no job 77, 800_9 in the input" ]
+}
+
+@test "outputs and formats: one of each, and the post-mortem takes no TSV" {
+	run --separate-stderr sp-show --findings --table
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: --findings and --table are different outputs: choose one" ]
+	run --separate-stderr sp-show --json --plain
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: --plain, --json, --tsv and --csv are different formats: choose one" ]
+	run --separate-stderr sp-show --tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: --tsv and --csv are for --findings and --table: the post-mortem is --plain or --json" ]
+}
+
+@test "--findings --json: the finding records as JSON Lines" {
+	{ header; record $HUNG; } >hung.tsv
+	run sp-show --findings --json --no-logs hung.tsv
+	[ "$status" -eq 1 ]
+	printf '%s\n' "$output" | jq -e '.code == "timeout-hang" and
+		.severity == "critical" and .jobid == "5100002"'
 }

@@ -14,7 +14,7 @@ findings_header(struct run *R)
 		"workload_key", "jobid", "code", "severity", "evidence",
 		"action", NULL };
 
-	sp_writer_init(&R->w, stdout, SP_FMT_TSV);
+	sp_writer_init(&R->w, stdout, R->fmt);
 	for (const char *const *c = cols; *c; c++)
 		sp_writer_column(&R->w, *c);
 	sp_writer_header(&R->w);

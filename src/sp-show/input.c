@@ -69,10 +69,21 @@ held_free(struct held *h)
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                      */
 
+/* Whether -j asks for the record; *spec: the first id that names it. */
 static int
-wanted(struct opts *o, const struct sp_job *j)
+wanted(struct opts *o, const struct sp_job *j, int *spec)
 {
-	return sp_jobspec_match(&o->ids, j, o->id_seen);
+	*spec = -1;
+	if (o->ids.n == 0)
+		return 1;
+	for (size_t i = 0; i < o->ids.n; i++) {
+		if (!sp_jobid_match(&o->ids.v[i], j))
+			continue;
+		o->id_seen[i] = 1;
+		if (*spec < 0)
+			*spec = (int)i;
+	}
+	return *spec >= 0;
 }
 
 static int
@@ -287,7 +298,7 @@ second_pass(struct run *R, show_fn *show)
 		sp_job_parse(&j, &R->cols, &R->r);
 		if (!sp_job_is_step(&j)) {
 			finish_held(R, &h, show);
-			if (!wanted(R->o, &j))
+			if (!wanted(R->o, &j, &h.spec))
 				continue;
 			rec_take(&h.alloc, &R->r, &R->cols);
 			h.active = 1;

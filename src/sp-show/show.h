@@ -18,11 +18,13 @@
 #include "sp_site.h"
 #include "sp_term.h"
 
-enum mode { MODE_VIEW, MODE_JSON, MODE_FINDINGS };
+/* What is shown; each in the format of fmt. */
+enum mode { MODE_VIEW, MODE_FINDINGS, MODE_TABLE };
 
 struct opts {
 	enum mode mode;
-	int mode_set;
+	enum sp_format fmt;	/* the view: plain or JSON */
+	int fmt_set;
 	struct sp_jobspec ids;	/* job ids asked for, none: every job */
 	unsigned char *id_seen;	/* per id: a record matched it */
 	int no_logs;
@@ -51,7 +53,20 @@ struct held {
 	size_t nsteps;
 	size_t cap;
 	int active;
+	int spec;		/* the first -j id naming it; -1 without -j */
 };
+
+/* An aligned table of text cells, fitted to the window (table.c). */
+struct table {
+	const char *const *names;	/* the header */
+	const int *right;		/* per column: align right */
+	size_t ncols;
+	char **cells;			/* row after row, owned */
+	size_t nrows;
+	size_t cap;
+};
+
+struct array;
 
 /* Everything that lives for the whole run. */
 struct run {
@@ -63,7 +78,12 @@ struct run {
 	struct sp_logctx logctx;
 	struct sp_node_history *history;
 	struct sp_term term;
-	struct sp_writer w;	/* --findings */
+	enum sp_format fmt;	/* of the output */
+	struct sp_writer w;	/* --findings, --table */
+	struct table table;	/* --table --plain */
+	struct array *arrays;	/* arrays asked for by their own id */
+	size_t narrays;
+	size_t arrayscap;
 	size_t shown;
 	int worst;
 	struct sp_buf out;	/* one job's rendering */
@@ -77,6 +97,9 @@ struct shown {
 	const struct sp_logs *logs;
 	const struct sp_findings *findings;
 };
+
+/* sp-show.c: a rule across the window before all but the first shown. */
+void separate(const struct run *R, struct sp_buf *b);
 
 /*
  * input.c: the first pass over the inputs (every record checked, the
@@ -93,5 +116,28 @@ void json_job(struct run *R, const struct shown *s);
 /* findings.c: --findings, the header and one job's rows. */
 void findings_header(struct run *R);
 void findings_rows(struct run *R, const struct shown *s);
+
+/* table.c: the aligned table, and --table. */
+enum { NTABLE_COLS = 9 };
+extern const char *const table_names[NTABLE_COLS];
+extern const int table_right[NTABLE_COLS];
+void table_init(struct table *t, const char *const *names, const int *right,
+		size_t ncols);
+/* Takes the ncols cells (malloc'ed strings) of one row. */
+void table_add(struct table *t, char **cells);
+void table_draw(const struct table *t, const struct sp_term *term,
+		struct sp_buf *out);
+void table_free(struct table *t);
+/* A job's row for people, NTABLE_COLS malloc'ed strings. */
+void table_cells(const struct sp_term *term, const struct sp_job *j,
+		 const struct sp_jobcalc *c, char **cells);
+void jobtable_begin(struct run *R);
+void jobtable_row(struct run *R, const struct shown *s);
+void jobtable_end(struct run *R);
+
+/* array.c: an array named by its own id, shown as one. */
+int array_member(const struct run *R, const struct held *h);
+void array_add(struct run *R, const struct shown *s);
+void array_draw_all(struct run *R);
 
 #endif

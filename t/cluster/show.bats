@@ -88,3 +88,23 @@ show_json() {
 		[ "${#lines[@]}" -ge 2 ] || { echo "$key: $output"; return 1; }
 	done
 }
+
+@test "the array named by its id: one view, its tasks by state and the killed ones" {
+	a=$(expect oom_array_1 jobid)
+	a=${a%_*}
+	oom=$(expect oom_array_3 state)
+	run sp-show --no-color --width 80 -j "$a" "$RECORDS"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "$a  oom_array  array, 4 tasks · critical: "* ]]
+	[ "${lines[2]}" = "tasks         2 COMPLETED · 2 $oom" ]
+	if [ "$oom" = OUT_OF_MEMORY ]; then
+		[[ "$output" == *"killed        2 for memory: ${a}_[3-4]"* ]]
+	else
+		[[ "$output" == *"killed        2 by a signal: ${a}_[3-4]"* ]]
+	fi
+	[ "$(printf '%s\n' "$output" | grep -c "^${a}_[1-4]  ")" -eq 4 ]
+	# --table: the four tasks' rows, a peak within each limit.
+	run sp-show --table -j "$a" "$RECORDS"
+	[ "${#lines[@]}" -eq 5 ]
+	awk -F '\t' 'NR > 1 && !($7 > 0 && $7 <= 1) { exit 1 }' <<<"$output"
+}
