@@ -9,6 +9,8 @@
 #include "sp_stats.h"
 #include "sp_const.h"
 #include "sp_job.h"
+#include "sp_state.h"
+#include "sp_suggest.h"
 
 #define SP_VERSION "0.1.0"
 

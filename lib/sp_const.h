@@ -41,24 +41,15 @@
 /*
  * One job (sp_findings, sp-show; reference-rules.md section 2.2).  A
  * single run is judged against its own request; none of these looks at
- * other runs.
+ * other runs.  The figures its actions suggest follow the sizing rules
+ * below (sp_suggest).
  */
 /* walltime-slack: a completed run used less than this share of --time. */
 #define SP_FIND_WALLTIME_SLACK		0.5
-/* The --time a single completed run suggests: elapsed x margin, rounded
- * up to the short step under an hour, else to the long step. */
-#define SP_FIND_TIME_MARGIN		1.25
-#define SP_FIND_TIME_SHORT_S		3600.0
-#define SP_FIND_TIME_STEP_SHORT_S	300.0
-#define SP_FIND_TIME_STEP_LONG_S	900.0
 /* memory-slack: peak under this share of the limit, and at least this
  * much never used (small jobs are not worth a finding). */
 #define SP_FIND_MEM_SLACK		0.35
 #define SP_FIND_MEM_SLACK_MIN_B		(32.0 * 1024 * 1024 * 1024)
-/* --mem suggested from a peak (or from a killed limit): x this margin. */
-#define SP_FIND_MEM_MARGIN		1.30
-/* A peak from this few samples or fewer may be a floor. */
-#define SP_FIND_THIN_SAMPLES		5
 /* cpu-overrequest: over this long, more than one core, under this use. */
 #define SP_FIND_CPU_MIN_ELAPSED_S	120.0
 #define SP_FIND_CPU_OVERREQUEST		0.15
@@ -127,12 +118,6 @@
  */
 #define SP_SIZE_MIN_RUNS		3
 #define SP_SIZE_CHANGE			0.20
-/* --time: longest completed run x margin, rounded up to the short step
- * under SP_TIME_STEP_SWITCH_S, else to the long step. */
-#define SP_TIME_MARGIN			1.25
-#define SP_TIME_STEP_SWITCH_S		3600.0
-#define SP_TIME_STEP_SHORT_S		300.0
-#define SP_TIME_STEP_LONG_S		900.0
 /* The hang veto: this many timeouts that computed nothing, and at least
  * these shares of the timeouts and of all runs, make --time a hold. */
 #define SP_TIME_VETO_MIN_HUNG		3
@@ -146,13 +131,27 @@
 /* near-limit: a completed run that left less than this share of its
  * --time unused. */
 #define SP_NEAR_LIMIT_SHARE		0.10
-/* --mem: largest trustworthy peak x margin, whole GiB up; the largest
- * limit killed for memory x margin is a floor. */
-#define SP_MEM_MARGIN			1.30
 /* MaxRSS above the limit dominates (refuse) from this share of the runs
  * with a reading. */
 #define SP_MEM_UNTRUSTED_DOMINATE	0.5
-/* A peak read from this few samples or fewer may be low. */
+
+/*
+ * The suggestion rules (sp_suggest): what every figure for --time,
+ * --mem, --cpus-per-task and --gpus is made of, whoever suggests it
+ * (sp-size's advice, the findings across runs, one job's findings).
+ *
+ * --time: longest completed run x margin, rounded up to the short step
+ * under SP_TIME_STEP_SWITCH_S, else to the long step; a timeout that
+ * was computing, the same way, is a floor.
+ */
+#define SP_TIME_MARGIN			1.25
+#define SP_TIME_STEP_SWITCH_S		3600.0
+#define SP_TIME_STEP_SHORT_S		300.0
+#define SP_TIME_STEP_LONG_S		900.0
+/* --mem: largest trustworthy peak x margin, whole GiB up; the largest
+ * limit killed for memory x margin is a floor. */
+#define SP_MEM_MARGIN			1.30
+/* A peak read from this few samples or fewer may be low (sp_thin). */
 #define SP_MEM_THIN_SAMPLES		5
 /* --cpus-per-task: busiest run's busy cores per task x margin, at least
  * one.  Below SP_CPU_RAISE_MIN_BUSY busy cores no margin is added (one
@@ -165,6 +164,11 @@
  * GPUs held); it is never raised. */
 #define SP_GPU_MARGIN			1.20
 #define SP_GPU_NOISE			0.1
+/* A figure this close above a step (in steps: minutes of time, whole
+ * cores) or a whole GiB is that step: the margin's rounding error must
+ * not add a step. */
+#define SP_SUGGEST_STEP_SLACK		1e-9
+#define SP_SUGGEST_GIB_SLACK		1e-12
 
 /*
  * Findings across runs (sp-size --findings; reference-rules.md 2.4).

@@ -11,7 +11,9 @@
 
 #include "sp_const.h"
 #include "sp_findings.h"
+#include "sp_hist.h"
 #include "sp_record.h"
+#include "sp_suggest.h"
 #include "sp_units.h"
 
 /* ------------------------------------------------------------------ */
@@ -19,8 +21,8 @@
 
 /*
  * A printf for the quantities findings speak of: %D duration, %T
- * HH:MM:SS, %B bytes, %P percentage of a fraction, %G --mem syntax, %L a
- * whole number, %1 one decimal, %s text, %d int, %% a percent sign.
+ * HH:MM:SS, %B bytes, %P percentage of a fraction, %L a whole number,
+ * %1 one decimal, %s text, %d int, %% a percent sign.
  */
 static void
 vsay(struct sp_buf *b, const char *fmt, va_list ap)
@@ -42,9 +44,6 @@ vsay(struct sp_buf *b, const char *fmt, va_list ap)
 			break;
 		case 'P':
 			sp_fmt_percent(b, va_arg(ap, double));
-			break;
-		case 'G':
-			sp_fmt_mem_flag(b, va_arg(ap, double));
 			break;
 		case 'L':
 			sp_buf_printf(b, "%.0f", va_arg(ap, double));
@@ -200,12 +199,6 @@ sp_caveat_cpu(struct sp_buf *b, const struct sp_site *site)
 /* ------------------------------------------------------------------ */
 /* Derived values                                                     */
 
-static int
-known(double v)
-{
-	return !isnan(v);
-}
-
 static double
 nan_max(double a, double b)
 {
@@ -233,21 +226,21 @@ sp_jobcalc(struct sp_jobcalc *c, const struct sp_job *j,
 	c->open = sp_job_is_open(j);
 	c->noop = sp_job_noop(j);
 	c->cores = sp_job_cores(j);
-	c->gpus = known(j->alloc_gpus) ? j->alloc_gpus : 0;
+	c->gpus = sp_known(j->alloc_gpus) ? j->alloc_gpus : 0;
 	c->nodes = j->nnodes;
 	c->tasks = j->ntasks;
-	for (size_t i = 0; i < nsteps && !known(j->ntasks); i++)
+	for (size_t i = 0; i < nsteps && !sp_known(j->ntasks); i++)
 		if (work_step(&steps[i]))
 			c->tasks = nan_max(c->tasks, steps[i].ntasks);
-	if (known(c->tasks) && c->tasks > 0)
+	if (sp_known(c->tasks) && c->tasks > 0)
 		c->cpus_per_task = c->cores / c->tasks;
-	else if (known(c->nodes) && c->nodes > 0)
+	else if (sp_known(c->nodes) && c->nodes > 0)
 		c->cpus_per_task = c->cores / c->nodes;
 	else
 		c->cpus_per_task = c->cores;
 
 	c->cpu_capacity_s = j->cpu_time_s;
-	if (known(j->elapsed_s) && known(c->cores))
+	if (sp_known(j->elapsed_s) && sp_known(c->cores))
 		c->cpu_capacity_s = nan_max(c->cpu_capacity_s,
 					    j->elapsed_s * c->cores);
 	for (size_t i = 0; i < nsteps; i++)
@@ -259,7 +252,7 @@ sp_jobcalc(struct sp_jobcalc *c, const struct sp_job *j,
 	c->busy_cores = j->elapsed_s > 0 ? j->total_cpu_s / j->elapsed_s :
 					   NAN;
 	c->sys_fraction = NAN;
-	if (known(j->sys_cpu_s) && j->total_cpu_s >= 1 &&
+	if (sp_known(j->sys_cpu_s) && j->total_cpu_s >= 1 &&
 	    j->sys_cpu_s <= j->total_cpu_s)
 		c->sys_fraction = j->sys_cpu_s / j->total_cpu_s;
 	c->walltime_used = j->timelimit_s > 0 && j->elapsed_s >= 0 ?
@@ -272,41 +265,56 @@ sp_jobcalc(struct sp_jobcalc *c, const struct sp_job *j,
 	if (!(c->mem_limit_b > 0))
 		c->mem_limit_b = NAN;
 	c->rss_above_limit = j->max_rss_b > c->mem_limit_b;
-	c->mem_used = known(j->max_rss_b) && c->mem_limit_b > 0 &&
+	c->mem_used = sp_known(j->max_rss_b) && c->mem_limit_b > 0 &&
 		      !c->rss_above_limit ? j->max_rss_b / c->mem_limit_b : NAN;
 
 	c->io_b = NAN;
-	if (known(j->read_b) || known(j->write_b))
-		c->io_b = (known(j->read_b) ? j->read_b : 0) +
-			  (known(j->write_b) ? j->write_b : 0);
+	if (sp_known(j->read_b) || sp_known(j->write_b))
+		c->io_b = (sp_known(j->read_b) ? j->read_b : 0) +
+			  (sp_known(j->write_b) ? j->write_b : 0);
 	c->io_rate = j->elapsed_s > 0 ? c->io_b / j->elapsed_s : NAN;
 
 	c->straggler = NAN;
-	if (j->ave_cpu_s > 0 && known(j->min_cpu_s))
+	if (j->ave_cpu_s > 0 && sp_known(j->min_cpu_s))
 		c->straggler = (j->ave_cpu_s - j->min_cpu_s) / j->ave_cpu_s;
-	for (size_t i = 0; i < nsteps && !known(c->straggler); i++)
+	for (size_t i = 0; i < nsteps && !sp_known(c->straggler); i++)
 		if (work_step(&steps[i]) && steps[i].ntasks > 1 &&
-		    steps[i].ave_cpu_s > 0 && known(steps[i].min_cpu_s))
+		    steps[i].ave_cpu_s > 0 && sp_known(steps[i].min_cpu_s))
 			c->straggler = (steps[i].ave_cpu_s -
 					steps[i].min_cpu_s) /
 				       steps[i].ave_cpu_s;
 	c->imbalance = j->rss_imbalance;
-	for (size_t i = 0; i < nsteps && !known(j->rss_imbalance); i++)
+	for (size_t i = 0; i < nsteps && !sp_known(j->rss_imbalance); i++)
 		if (work_step(&steps[i]) && steps[i].ave_rss_b > 0 &&
-		    known(steps[i].max_rss_b))
+		    sp_known(steps[i].max_rss_b))
 			c->imbalance = nan_max(c->imbalance,
 					       steps[i].max_rss_b /
 					       steps[i].ave_rss_b);
 
 	c->wait_s = j->wait_s;
-	if (!known(c->wait_s) && j->submit_known && j->start_known &&
+	if (!sp_known(c->wait_s) && j->submit_known && j->start_known &&
 	    j->start_t >= j->submit_t)
 		c->wait_s = (double)(j->start_t - j->submit_t);
-	c->samples = NAN;
-	if (freq > 0 && j->elapsed_s >= 0)
-		c->samples = floor(j->elapsed_s / freq) + 1;
+	c->samples = sp_samples(j->elapsed_s, freq);
 	c->gpu_hours = c->gpus > 0 ? j->elapsed_s * c->gpus / 3600.0 : NAN;
 	c->core_hours = j->elapsed_s * c->cores / 3600.0;
+}
+
+/*
+ * This job as the cross-run rules read a run, with what this view
+ * measured where it knows more than the record alone (the widest step's
+ * tasks, the steps' CPU time, a limit given only in total): the figures
+ * an action suggests rest on the numbers its evidence quotes.
+ */
+static void
+view_run(struct sp_run *r, const struct sp_job *j,
+	 const struct sp_jobcalc *c)
+{
+	sp_run_of(r, j);
+	r->limit_b = c->mem_limit_b;
+	r->rss_b = j->max_rss_b >= 0 ? j->max_rss_b : NAN;
+	r->cpt = c->cpus_per_task;
+	r->cpu_time_s = c->cpu_capacity_s;
 }
 
 /* ------------------------------------------------------------------ */
@@ -320,6 +328,11 @@ struct ctx {
 	size_t from;		/* this job's first finding in out */
 	struct draft dr;
 	char *state;		/* decoded */
+	/* The evidence the figures of the actions rest on: this job as a
+	 * history of one, read by the rules sp-size reads a workload by. */
+	struct sp_pool pool;
+	struct sp_hist one;
+	struct sp_buf fig;	/* a figure, spelled */
 };
 
 static int
@@ -331,7 +344,40 @@ state_is(const struct ctx *x, const char *s)
 static int
 thin(const struct ctx *x)
 {
-	return x->c.samples <= SP_FIND_THIN_SAMPLES;
+	return sp_thin(x->c.samples);
+}
+
+/*
+ * The figure the flag's rule gives for the evidence, spelled as sbatch
+ * takes it; NULL when the evidence gives none.
+ */
+static const char *
+figure(struct ctx *x, enum sp_flag f, int floor)
+{
+	struct sp_suggestion s;
+
+	sp_suggest(&x->one, f, &s);
+	if (isnan(floor ? s.floor : s.value))
+		return NULL;
+	sp_buf_clear(&x->fig);
+	sp_suggest_spell(&x->fig, f, floor ? s.floor : s.value);
+	return sp_buf_str(&x->fig);
+}
+
+/* The same where the finding's condition implies a figure. */
+static const char *
+figure_text(struct ctx *x, enum sp_flag f, int floor)
+{
+	const char *t = figure(x, f, floor);
+
+	return t != NULL ? t : "n/a";
+}
+
+/* The margin a flag's rule adds, in percent. */
+static double
+margin_pct(enum sp_flag f)
+{
+	return (sp_suggest_margin(f) - 1) * 100;
 }
 
 /* " At most N samples in E: the peak may be higher than any of them." */
@@ -353,17 +399,6 @@ rule_open(struct ctx *x)
 	    "when it ends; if squeue has never heard of it, the record is an "
 	    "artefact left by the controller and nothing is running.");
 	add(x->out, "open-record", SP_SEV_INFO, &x->dr);
-}
-
-/* --time rounded up as sbatch would want it from one run. */
-static double
-time_suggestion(double elapsed)
-{
-	double t = elapsed * SP_FIND_TIME_MARGIN;
-	double step = t < SP_FIND_TIME_SHORT_S ? SP_FIND_TIME_STEP_SHORT_S :
-						 SP_FIND_TIME_STEP_LONG_S;
-
-	return ceil(t / step) * step;
 }
 
 /* The CPU caveat only where it changes the reading (not cgroup). */
@@ -396,7 +431,7 @@ rule_walltime(struct ctx *x)
 		}
 		say(&x->dr.ev, "Ran out of wall clock at its %D limit while "
 		    "working (%D of CPU).", j->timelimit_s, j->total_cpu_s);
-		if (!known(j->total_cpu_s))
+		if (!sp_known(j->total_cpu_s))
 			say(&x->dr.ev, " CPU time was not recorded, so a hang "
 			    "cannot be ruled out.");
 		say(&x->dr.act, "Raise --time well above %T: a timed-out run "
@@ -408,14 +443,16 @@ rule_walltime(struct ctx *x)
 	}
 	if (state_is(x, "COMPLETED") && !x->c.noop &&
 	    x->c.walltime_used < SP_FIND_WALLTIME_SLACK) {
-		double t = time_suggestion(j->elapsed_s);
+		const char *t = figure(x, SP_FLAG_TIME, 0);
 
 		say(&x->dr.ev, "Used %D of its %D limit (%P).", j->elapsed_s,
 		    j->timelimit_s, x->c.walltime_used);
-		say(&x->dr.act, "A tighter --time=%T (this run plus a "
-		    "quarter) starts sooner: short jobs fit the scheduler's "
-		    "backfill gaps. One run is one sample; sp-size sizes "
-		    "from all of them.", t);
+		if (t != NULL)
+			say(&x->dr.act, "A tighter --time=%s (this run plus "
+			    "%L%%) starts sooner: short jobs fit the "
+			    "scheduler's backfill gaps. One run is one sample; "
+			    "sp-size sizes from all of them.", t,
+			    margin_pct(SP_FLAG_TIME));
 		add(x->out, "walltime-slack", SP_SEV_INFO, &x->dr);
 	}
 }
@@ -427,7 +464,7 @@ rule_memory(struct ctx *x)
 	double limit = x->c.mem_limit_b, rss = j->max_rss_b;
 
 	if (state_is(x, "OUT_OF_MEMORY")) {
-		if (!known(limit)) {
+		if (!sp_known(limit)) {
 			say(&x->dr.ev, "Killed for memory; the record does "
 			    "not say what the limit was.");
 		} else if (x->c.rss_above_limit) {
@@ -436,7 +473,7 @@ rule_memory(struct ctx *x)
 			    "working set can do: do not size --mem from it. ",
 			    limit, rss);
 			sp_caveat_rss(&x->dr.ev, x->d->site);
-		} else if (known(rss)) {
+		} else if (sp_known(rss)) {
 			say(&x->dr.ev, "Killed for memory at %B per node; the "
 			    "highest sample was %B (%P). Samples are a floor: "
 			    "the peak reached the limit between them.", limit,
@@ -446,11 +483,12 @@ rule_memory(struct ctx *x)
 			say(&x->dr.ev, "Killed for memory at %B per node "
 			    "before any memory sample was taken.", limit);
 		}
-		if (known(limit))
-			say(&x->dr.act, "Raise --mem (--mem=%G is 30%% over "
+		if (sp_known(limit))
+			say(&x->dr.act, "Raise --mem (--mem=%s is %L%% over "
 			    "the size that was killed), or hold less at once: "
 			    "fewer dataloader workers, a smaller prefetch or "
-			    "cache.", limit * SP_FIND_MEM_MARGIN);
+			    "cache.", figure_text(x, SP_FLAG_MEM, 1),
+			    margin_pct(SP_FLAG_MEM));
 		else
 			say(&x->dr.act, "Raise --mem, or hold less at once: "
 			    "fewer dataloader workers, a smaller prefetch or "
@@ -475,8 +513,8 @@ rule_memory(struct ctx *x)
 		say(&x->dr.ev, "Peak %B of %B per node (%P): %B never used.",
 		    rss, limit, x->c.mem_used, limit - rss);
 		say_thin(x, &x->dr.ev);
-		say(&x->dr.act, "Try --mem=%G (the peak plus 30%%). ",
-		    rss * SP_FIND_MEM_MARGIN);
+		say(&x->dr.act, "Try --mem=%s (the peak plus %L%%). ",
+		    figure_text(x, SP_FLAG_MEM, 0), margin_pct(SP_FLAG_MEM));
 		sp_caveat_rss(&x->dr.act, x->d->site);
 		add(x->out, "memory-slack", SP_SEV_INFO, &x->dr);
 	}
@@ -516,8 +554,8 @@ rule_noop(struct ctx *x)
 		/* Moving data is work; "nothing was computed" would be false. */
 		say(&x->dr.ev, " It computed almost nothing because it was "
 		    "moving data: read %B and wrote %B (%B/s).",
-		    known(j->read_b) ? j->read_b : 0.0,
-		    known(j->write_b) ? j->write_b : 0.0, x->c.io_rate);
+		    sp_known(j->read_b) ? j->read_b : 0.0,
+		    sp_known(j->write_b) ? j->write_b : 0.0, x->c.io_rate);
 		say(&x->dr.act, "If the transfer is the job, give it a "
 		    "transfer node or fewer resources; if not, stage the data "
 		    "before the allocation starts.");
@@ -546,7 +584,6 @@ static void
 rule_cpu(struct ctx *x)
 {
 	const struct sp_job *j = x->j;
-	double want;
 
 	if (x->c.open || cpu_exempt(x))
 		return;
@@ -562,11 +599,8 @@ rule_cpu(struct ctx *x)
 		say(&x->dr.ev, " across %L tasks", x->c.tasks);
 	say(&x->dr.ev, ", about %1 cores of real work.", x->c.busy_cores);
 	say_cpu_doubt(x, &x->dr.ev);
-	want = ceil(x->c.cpu_util * x->c.cpus_per_task);
-	if (want < 1)
-		want = 1;
-	say(&x->dr.act, "Try --cpus-per-task=%L, unless dataloader workers "
-	    "or a detached pool do the work%s.", want,
+	say(&x->dr.act, "Try --cpus-per-task=%s, unless dataloader workers "
+	    "or a detached pool do the work%s.", figure_text(x, SP_FLAG_CPUS, 0),
 	    x->c.tasks > 1 ? " (it is per task)" : "");
 	add(x->out, "cpu-overrequest", SP_SEV_WARNING, &x->dr);
 }
@@ -598,8 +632,8 @@ rule_io(struct ctx *x)
 	    !(x->c.io_rate >= SP_IO_MIN_RATE))
 		return;
 	say(&x->dr.ev, "Read %B and wrote %B in %D: %B/s sustained.",
-	    known(j->read_b) ? j->read_b : 0.0,
-	    known(j->write_b) ? j->write_b : 0.0, j->elapsed_s, x->c.io_rate);
+	    sp_known(j->read_b) ? j->read_b : 0.0,
+	    sp_known(j->write_b) ? j->write_b : 0.0, j->elapsed_s, x->c.io_rate);
 	say(&x->dr.act, "Check which storage it hit: stage the data to the "
 	    "fast scratch tier or node-local disk before the work starts.");
 	add(x->out, "io-heavy", SP_SEV_WARNING, &x->dr);
@@ -673,14 +707,14 @@ rule_cancelled(struct ctx *x)
 
 	if (numeric) {
 		root = byuid == 0;
-		self = known(j->uid) && byuid == j->uid;
-		other = !self && !root && known(j->uid);
+		self = sp_known(j->uid) && byuid == j->uid;
+		other = !self && !root && sp_known(j->uid);
 	} else if (*by) {
 		root = strcmp(by, "root") == 0;
 		self = *user && strcmp(by, user) == 0;
 		other = !self && !root && *user;
 	}
-	if (root && !(known(j->uid) && j->uid == 0)) {
+	if (root && !(sp_known(j->uid) && j->uid == 0)) {
 		char *id = text(j->jobid);
 
 		say(&x->dr.ev, "Cancelled by root after %D, not by you: "
@@ -1188,7 +1222,7 @@ rule_exit(struct ctx *x)
 		if (!told && sp_job_failed(j))
 			rule_log_tail(x);
 	}
-	if (state_is(x, "FAILED") && known(code) && code != 0 &&
+	if (state_is(x, "FAILED") && sp_known(code) && code != 0 &&
 	    !logs_read(x)) {
 		const char *why = x->d->logs != NULL && x->d->logs->looked ?
 				  "no log was found" : "no log was read";
@@ -1207,7 +1241,7 @@ rule_exit(struct ctx *x)
 		    "submit with a predictable --error=logs/%%x-%%j.err.");
 		add(x->out, "exit-nonzero-nolog", SP_SEV_WARNING, &x->dr);
 	}
-	if (known(code) && code != 0 && x->out->n == before &&
+	if (sp_known(code) && code != 0 && x->out->n == before &&
 	    !end_explained(x)) {
 		/* A non-zero exit is never "nothing needs attention". */
 		if (!logs_read(x))
@@ -1234,7 +1268,7 @@ rule_gpu(struct ctx *x)
 
 	if (!(x->c.gpus > 0) || x->c.open || x->c.noop)
 		return;
-	if (known(j->gpu_util)) {
+	if (sp_known(j->gpu_util)) {
 		if (j->gpu_util < SP_FIND_GPU_IDLE) {
 			say(&x->dr.ev, "The GPUs were %P busy on average over "
 			    "%D (%L GPU%s, %1 GPU-hours).", j->gpu_util,
@@ -1310,6 +1344,10 @@ sp_diagnose(const struct sp_diag *d, struct sp_findings *out)
 		/* Every figure of an unfinished record is partial. */
 		rule_open(&x);
 	} else {
+		struct sp_run r;
+
+		view_run(&r, d->job, &x.c);
+		sp_hist_one(&x.one, &x.pool, &r);
 		rule_walltime(&x);
 		rule_memory(&x);
 		rule_cpu(&x);
@@ -1324,6 +1362,8 @@ sp_diagnose(const struct sp_diag *d, struct sp_findings *out)
 	sort_by_severity(out, from);
 	sp_buf_free(&x.dr.ev);
 	sp_buf_free(&x.dr.act);
+	sp_buf_free(&x.fig);
+	sp_pool_free(&x.pool);
 	free(x.state);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sp.h"
+#include "sp_state.h"
 
 const char *const sp_job_column_names[] = {
 #define SP_X(name, kind) #name,
@@ -315,13 +316,10 @@ sp_job_usable(const struct sp_job *j)
 	       !isnan(j->elapsed_s);
 }
 
-const char *const sp_job_failed_states[] = { "FAILED", "TIMEOUT",
-	"OUT_OF_MEMORY", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", NULL };
-
 int
 sp_job_failed(const struct sp_job *j)
 {
-	return state_in(j, sp_job_failed_states);
+	return sp_state_failed(sp_state_of(j->state));
 }
 
 int
@@ -335,14 +333,11 @@ sp_job_noop(const struct sp_job *j)
 	       j->total_cpu_s < SP_NOOP_MAX_CPU_S;
 }
 
-/* These states already say why nothing was computed. */
-static const char *const hang_explained[] = { "OUT_OF_MEMORY", "NODE_FAIL",
-	"PREEMPTED", "BOOT_FAIL", "DEADLINE", NULL };
-
 int
 sp_job_hang(const struct sp_job *j)
 {
-	return sp_job_noop(j) && !state_in(j, hang_explained);
+	return sp_job_noop(j) &&
+	       !sp_state_explains_idle(sp_state_of(j->state));
 }
 
 int
@@ -352,7 +347,8 @@ sp_job_hang_known(const struct sp_job *j)
 		return 0;
 	if (j->elapsed_s <= SP_NOOP_MIN_ELAPSED_S)
 		return 1;
-	return !isnan(j->total_cpu_s) || state_in(j, hang_explained);
+	return !isnan(j->total_cpu_s) ||
+	       sp_state_explains_idle(sp_state_of(j->state));
 }
 
 int
@@ -401,10 +397,14 @@ sp_job_gpu_hours(const struct sp_job *j)
 }
 
 double
+sp_compute(double gpu_h, double core_h)
+{
+	return (isnan(gpu_h) ? 0 : gpu_h) * SP_GPU_CORE_RATIO +
+	       (isnan(core_h) ? 0 : core_h);
+}
+
+double
 sp_job_compute(const struct sp_job *j)
 {
-	double gpu = sp_job_gpu_hours(j), core = sp_job_core_hours(j);
-
-	return (isnan(gpu) ? 0 : gpu) * SP_GPU_CORE_RATIO +
-	       (isnan(core) ? 0 : core);
+	return sp_compute(sp_job_gpu_hours(j), sp_job_core_hours(j));
 }

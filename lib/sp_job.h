@@ -103,10 +103,8 @@ int sp_job_is_open(const struct sp_job *j);
 int sp_job_ran(const struct sp_job *j);
 /* Usable by cross-run analysis: an allocation, closed, elapsed known. */
 int sp_job_usable(const struct sp_job *j);
-/* The states that count as failed, NULL-terminated: FAILED TIMEOUT
- * OUT_OF_MEMORY NODE_FAIL BOOT_FAIL DEADLINE. */
-extern const char *const sp_job_failed_states[];
-/* state is one of sp_job_failed_states. */
+/* The state is a failure (sp_state_failed: FAILED TIMEOUT OUT_OF_MEMORY
+ * NODE_FAIL BOOT_FAIL DEADLINE). */
 int sp_job_failed(const struct sp_job *j);
 int sp_job_state_is(const struct sp_job *j, const char *state);
 /* Computed nothing: closed, elapsed > 300 s, work-step CPU < 10 s. */
@@ -130,7 +128,11 @@ double sp_job_gpus(const struct sp_job *j);
 /* elapsed x cores / 3600 and elapsed x gpus / 3600 (NaN when unknown). */
 double sp_job_core_hours(const struct sp_job *j);
 double sp_job_gpu_hours(const struct sp_job *j);
-/* Compute = gpu_h x SP_GPU_CORE_RATIO + core_h, unknown parts as 0. */
+/*
+ * Compute = GPU-hours x SP_GPU_CORE_RATIO + core-hours, the one figure
+ * every stage ranks work by; an unknown part counts as none.
+ */
+double sp_compute(double gpu_h, double core_h);
 double sp_job_compute(const struct sp_job *j);
 
 #endif

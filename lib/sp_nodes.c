@@ -12,7 +12,7 @@
 #include "sp.h"
 #include "sp_intern.h"
 #include "sp_nodes.h"
-#include "sp_size.h"
+#include "sp_pool.h"
 #include "sp_workload.h"
 
 /* ------------------------------------------------------------ judging */
@@ -154,7 +154,7 @@ struct sp_nodes {
 	struct sp_nodes_workload *wl;
 	size_t wlcap;
 	struct sp_intern nodes;		/* node name -> number */
-	struct sp_strpool strs;		/* the workloads' users */
+	struct sp_pool strs;		/* the workloads' users */
 
 	/* (workload, node) -> cell[], open addressing, cell + 1 */
 	struct cell *cell;
@@ -246,7 +246,7 @@ sp_nodes_free(struct sp_nodes *t)
 	if (t == NULL)
 		return;
 	free(t->wl);
-	sp_strpool_free(&t->strs);
+	sp_pool_free(&t->strs);
 	sp_intern_free(&t->wlkeys);
 	sp_intern_free(&t->nodes);
 	free(t->cell);
@@ -336,14 +336,14 @@ workload_id(struct sp_nodes *t, struct sp_slice key, struct sp_slice user,
 	/* Every string of a workload is kept to the end, so the users go
 	 * to a pool; the workload is nearly always the key's last part,
 	 * NUL-terminated already (the key never moves). */
-	w->user = (char *)sp_strpool_add(&t->strs, user.p, user.n);
+	w->user = (char *)sp_pool_str(&t->strs, user.p, user.n);
 	n = t->wlkeys.e[i].n;
 	if (workload.n <= n && (workload.n == n ||
 	    w->key[n - workload.n - 1] == '/') &&
 	    memcmp(w->key + n - workload.n, workload.p, workload.n) == 0)
 		w->workload = w->key + n - workload.n;
 	else
-		w->workload = (char *)sp_strpool_add(&t->strs, workload.p,
+		w->workload = (char *)sp_pool_str(&t->strs, workload.p,
 						     workload.n);
 	return i;
 }

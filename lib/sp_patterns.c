@@ -7,8 +7,7 @@
 
 #include "sp.h"
 #include "sp_patterns.h"
-
-#define GIB 1073741824.0
+#include "sp_suggest.h"
 
 static const char *const sev_names[] = { "critical", "warning", "info" };
 
@@ -69,14 +68,6 @@ plural(double n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
-static int
-is_failed_state(enum sp_state s)
-{
-	return s == SP_ST_FAILED || s == SP_ST_TIMEOUT ||
-	    s == SP_ST_OUT_OF_MEMORY || s == SP_ST_NODE_FAIL ||
-	    s == SP_ST_BOOT_FAIL || s == SP_ST_DEADLINE;
-}
-
 /* The most common state of a count table; a tie goes to the name that
  * sorts later (TIMEOUT over FAILED), so the choice never depends on order. */
 static enum sp_state
@@ -86,7 +77,7 @@ dominant(const long *counts, int failed_only)
 	long n = -1;
 
 	for (int s = 0; s < SP_ST_N; s++) {
-		if (failed_only && !is_failed_state((enum sp_state)s))
+		if (failed_only && !sp_state_failed((enum sp_state)s))
 			continue;
 		if (counts[s] > n || (counts[s] == n && counts[s] > 0 &&
 		    strcmp(sp_state_name((enum sp_state)s),
@@ -110,7 +101,7 @@ repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
 
 	for (int s = 0; s < SP_ST_N; s++) {
 		states[s] = h->states[s];
-		if (is_failed_state((enum sp_state)s))
+		if (sp_state_failed((enum sp_state)s))
 			fails += states[s];
 	}
 	if (runs < SP_REPEAT_MIN_RUNS || fails < SP_REPEAT_MIN_FAILURES ||
@@ -200,7 +191,7 @@ walk_step(struct sp_buf *b, const struct step *s)
 {
 	if (b->len > 0)
 		sp_buf_adds(b, " -> ");
-	sp_size_fmt_mem(b, s->limit_b);
+	sp_mem_spell(b, s->limit_b);
 	if (s->n > 1)
 		sp_buf_printf(b, " x%ld", s->n);
 }
@@ -255,14 +246,14 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 			      "memory at %zu different --mem values, in order: "
 			      "%s.", n, nsteps, sp_buf_str(&walk));
 	else {
-		sp_size_fmt_mem(&t, steps[0].limit_b);
+		sp_mem_spell(&t, steps[0].limit_b);
 		sp_buf_printf(&f->evidence, "%zu submissions were killed for "
 			      "memory, all at --mem=%s; nothing changed between "
 			      "them.", n, sp_buf_str(&t));
 		sp_buf_clear(&t);
 	}
 	if (contra >= 0) {
-		sp_size_fmt_mem(&t, m->oomsubs[contra].limit_b);
+		sp_mem_spell(&t, m->oomsubs[contra].limit_b);
 		sp_buf_printf(&f->evidence, " Job %s later COMPLETED at %s, a "
 			      "size already killed (job %s).", done,
 			      sp_buf_str(&t), m->oomsubs[contra].jobid);
@@ -275,7 +266,7 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 			    "then set --mem from it; resubmitting unchanged will "
 			    "be killed again.");
 	} else if (up || down) {
-		sp_size_fmt_mem(&t, h->kill_limit_b);
+		sp_mem_spell(&t, h->kill_limit_b);
 		sp_buf_printf(&f->action, "Stop stepping: jump well past the "
 			      "largest failure (%s), then tighten from a "
 			      "measurement.", sp_buf_str(&t));
@@ -382,7 +373,7 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 		}
 		f = add(out, h, "array-probes", SP_PAT_WARNING);
 		sp_buf_clear(&t);
-		sp_size_fmt_mem(&t, a->limit_b);
+		sp_mem_spell(&t, a->limit_b);
 		sp_buf_printf(&f->evidence, "Array %s (%ld tasks, --mem=%s) had "
 			      "%ld killed for memory. Before it, %zu single %s "
 			      "peaked at ", a->master, a->tasks,
@@ -405,7 +396,7 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 			    "request above the population's peak");
 		if (popmax > a->limit_b) {
 			sp_buf_clear(&t);
-			sp_fmt_mem_flag(&t, popmax * SP_MEM_MARGIN);
+			sp_mem_spell(&t, sp_suggest_mem(popmax));
 			sp_buf_printf(&f->action, " (--mem=%s covers the largest "
 				      "seen, x %.2f)", sp_buf_str(&t),
 				      SP_MEM_MARGIN);
@@ -475,12 +466,7 @@ near_limit(struct sp_pattern_list *out, const struct sp_hist *h,
 	/* Already asked for enough room: the close call is history. */
 	if (!isnan(req) && h->longest.a < (1 - SP_NEAR_LIMIT_SHARE) * req)
 		return;
-	w = &m->near.v[0];
-	for (size_t i = 1; i < m->near.n; i++)
-		if (m->near.v[i].score > w->score ||
-		    (m->near.v[i].score == w->score &&
-		     sp_order_cmp(&m->near.v[i].o, &w->o) > 0))
-			w = &m->near.v[i];
+	w = sp_topk_best(&m->near);
 	f = add(out, h, "near-limit", SP_PAT_WARNING);
 	sp_fmt_duration(&t1, w->a);
 	sp_fmt_hms(&t2, w->b);

@@ -1,6 +1,6 @@
 /*
  * sp_patterns.h - the failures no single run shows (design.md "Findings";
- * reference-rules.md 2.4): read off one workload's history (sp_size.h).
+ * reference-rules.md 2.4): read off one workload's history (sp_hist.h).
  *
  *   repeat-failure    the same work failing again and again
  *   memory-search     --mem settled by trial and error (critical when a
@@ -16,7 +16,8 @@
 #define SP_PATTERNS_H
 
 #include <stddef.h>
-#include "sp_size.h"
+#include "sp_advice.h"
+#include "sp_hist.h"
 #include "sp_util.h"
 
 enum sp_pattern_sev { SP_PAT_CRITICAL, SP_PAT_WARNING, SP_PAT_INFO };

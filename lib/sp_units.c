@@ -343,31 +343,6 @@ fixed_digits(const char *s, size_t n, int *out)
 	return 0;
 }
 
-/* The decimal digits of u. */
-static void
-add_u64(struct sp_buf *b, uint64_t u)
-{
-	char digits[20], *d = digits + sizeof digits;
-
-	do
-		*--d = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	sp_buf_add(b, d, (size_t)(digits + sizeof digits - d));
-}
-
-/* u as exactly width digits, leading zeros kept. */
-static void
-add_u64_width(struct sp_buf *b, uint64_t u, int width)
-{
-	char digits[20], *d = digits + sizeof digits;
-
-	while (width-- > 0) {
-		*--d = (char)('0' + u % 10);
-		u /= 10;
-	}
-	sp_buf_add(b, d, (size_t)(digits + sizeof digits - d));
-}
-
 enum sp_val
 sp_parse_time(const char *s, size_t n, int64_t *epoch)
 {
@@ -431,17 +406,17 @@ sp_fmt_time(struct sp_buf *b, int64_t epoch)
 		return;
 	}
 	/* By hand: two of these a workload made printf a rollup's cost. */
-	add_u64_width(b, (uint64_t)y, 4);
+	sp_fmt_uint_width(b, (uint64_t)y, 4);
 	sp_buf_addc(b, '-');
-	add_u64_width(b, (uint64_t)m, 2);
+	sp_fmt_uint_width(b, (uint64_t)m, 2);
 	sp_buf_addc(b, '-');
-	add_u64_width(b, (uint64_t)d, 2);
+	sp_fmt_uint_width(b, (uint64_t)d, 2);
 	sp_buf_addc(b, 'T');
-	add_u64_width(b, (uint64_t)(rem / 3600), 2);
+	sp_fmt_uint_width(b, (uint64_t)(rem / 3600), 2);
 	sp_buf_addc(b, ':');
-	add_u64_width(b, (uint64_t)(rem / 60 % 60), 2);
+	sp_fmt_uint_width(b, (uint64_t)(rem / 60 % 60), 2);
 	sp_buf_addc(b, ':');
-	add_u64_width(b, (uint64_t)(rem % 60), 2);
+	sp_fmt_uint_width(b, (uint64_t)(rem % 60), 2);
 }
 
 /* Human forms show an unknown or absurd value as the screen's "n/a". */
@@ -454,35 +429,6 @@ shown_unknown(struct sp_buf *b, double v)
 	return 1;
 }
 
-#ifdef __SIZEOF_INT128__
-static unsigned __int128 scaled(double v, int decimals);
-#endif
-
-/*
- * Whether v printed with the given decimals (0..2) reads below limit: the
- * value the reader will see is what picks a tier.  v is in range here.
- */
-static int
-printed_below(double v, int decimals, uint64_t limit)
-{
-	static const uint64_t unit[] = { 1, 10, 100 };
-#ifdef __SIZEOF_INT128__
-	return scaled(v, decimals) < (unsigned __int128)limit * unit[decimals];
-#else
-	char tmp[64];
-	uint64_t q = 0;
-
-	snprintf(tmp, sizeof tmp, "%.*f", decimals, v);
-	for (const char *p = tmp; *p != '\0'; p++) {
-		if (is_digit(*p))
-			q = q * 10 + (uint64_t)(*p - '0');
-		if (q >= limit * unit[decimals])
-			return 0;
-	}
-	return 1;
-#endif
-}
-
 static void
 clock_form(struct sp_buf *b, long long secs)
 {
@@ -490,14 +436,14 @@ clock_form(struct sp_buf *b, long long secs)
 
 	secs %= 86400;
 	if (days > 0) {
-		add_u64(b, (uint64_t)days);
+		sp_fmt_uint(b, (uint64_t)days);
 		sp_buf_addc(b, '-');
 	}
-	add_u64_width(b, (uint64_t)(secs / 3600), 2);
+	sp_fmt_uint_width(b, (uint64_t)(secs / 3600), 2);
 	sp_buf_addc(b, ':');
-	add_u64_width(b, (uint64_t)(secs / 60 % 60), 2);
+	sp_fmt_uint_width(b, (uint64_t)(secs / 60 % 60), 2);
 	sp_buf_addc(b, ':');
-	add_u64_width(b, (uint64_t)(secs % 60), 2);
+	sp_fmt_uint_width(b, (uint64_t)(secs % 60), 2);
 }
 
 void
@@ -505,10 +451,10 @@ sp_fmt_duration(struct sp_buf *b, double seconds)
 {
 	if (shown_unknown(b, seconds))
 		return;
-	if (printed_below(seconds, 2, 1)) {
+	if (sp_fmt_fixed_below(seconds, 2, 1)) {
 		sp_fmt_fixed(b, seconds, 2);
 		sp_buf_addc(b, 's');
-	} else if (printed_below(seconds, 1, 60)) {
+	} else if (sp_fmt_fixed_below(seconds, 1, 60)) {
 		sp_fmt_fixed(b, seconds, 1);
 		sp_buf_addc(b, 's');
 	} else {
@@ -536,14 +482,14 @@ sp_fmt_bytes(struct sp_buf *b, double bytes)
 
 	if (shown_unknown(b, bytes))
 		return;
-	if (printed_below(bytes, 0, 1024)) {
+	if (sp_fmt_fixed_below(bytes, 0, 1024)) {
 		sp_fmt_fixed(b, bytes, 0);
 		sp_buf_adds(b, " B");
 		return;
 	}
 	v = bytes / 1024;
 	for (i = 0; i + 1 < sizeof units / sizeof units[0]; i++) {
-		if (printed_below(v, 1, 1024))
+		if (sp_fmt_fixed_below(v, 1, 1024))
 			break;
 		v /= 1024;
 	}
@@ -565,131 +511,4 @@ sp_fmt_percent(struct sp_buf *b, double fraction)
 		sp_buf_adds(b, ">99.9%");
 	else
 		sp_buf_printf(b, "%.1f%%", fraction * 100 + 0.0);
-}
-
-void
-sp_fmt_mem_flag(struct sp_buf *b, double bytes)
-{
-	double gib;
-
-	if (shown_unknown(b, bytes))
-		return;
-	/* Division by a power of two is exact, so ceil() sees the truth. */
-	gib = ceil(bytes / 1073741824.0);
-	if (gib < 1)
-		gib = 1;
-	sp_buf_printf(b, "%.0fG", gib);
-}
-
-/* Drops trailing zeros of a "%f" form, and the point if nothing follows. */
-static void
-trim_fraction(struct sp_buf *b, size_t start)
-{
-	char *p = b->p + start;
-	char *dot = strchr(p, '.');
-
-	if (dot == NULL)
-		return;
-	while (b->len > start && b->p[b->len - 1] == '0')
-		b->p[--b->len] = '\0';
-	if (b->p[b->len - 1] == '.')
-		b->p[--b->len] = '\0';
-	if (strcmp(p, "-0") == 0) {
-		b->len = start;
-		sp_buf_addc(b, '0');
-	}
-}
-
-#ifdef __SIZEOF_INT128__
-/*
- * |v| * 10^decimals rounded half to even, as printf rounds: |v| is
- * m * 2^k exactly (m of 53 bits), so m * 5^decimals is an exact integer
- * of at most 95 bits, and the shift by k + decimals rounds it.
- */
-static unsigned __int128
-scaled(double v, int decimals)
-{
-	int e, shift;
-	unsigned __int128 n, q, rem, half;
-
-	n = (uint64_t)ldexp(frexp(fabs(v), &e), 53);
-	for (int i = 0; i < decimals; i++)
-		n *= 5;
-	shift = e - 53 + decimals;
-	if (shift >= 0)
-		return n << shift;
-	shift = -shift;
-	if (shift >= 127)
-		return 0;	/* n < 2^126: below half of one unit */
-	q = n >> shift;
-	rem = n - (q << shift);
-	half = (unsigned __int128)1 << (shift - 1);
-	if (rem > half || (rem == half && (q & 1)))
-		q++;
-	return q;
-}
-#endif
-
-void
-sp_fmt_fixed(struct sp_buf *b, double v, int decimals)
-{
-#ifdef __SIZEOF_INT128__
-	/*
-	 * printf's way with doubles is a bignum per call: most of a
-	 * rollup's time went there.  In range, the same digits exactly.
-	 */
-	unsigned __int128 q, unit = 1;
-	uint64_t whole;
-
-	if (isfinite(v) && fabs(v) <= SP_UNITS_MAX && decimals >= 0 &&
-	    decimals <= 18) {
-		for (int i = 0; i < decimals; i++)
-			unit *= 10;
-		q = scaled(v, decimals);
-		/* 64-bit division where it fits: a 128-bit one is a call. */
-		if ((q >> 64) == 0 && (unit >> 64) == 0)
-			whole = (uint64_t)q / (uint64_t)unit;
-		else
-			whole = (uint64_t)(q / unit);	/* at most SP_UNITS_MAX */
-		if (signbit(v))
-			sp_buf_addc(b, '-');
-		add_u64(b, whole);
-		if (decimals > 0) {
-			sp_buf_addc(b, '.');
-			add_u64_width(b, (uint64_t)(q - whole * unit),
-				      decimals);
-		}
-		return;
-	}
-#endif
-	sp_buf_printf(b, "%.*f", decimals, v);
-}
-
-void
-sp_fmt_num(struct sp_buf *b, double v)
-{
-	double mag = fabs(v);
-	size_t start = b->len;
-	int decimals = 6;
-
-	/* Past the largest value any parser accepts, a number is not a
-	 * measurement: writing its 64 digits would only be refused later. */
-	if (!isfinite(v) || mag > SP_UNITS_MAX)
-		return;
-	if (v == 0) {
-		sp_buf_addc(b, '0');
-		return;
-	}
-	if (v == trunc(v)) {
-		/* Exact: a whole double up to SP_UNITS_MAX fits 64 bits. */
-		if (v < 0)
-			sp_buf_addc(b, '-');
-		add_u64(b, (uint64_t)mag);
-		return;
-	}
-	/* Six significant digits below 1, so 0.000012 keeps its figures. */
-	for (mag *= 10; mag < 1 && decimals < 18; mag *= 10)
-		decimals++;
-	sp_fmt_fixed(b, v, decimals);
-	trim_fraction(b, start);
 }

@@ -9,11 +9,25 @@
 #ifndef SP_UNITS_H
 #define SP_UNITS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "sp_util.h"
 
 enum sp_val { SP_VAL_BAD = -1, SP_VAL_UNKNOWN = 0, SP_VAL_OK = 1 };
+
+/* Unknown is NaN, never zero: a number known, and one known above zero. */
+static inline int
+sp_known(double v)
+{
+	return !isnan(v);
+}
+
+static inline int
+sp_positive(double v)
+{
+	return !isnan(v) && v > 0;
+}
 
 /*
  * No byte count or duration sacct prints comes near this (it is 888 PiB,
@@ -66,13 +80,6 @@ void sp_fmt_hms(struct sp_buf *b, double seconds);
 void sp_fmt_bytes(struct sp_buf *b, double bytes);
 /* fraction 0..1 as "<0.1%", ">99.9%", "48.7%". */
 void sp_fmt_percent(struct sp_buf *b, double fraction);
-/* --mem's own syntax: whole GiB rounded up, at least "1G". */
-void sp_fmt_mem_flag(struct sp_buf *b, double bytes);
-/* A plain decimal for records: integers without a point, else up to 6
- * significant decimals, no exponent; NaN, infinities and magnitudes past
- * SP_UNITS_MAX (no parser would read them back) append nothing. */
-void sp_fmt_num(struct sp_buf *b, double v);
-/* Exactly printf("%.*f", decimals, v), faster where it can be. */
-void sp_fmt_fixed(struct sp_buf *b, double v, int decimals);
+/* (sp_fmt_num and sp_fmt_fixed, the plain numbers, are in sp_buf.h.) */
 
 #endif

@@ -8,9 +8,6 @@
 
 #include "sp.h"
 
-/* Bytes made free before a printf, enough for any number. */
-#define SP_BUF_PRINTF_ROOM 64
-
 static const char *progname = "slurmpast";
 
 void
@@ -142,89 +139,6 @@ sp_xstrndup(const char *s, size_t n)
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
-}
-
-void
-sp_buf_reserve(struct sp_buf *b, size_t extra)
-{
-	if (extra > ((size_t)-1) - b->len - 1)
-		out_of_memory();
-	b->p = sp_xgrow(b->p, &b->cap, b->len + extra + 1, 1);
-	/* A buffer that was only reserved still reads as a string. */
-	b->p[b->len] = '\0';
-}
-
-void
-sp_buf_add(struct sp_buf *b, const char *s, size_t n)
-{
-	sp_buf_reserve(b, n);
-	if (n)
-		memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-void
-sp_buf_adds(struct sp_buf *b, const char *s)
-{
-	sp_buf_add(b, s, strlen(s));
-}
-
-void
-sp_buf_addc(struct sp_buf *b, char c)
-{
-	sp_buf_reserve(b, 1);
-	b->p[b->len++] = c;
-	b->p[b->len] = '\0';
-}
-
-void
-sp_buf_printf(struct sp_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	size_t room;
-
-	/* Most texts fit the room already there: format once, not twice. */
-	sp_buf_reserve(b, SP_BUF_PRINTF_ROOM);
-	room = b->cap - b->len;
-	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->len, room, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->p[b->len] = '\0';
-		return;
-	}
-	if ((size_t)n >= room) {
-		sp_buf_reserve(b, (size_t)n);
-		va_start(ap, fmt);
-		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	b->len += (size_t)n;
-}
-
-void
-sp_buf_clear(struct sp_buf *b)
-{
-	b->len = 0;
-	if (b->p)
-		b->p[0] = '\0';
-}
-
-void
-sp_buf_free(struct sp_buf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
-}
-
-const char *
-sp_buf_str(const struct sp_buf *b)
-{
-	return b->p ? b->p : "";
 }
 
 void

@@ -1,7 +1,8 @@
 /*
- * sp_util.h - errors, allocation and growable strings for the slurmpast
- * toolkit.  Every program calls sp_setprog() first; every message then
- * reads "prog: message" as err(3) would print it.
+ * sp_util.h - errors, allocation and standard output for the slurmpast
+ * toolkit (growable strings are in sp_buf.h, included here).  Every
+ * program calls sp_setprog() first; every message then reads
+ * "prog: message" as err(3) would print it.
  */
 #ifndef SP_UTIL_H
 #define SP_UTIL_H
@@ -9,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdarg.h>
+
+#include "sp_buf.h"
 
 /* Exit statuses shared by the whole family (design.md, Conventions). */
 enum {
@@ -45,24 +48,6 @@ void *sp_xrealloc(void *p, size_t n);
 void *sp_xgrow(void *p, size_t *cap, size_t need, size_t elem);
 char *sp_xstrdup(const char *s);
 char *sp_xstrndup(const char *s, size_t n);
-
-/* A growable byte string, always NUL-terminated once anything is added. */
-struct sp_buf {
-	char *p;
-	size_t len;
-	size_t cap;
-};
-
-void sp_buf_reserve(struct sp_buf *b, size_t extra);
-void sp_buf_add(struct sp_buf *b, const char *s, size_t n);
-void sp_buf_adds(struct sp_buf *b, const char *s);
-void sp_buf_addc(struct sp_buf *b, char c);
-void sp_buf_printf(struct sp_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void sp_buf_clear(struct sp_buf *b);
-void sp_buf_free(struct sp_buf *b);
-/* Returns the text, "" for a buffer never written to. */
-const char *sp_buf_str(const struct sp_buf *b);
 
 /*
  * Standard output discipline: SIGPIPE keeps its default action (so

@@ -16,7 +16,7 @@
 
 #include "sp.h"
 #include "sp_intern.h"
-#include "sp_size.h"
+#include "sp_run.h"
 #include "sp_workload.h"
 
 static const char usage_text[] =
@@ -519,7 +519,7 @@ write_rollup(struct rollup *ru, struct sp_writer *w)
 		struct wl *x = &ru->v[i];
 		long decided = x->completed + x->failed;
 
-		x->compute = x->gpu_h * SP_GPU_CORE_RATIO + x->core_h;
+		x->compute = sp_compute(x->gpu_h, x->core_h);
 		x->fail_rate = decided ? (double)x->failed / decided : 0;
 		/* Over the runs that could be judged: unknown is not 0. */
 		x->noop_rate = x->hang_judged ?

@@ -17,7 +17,9 @@
 #include "sp_intern.h"
 #include "sp_patterns.h"
 #include "sp_site.h"
-#include "sp_size.h"
+#include "sp_advice.h"
+#include "sp_cost.h"
+#include "sp_histset.h"
 
 static const char usage_text[] =
 	"usage: sp-size [--findings | --cost] [--time] [--mem] "

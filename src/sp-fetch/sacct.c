@@ -221,15 +221,10 @@ build_query(struct argv *a, const struct fetch_opts *o, const char *format,
 	    int with_delim, struct sp_buf *fmtarg, struct sp_buf *states)
 {
 	const char *state = o->state;
-	size_t i;
 
 	if (o->failed) {
 		sp_buf_clear(states);
-		for (i = 0; sp_job_failed_states[i] != NULL; i++) {
-			if (i)
-				sp_buf_addc(states, ',');
-			sp_buf_adds(states, sp_job_failed_states[i]);
-		}
+		sp_state_failed_list(states);
 		state = sp_buf_str(states);
 	}
 	sp_buf_clear(fmtarg);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sp_size.h"
+#include "sp_run.h"
 #include "plot.h"
 
 /* More tasks than this are drawn one in every so many. */

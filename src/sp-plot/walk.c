@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "sp_findings.h"
-#include "sp_size.h"
+#include "sp_run.h"
 #include "plot.h"
 
 struct sub {

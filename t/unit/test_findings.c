@@ -178,6 +178,12 @@ test_walltime(struct sp_findings *f)
 	run(f, &j, &site_linux, NULL, NULL);
 	ok(has(f, "walltime-slack", SP_SEV_INFO, "--time=00:25:00"),
 	   "under an hour the suggestion rounds to 5 minutes");
+	/* 480 s x 1.25 is 600 s and a rounding error: sp-size's rule
+	 * calls that 00:10:00, and so does one job's finding now. */
+	tj_num(&j, "elapsed_s", 480.00000008);
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(has(f, "walltime-slack", SP_SEV_INFO, "--time=00:10:00 (this run "
+	       "plus 25%)"), "a rounding error above a step is that step");
 	tj_num(&j, "elapsed_s", 2400);
 	run(f, &j, &site_linux, NULL, NULL);
 	ok(!find(f, "walltime-slack"), "two thirds of the limit is no slack");
@@ -200,7 +206,7 @@ test_memory(struct sp_findings *f)
 	   "OOM with MaxRSS above the limit: the figure is impossible");
 	ok(has(f, "host-oom", SP_SEV_CRITICAL, "upper bound"),
 	   "with the linux gather caveat");
-	ok(has(f, "host-oom", SP_SEV_CRITICAL, "--mem=42G"),
+	ok(has(f, "host-oom", SP_SEV_CRITICAL, "--mem=42G is 30% over"),
 	   "and --mem 30%% over the killed size");
 	for (size_t i = 0; i < f->n; i++)
 		memory_findings += strcmp(f->v[i].code, "rss-above-limit") == 0 ||
@@ -243,6 +249,14 @@ test_memory(struct sp_findings *f)
 	   "10 GiB of 64: --mem=13G");
 	ok(has(f, "memory-slack", SP_SEV_INFO, "54.0 GiB never used"),
 	   "naming what was never used");
+	ok(has(f, "memory-slack", SP_SEV_INFO, "(the peak plus 30%)"),
+	   "the margin is said as the rule has it");
+	/* A peak a hair above 10 GiB is 13G plus float noise: sp-size's
+	 * rule says 13G, and so does one job's finding now. */
+	tj_num(&j, "max_rss_b", nextafter(10 * GiB, INFINITY));
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(has(f, "memory-slack", SP_SEV_INFO, "--mem=13G"),
+	   "a rounding error above a whole GiB is that GiB");
 	tj_num(&j, "mem_limit_node_b", 8 * GiB);
 	tj_num(&j, "max_rss_b", 1 * GiB);
 	run(f, &j, &site_linux, NULL, NULL);
@@ -314,8 +328,9 @@ test_cpu(struct sp_findings *f)
 	tj_num(&j, "read_b", 340 * GiB);
 	tj_num(&j, "write_b", 90 * GiB);
 	run(f, &j, &site_linux, NULL, NULL);
-	ok(has(f, "cpu-overrequest", SP_SEV_WARNING, "--cpus-per-task=2"),
-	   "12.5%% of 16 cores: --cpus-per-task=2");
+	/* Two cores busy: sp-size's rule, a fifth more, whole cores up. */
+	ok(has(f, "cpu-overrequest", SP_SEV_WARNING, "--cpus-per-task=3"),
+	   "12.5%% of 16 cores: --cpus-per-task=3, as sp-size would say");
 	ok(has(f, "cpu-overrequest", SP_SEV_WARNING, "about 2.0 cores"),
 	   "about 2.0 cores of real work");
 	ok(has(f, "system-cpu-heavy", SP_SEV_WARNING, "66.7%"),

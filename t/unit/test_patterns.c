@@ -12,104 +12,10 @@
 
 #include "sp.h"
 #include "sp_patterns.h"
-#include "sp_size.h"
+#include "sp_histset.h"
 #include "tap.h"
 
-#define GIB 1073741824.0
-
-/* One job record; a NULL field is empty (unknown). */
-struct R {
-	const char *id, *aj, *at, *att, *state, *start, *el, *lim, *cpus,
-	    *tasks, *nodes, *gpus, *mem, *rss, *cpu, *cput, *gutil, *key;
-};
-
-static const char header[] = "jobid\tarray_job\tarray_task\tattempt\tstate\t"
-	"start\telapsed_s\ttimelimit_s\talloc_cpus\tntasks\tnnodes\t"
-	"alloc_gpus\tmem_limit_node_b\tmax_rss_b\ttotal_cpu_s\tcpu_time_s\t"
-	"gpu_util\tworkload_key\n";
-
-static struct sp_buf rows;
-
-static void
-field(const char *s, int last)
-{
-	sp_buf_adds(&rows, s ? s : "");
-	sp_buf_addc(&rows, last ? '\n' : '\t');
-}
-
-static void
-row(struct R r)
-{
-	field(r.id, 0);
-	field(r.aj, 0);
-	field(r.at, 0);
-	field(r.att, 0);
-	field(r.state, 0);
-	field(r.start, 0);
-	field(r.el, 0);
-	field(r.lim, 0);
-	field(r.cpus, 0);
-	field(r.tasks, 0);
-	field(r.nodes, 0);
-	field(r.gpus, 0);
-	field(r.mem, 0);
-	field(r.rss, 0);
-	field(r.cpu, 0);
-	field(r.cput, 0);
-	field(r.gutil, 0);
-	field(r.key ? r.key : "u/p/cpu/w", 1);
-}
-
-#define ROW(...) row((struct R){ __VA_ARGS__ })
-
-/* Numbers as text, from a ring long enough for one ROW. */
-static const char *
-N(double v)
-{
-	static char ring[32][40];
-	static int i;
-
-	i = (i + 1) % 32;
-	snprintf(ring[i], sizeof ring[i], "%.17g", v);
-	return ring[i];
-}
-
-static const char *
-G(double gib)
-{
-	return N(gib * GIB);
-}
-
-static struct sp_histset set;
-
-/* Reads the rows gathered so far into a fresh set. */
-static void
-load(void)
-{
-	struct sp_reader r;
-	struct sp_jobcols c;
-	struct sp_job j;
-	struct sp_buf text = { 0 };
-	FILE *fp;
-
-	sp_histset_free(&set);
-	sp_buf_adds(&text, header);
-	sp_buf_add(&text, rows.p, rows.len);
-	fp = fmemopen(text.p, text.len, "r");
-	if (sp_reader_open_stream(&r, fp, "rows") < 0)
-		sp_die(2, "%s", sp_buf_str(&r.err));
-	sp_jobcols_resolve(&c, &r);
-	while (sp_reader_next(&r) == 1) {
-		sp_job_parse(&j, &c, &r);
-		sp_histset_add(&set, sp_histset_find(&set, j.workload_key.p,
-			       j.workload_key.n), &j);
-	}
-	sp_histset_finish(&set);
-	sp_reader_close(&r);
-	fclose(fp);
-	sp_buf_free(&text);
-	sp_buf_clear(&rows);
-}
+#include "testhist.h"
 
 static struct sp_size_site site;
 static struct sp_pattern_list found;

@@ -436,16 +436,6 @@ test_fmt_bytes(void)
 	fmt_is(sp_fmt_bytes, "fmt_bytes", 2e18, "n/a");
 	fmt_is(sp_fmt_bytes, "fmt_bytes", -1, "n/a");
 	fmt_is(sp_fmt_bytes, "fmt_bytes", NAN, "n/a");
-
-	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 0, "1G");
-	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 1, "1G");
-	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", GiB, "1G");
-	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", GiB + 1, "2G");
-	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 41.5 * GiB, "42G");
-	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 42 * GiB, "42G");
-	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", 42 * GiB + 1, "43G");
-	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", -1, "n/a");
-	fmt_is(sp_fmt_mem_flag, "fmt_mem_flag", NAN, "n/a");
 }
 
 static void

@@ -3,8 +3,7 @@
  * request, refusal, the hang veto, the computing floor, p95, the OOM
  * floor, MaxRSS above the limit, thin sampling, per-task CPUs, the
  * partition ceiling, the single-core non-inversion, --gpus, the hold on a
- * contradiction, no direction without a request, and the re-costing of
- * figure 9.
+ * contradiction, no direction without a request.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -13,117 +12,11 @@
 #include <string.h>
 
 #include "sp.h"
-#include "sp_size.h"
+#include "sp_advice.h"
+#include "sp_histset.h"
 #include "tap.h"
 
-#define GIB 1073741824.0
-
-/* One job record; a NULL field is empty (unknown). */
-struct R {
-	const char *id, *aj, *at, *att, *state, *start, *el, *lim, *cpus,
-	    *tasks, *nodes, *gpus, *mem, *rss, *cpu, *cput, *gutil, *key;
-};
-
-static const char header[] = "jobid\tarray_job\tarray_task\tattempt\tstate\t"
-	"start\telapsed_s\ttimelimit_s\talloc_cpus\tntasks\tnnodes\t"
-	"alloc_gpus\tmem_limit_node_b\tmax_rss_b\ttotal_cpu_s\tcpu_time_s\t"
-	"gpu_util\tworkload_key\n";
-
-static struct sp_buf rows;
-
-static void
-field(const char *s, int last)
-{
-	sp_buf_adds(&rows, s ? s : "");
-	sp_buf_addc(&rows, last ? '\n' : '\t');
-}
-
-static void
-row(struct R r)
-{
-	field(r.id, 0);
-	field(r.aj, 0);
-	field(r.at, 0);
-	field(r.att, 0);
-	field(r.state, 0);
-	field(r.start, 0);
-	field(r.el, 0);
-	field(r.lim, 0);
-	field(r.cpus, 0);
-	field(r.tasks, 0);
-	field(r.nodes, 0);
-	field(r.gpus, 0);
-	field(r.mem, 0);
-	field(r.rss, 0);
-	field(r.cpu, 0);
-	field(r.cput, 0);
-	field(r.gutil, 0);
-	field(r.key ? r.key : "u/p/cpu/w", 1);
-}
-
-#define ROW(...) row((struct R){ __VA_ARGS__ })
-
-/* Numbers as text, from a ring long enough for one ROW. */
-static const char *
-N(double v)
-{
-	static char ring[32][40];
-	static int i;
-
-	i = (i + 1) % 32;
-	snprintf(ring[i], sizeof ring[i], "%.17g", v);
-	return ring[i];
-}
-
-static const char *
-G(double gib)
-{
-	return N(gib * GIB);
-}
-
-static struct sp_histset set;
-/* When set, load() also adds every record to it directly. */
-static struct sp_hist *direct;
-
-/* Reads the rows gathered so far into a fresh set. */
-static void
-load(void)
-{
-	struct sp_reader r;
-	struct sp_jobcols c;
-	struct sp_job j;
-	struct sp_buf text = { 0 };
-	FILE *fp;
-
-	sp_histset_free(&set);
-	sp_buf_adds(&text, header);
-	sp_buf_add(&text, rows.p, rows.len);
-	fp = fmemopen(text.p, text.len, "r");
-	if (sp_reader_open_stream(&r, fp, "rows") < 0)
-		sp_die(2, "%s", sp_buf_str(&r.err));
-	sp_jobcols_resolve(&c, &r);
-	while (sp_reader_next(&r) == 1) {
-		sp_job_parse(&j, &c, &r);
-		sp_histset_add(&set, sp_histset_find(&set, j.workload_key.p,
-			       j.workload_key.n), &j);
-		if (direct != NULL)
-			sp_hist_add(direct, &j);
-	}
-	sp_histset_finish(&set);
-	sp_reader_close(&r);
-	fclose(fp);
-	sp_buf_free(&text);
-	sp_buf_clear(&rows);
-}
-
-static const struct sp_hist *
-hist(const char *key)
-{
-	for (size_t i = 0; i < set.n; i++)
-		if (strcmp(set.v[i].key, key) == 0)
-			return sp_histset_hist(&set, i);
-	return NULL;
-}
+#include "testhist.h"
 
 static struct sp_size_site site;
 static struct sp_advice adv;
@@ -639,193 +532,6 @@ gpus(void)
 	ok(has(&adv.basis, "the record never raises --gpus"), "gpus: and it says why");
 }
 
-/* ---------------------------------------------------------------- cost */
-
-static void
-cost(void)
-{
-	struct sp_cost c;
-	struct sp_advice a[3] = { { 0 } };
-	const struct sp_hist *h;
-
-	/* Three runs of 1 h on 4 cores, 2 busy, 32G asked, 10 GiB peak,
-	 * 8 h asked: lower on all three. */
-	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600", .lim = "28800",
-		    .cpus = "4", .cpu = "7200", .mem = G(32), .rss = G(10));
-	load();
-	h = hist("u/p/cpu/w");
-	sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);
-	sp_size_advise(h, &site, SP_FLAG_CPUS, &a[1]);
-	sp_size_advise(h, &site, SP_FLAG_TIME, &a[2]);
-	sp_cost_init(&c);
-	sp_cost_add(&c, h, &a[0], &a[1], &a[2]);
-	is_int(3, c.runs[SP_COST_MEM], "cost: three runs in the memory panel");
-	is_double(96, c.requested[SP_COST_MEM], 1e-9, "cost: 32 GiB x 3 h");
-	is_double(30, c.used[SP_COST_MEM], 1e-9, "cost: 10 GiB x 3 h used");
-	is_double(39, c.recommended[SP_COST_MEM], 1e-9, "cost: 13G x 3 h recommended");
-	is_double(39, c.reductions[SP_COST_MEM], 1e-9, "cost: a lower is a reduction");
-	is_double(12, c.requested[SP_COST_CPU], 1e-9, "cost: 4 cores x 3 h");
-	is_double(6, c.used[SP_COST_CPU], 1e-9, "cost: 2 cores x 3 h burned");
-	is_double(9, c.recommended[SP_COST_CPU], 1e-9, "cost: 2 busy x 1.2 -> 3 cores x 3 h");
-	is_double(9, c.reductions[SP_COST_CPU], 1e-9, "cost: 3 of 4 cores is a reduction");
-	is_double(24, c.requested[SP_COST_TIME], 1e-9, "cost: 8 h x 3 limit-hours");
-	is_double(3, c.used[SP_COST_TIME], 1e-9, "cost: 1 h x 3 elapsed");
-	is_double(3.75, c.recommended[SP_COST_TIME], 1e-9, "cost: 01:15:00 x 3");
-	for (int k = 0; k < 3; k++)
-		sp_advice_free(&a[k]);
-
-	/* A raise counts in recommended but not in reductions. */
-	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600", .lim = "3600",
-		    .cpus = "1", .cpu = "3600");
-	load();
-	h = hist("u/p/cpu/w");
-	sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);
-	sp_size_advise(h, &site, SP_FLAG_CPUS, &a[1]);
-	sp_size_advise(h, &site, SP_FLAG_TIME, &a[2]);
-	sp_cost_init(&c);
-	sp_cost_add(&c, h, &a[0], &a[1], &a[2]);
-	is_double(3.75, c.recommended[SP_COST_TIME], 1e-9, "cost: a raise to 01:15:00 is followed");
-	is_double(3, c.reductions[SP_COST_TIME], 1e-9, "cost: but not among reductions");
-	is_int(0, c.runs[SP_COST_MEM], "cost: a refusal is not re-costed");
-	for (int k = 0; k < 3; k++)
-		sp_advice_free(&a[k]);
-}
-
-/* The same answers whatever order the runs arrive in. */
-static void
-order_free(void)
-{
-	static const double lim[] = { 48, 32, 32, 17, 12, 12, 14, 16, 18, 32 };
-	struct sp_buf first = { 0 };
-
-	for (int pass = 0; pass < 2; pass++) {
-		for (int k = 0; k < 10; k++) {
-			int i = pass ? 9 - k : k;
-
-			ROW(.id = N(7000 + i), .state = i == 0 ? "CANCELLED" :
-			    i == 9 ? "COMPLETED" : "OUT_OF_MEMORY", .el = "1200",
-			    .mem = G(lim[i]), .rss = G(i == 9 ? 24 : 1),
-			    .cpus = "16", .cpu = "2000", .lim = "3600");
-		}
-		load();
-		advise(NULL, SP_FLAG_MEM);
-		if (pass == 0)
-			sp_buf_adds(&first, sp_buf_str(&adv.basis));
-		else
-			is_string(sp_buf_str(&first), sp_buf_str(&adv.basis),
-				  "order: reversed input, same basis");
-	}
-	sp_buf_free(&first);
-}
-
-/* The same double, bit for bit, or both unknown. */
-static int
-same_num(double a, double b)
-{
-	return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
-}
-
-static int
-same_best(const struct sp_best *a, const struct sp_best *b)
-{
-	return same_num(a->a, b->a) && same_num(a->b, b->b) &&
-	    same_num(a->id, b->id) && (a->jobid == NULL) == (b->jobid == NULL) &&
-	    (a->jobid == NULL || strcmp(a->jobid, b->jobid) == 0);
-}
-
-/*
- * A workload of few runs is kept packed and rebuilt on demand: the
- * rebuilt history is the one its records make, to the bit, on numbers
- * packed in four bytes and in eight, unknown ones, ids that are and are
- * not their number written plainly, array tasks and requeued attempts.
- */
-static void
-seeds_exact(void)
-{
-	struct sp_strpool pool = { 0 };
-	struct sp_hist d;
-	const struct sp_hist *h;
-	const char *k = "u/p/cpu/seeds";
-	enum sp_flag flags[] = { SP_FLAG_TIME, SP_FLAG_MEM, SP_FLAG_CPUS,
-				 SP_FLAG_GPUS };
-	struct sp_advice da = { 0 };
-	int same = 1;
-
-	ROW(.id = "0123", .state = "COMPLETED", .el = "61.5", .lim = "3600",
-	    .cpus = "4", .tasks = "2", .nodes = "1", .mem = G(4),
-	    .rss = "123456789", .cpu = "200.25", .cput = "246", .key = k);
-	ROW(.id = "4000_3", .aj = "4000", .at = "3", .state = "OUT_OF_MEMORY",
-	    .el = "100", .lim = "7200", .mem = G(2), .rss = G(2.5),
-	    .cpus = "8", .cpu = "10", .key = k);
-	ROW(.id = "4001", .att = "1", .state = "COMPLETED", .el = "300",
-	    .mem = G(3), .rss = G(1.5), .cpus = "8", .cpu = "2000", .key = k);
-	ROW(.id = "4001", .state = "FAILED", .el = "30", .mem = G(3),
-	    .cpus = "8", .cpu = "20", .key = k);
-	ROW(.id = "12345678901234567", .state = "FAILED", .el = "5",
-	    .lim = "60", .cpus = "1", .cpu = "0", .key = k);
-	ROW(.id = "77", .start = "2026-01-02T03:04:05", .state = "COMPLETED",
-	    .el = "1800", .lim = "1900", .gpus = "2", .gutil = "0.37",
-	    .cpus = "16", .tasks = "16", .nodes = "2", .mem = G(8),
-	    .rss = G(6), .cpu = "20000.5", .cput = "28800", .key = k);
-	ROW(.id = "78+0", .state = "TIMEOUT", .el = "1900", .lim = "1900",
-	    .cpus = "16", .cpu = "5", .key = k);
-	ROW(.id = "79", .state = "COMPLETED", .el = "0", .lim = "60",
-	    .cpus = "2", .key = k);
-	sp_hist_init(&d, &pool, k, strlen(k));
-	direct = &d;
-	load();
-	direct = NULL;
-	sp_hist_finish(&d);
-	h = hist(k);
-	ok(h != NULL && h != &d && h->runs == 8 && d.runs == 8,
-	   "seeds: eight runs either way");
-	if (h == NULL)
-		goto out;
-	for (int s = 0; s < SP_ST_N; s++)
-		same &= h->states[s] == d.states[s];
-	for (int f = 0; f < SP_FLAG_N; f++)
-		same &= same_num(h->req[f], d.req[f]) &&
-		    same_num(h->req_least[f], d.req_least[f]);
-	same &= sp_order_cmp(&h->newest, &d.newest) == 0 &&
-	    h->newest.task == d.newest.task &&
-	    h->newest.attempt == d.newest.attempt;
-	ok(same, "seeds: states, requests and the newest run");
-	ok(same_best(&h->longest, &d.longest) && same_best(&h->peak, &d.peak) &&
-	   same_best(&h->busiest, &d.busiest) &&
-	   same_best(&h->gpu_busiest, &d.gpu_busiest),
-	   "seeds: the best runs, ids included");
-	ok(same_num(h->gpu_h, d.gpu_h) && same_num(h->core_h, d.core_h) &&
-	   same_num(h->limit_s, d.limit_s) &&
-	   same_num(h->elapsed_s, d.elapsed_s) &&
-	   same_num(h->core_s, d.core_s) && same_num(h->cpu_s, d.cpu_s) &&
-	   same_num(h->task_s, d.task_s) && same_num(h->mem_bs, d.mem_bs) &&
-	   same_num(h->used_bs, d.used_bs) && same_num(h->node_s, d.node_s),
-	   "seeds: the cost sums");
-	ok(sp_hist_more(h)->requeued == 1 && sp_hist_more(&d)->requeued == 1 &&
-	   sp_hist_more(h)->narrays == 1 &&
-	   strcmp(sp_hist_more(h)->arrays[0].master, "4000") == 0 &&
-	   h->kills == d.kills && h->mem_untrusted == d.mem_untrusted,
-	   "seeds: the requeue, the array and the kill");
-	for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
-		int a = sp_size_advise(h, &site, flags[f], &adv);
-		int b = sp_size_advise(&d, &site, flags[f], &da);
-
-		is_string(a < 0 ? "-" : sp_buf_str(&adv.basis),
-			  b < 0 ? "-" : sp_buf_str(&da.basis),
-			  "seeds: %s basis", sp_flag_name(flags[f]));
-		is_string(a < 0 ? "-" : sp_buf_str(&adv.observed),
-			  b < 0 ? "-" : sp_buf_str(&da.observed),
-			  "seeds: %s observed", sp_flag_name(flags[f]));
-	}
-out:
-	sp_advice_free(&da);
-	sp_hist_free(&d);
-	sp_strpool_free(&pool);
-}
-
-
 int
 main(void)
 {
@@ -848,9 +554,6 @@ main(void)
 	cpus_single_core();
 	cpus_ceiling();
 	gpus();
-	cost();
-	order_free();
-	seeds_exact();
 	sp_advice_free(&adv);
 	sp_histset_free(&set);
 	sp_buf_free(&rows);

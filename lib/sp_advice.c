@@ -1,0 +1,671 @@
+/*
+ * sp_advice.c - the verdict on each flag of one workload, and why.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_advice.h"
+#include "sp_const.h"
+#include "sp_stats.h"
+#include "sp_units.h"
+
+#define GIB 1073741824.0
+
+static const char *const verdict_names[] = {
+	"raise", "lower", "keep", "refuse", "hold", "capped"
+};
+
+const char *
+sp_verdict_name(enum sp_verdict v)
+{
+	return verdict_names[v];
+}
+
+void
+sp_size_site_unknown(struct sp_size_site *s)
+{
+	s->gather = SP_GATHER_UNKNOWN;
+	s->gather_freq_s = NAN;
+	s->gpuutil_tracked = -1;
+	s->ceiling_cores = NAN;
+	s->ceiling_mem_b = NAN;
+}
+
+void
+sp_advice_free(struct sp_advice *a)
+{
+	sp_buf_free(&a->requested_txt);
+	sp_buf_free(&a->suggestion);
+	sp_buf_free(&a->sbatch);
+	sp_buf_free(&a->observed);
+	sp_buf_free(&a->basis);
+	sp_buf_free(&a->caution);
+	sp_buf_free(&a->scratch[0]);
+	sp_buf_free(&a->scratch[1]);
+}
+
+/* Appends one clause to a "; "-separated list. */
+static void
+clause(struct sp_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+clause(struct sp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->len > 0)
+		sp_buf_adds(b, "; ");
+	va_start(ap, fmt);
+	sp_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* A core or GPU count: "0", "under 0.05", "0.04", "3.4". */
+static void
+fmt_busy(struct sp_buf *b, double x)
+{
+	if (!sp_known(x))
+		return;
+	if (x <= 0)
+		sp_buf_adds(b, "0");
+	else if (x < 0.05)
+		sp_buf_adds(b, "under 0.05");
+	else if (x < 0.1)
+		sp_buf_printf(b, "%.2f", x);
+	else
+		sp_buf_printf(b, "%.1f", x);
+}
+
+/* Numbers as text for a clause's %s, each in its own form. */
+static const char *
+t_hms(struct sp_buf *t, double s)
+{
+	return sp_buf_form(t, sp_fmt_hms, s);
+}
+
+static const char *
+t_dur(struct sp_buf *t, double s)
+{
+	return sp_buf_form(t, sp_fmt_duration, s);
+}
+
+static const char *
+t_bytes(struct sp_buf *t, double b)
+{
+	return sp_buf_form(t, sp_fmt_bytes, b);
+}
+
+static const char *
+t_mem(struct sp_buf *t, double b)
+{
+	return sp_buf_form(t, sp_mem_spell, b);
+}
+
+static const char *
+t_busy(struct sp_buf *t, double x)
+{
+	return sp_buf_form(t, fmt_busy, x);
+}
+
+static const char *
+plural(double n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* The MaxRSS caveat every memory line carries, by gather type. */
+static void
+mem_caveat(struct sp_buf *b, enum sp_gather g)
+{
+	switch (g) {
+	case SP_GATHER_LINUX:
+		clause(b, "MaxRSS reads high under jobacct_gather/linux, which "
+		       "counts shared pages once per process: an upper bound; "
+		       "a live reading of the running job measures the real "
+		       "footprint");
+		break;
+	case SP_GATHER_CGROUP:
+		clause(b, "MaxRSS is the cgroup's high-water mark here, page "
+		       "cache included, so it can read high; a live reading of "
+		       "the running job measures the real footprint");
+		break;
+	default:
+		clause(b, "MaxRSS reads high where jobacct_gather/linux counts "
+		       "shared pages once per process (the gather type here is "
+		       "unknown): an upper bound; a live reading of the "
+		       "running job measures the real footprint");
+		break;
+	}
+}
+
+static enum sp_verdict
+judge(double target, double current)
+{
+	if (!sp_known(current))
+		return SP_V_RAISE;
+	if (target > current * (1 + SP_SIZE_CHANGE))
+		return SP_V_RAISE;
+	if (target < current * (1 - SP_SIZE_CHANGE))
+		return SP_V_LOWER;
+	return SP_V_KEEP;
+}
+
+/* A request or a figure as its flag takes it. */
+static const char *
+t_request(struct sp_buf *t, enum sp_flag f, double v)
+{
+	sp_buf_clear(t);
+	sp_suggest_spell(t, f, v);
+	return sp_buf_str(t);
+}
+
+/*
+ * The verdict for a->target against the newest run's request.  A
+ * direction needs a request: when the newest run recorded none (a
+ * partition default, say), raise only if an earlier run asked for
+ * clearly less than the target; otherwise keep, with the figure offered
+ * as what the history supports (unasked() says so).
+ */
+static enum sp_verdict
+judge_newest(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t)
+{
+	double least = h->req_least[a->flag];
+
+	if (sp_known(a->requested))
+		return judge(a->target, a->requested);
+	if (sp_known(least) && judge(a->target, least) == SP_V_RAISE) {
+		clause(&a->basis, "the newest run recorded no request (a "
+		       "partition default, say), but earlier runs asked for as "
+		       "little as %s", t_request(t, a->flag, least));
+		return SP_V_RAISE;
+	}
+	clause(&a->basis, "the newest run recorded no request (a partition "
+	       "default, say), so no direction: the suggestion is what the "
+	       "history supports");
+	return SP_V_KEEP;
+}
+
+/* Kept only because there was no request to compare with. */
+static int
+unasked(const struct sp_advice *a)
+{
+	return a->verdict == SP_V_KEEP && !sp_known(a->requested) &&
+	    sp_known(a->target);
+}
+
+/* The target as the line to paste. */
+static void
+suggest(struct sp_advice *a, struct sp_buf *t)
+{
+	const char *value = t_request(t, a->flag, a->target);
+
+	sp_buf_printf(&a->suggestion, "%s=%s", sp_flag_name(a->flag), value);
+	sp_buf_printf(&a->sbatch, "#SBATCH %s=%s", sp_flag_name(a->flag),
+		      value);
+}
+
+int
+sp_verdict_actionable(enum sp_verdict v)
+{
+	return v == SP_V_RAISE || v == SP_V_LOWER;
+}
+
+static void
+advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
+	    struct sp_buf *t2)
+{
+	long hung = h->hung_timeouts, touts = h->timeouts;
+	double req = h->req[SP_FLAG_TIME];
+	double longest, p95;
+	struct sp_suggestion s;
+	double *v;
+
+	a->runs = (long)h->ndone;
+	if (hung >= SP_TIME_VETO_MIN_HUNG &&
+	    hung >= SP_TIME_VETO_TIMEOUT_SHARE * touts &&
+	    hung >= SP_TIME_VETO_RUN_SHARE * h->runs) {
+		a->verdict = SP_V_HOLD;
+		a->runs = touts;
+		sp_buf_printf(&a->observed, "%ld of %ld timeouts computed "
+			      "nothing", hung, touts);
+		clause(&a->basis, "blocked, not slow: %ld of the %ld "
+		       "timeouts (of %ld runs) used under %.0f "
+		       "CPU-seconds, and a longer limit buys a longer "
+		       "hang", hung, touts, (long)h->runs,
+		       SP_NOOP_MAX_CPU_S);
+		if (h->comp_timeouts > 0)
+			clause(&a->basis, "the other %ld did compute and were "
+			       "cut off at up to %s", (long)h->comp_timeouts,
+			       t_hms(t, h->comp_timeout_limit_s));
+		clause(&a->caution, "fix the blocking call (a data read, a "
+		       "lock, a rendezvous, a prompt); sp-hang lists the runs");
+		return;
+	}
+	if (h->ndone < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "needs %d completed runs; there %s "
+		       "%zu", SP_SIZE_MIN_RUNS,
+		       h->ndone == 1 ? "was" : "were", h->ndone);
+		if (h->ndone > 0) {
+			sp_fmt_duration(&a->observed, h->longest.a);
+			a->observed_v = h->longest.a;
+		}
+		if (h->comp_timeouts > 0)
+			clause(&a->caution, "%ld %s timed out while computing "
+			       "at up to %s: too short, by how much the record "
+			       "cannot say", (long)h->comp_timeouts,
+			       plural(h->comp_timeouts, "run", "runs"),
+			       t_hms(t, h->comp_timeout_limit_s));
+		return;
+	}
+	longest = h->longest.a;
+	sp_suggest(h, SP_FLAG_TIME, &s);
+	v = sp_xcalloc(h->ndone, sizeof *v);
+	for (size_t i = 0; i < h->ndone; i++)
+		v[i] = h->done_s[i];
+	p95 = sp_percentile(v, h->ndone, SP_TIME_P95);
+	free(v);
+
+	sp_fmt_duration(&a->observed, longest);
+	a->observed_v = longest;
+	clause(&a->basis, "longest of %zu completed runs took %s",
+	       h->ndone, t_dur(t, longest));
+	if (fabs(longest - p95) > fmax(SP_TIME_P95_SHOW_S,
+				       SP_TIME_P95_SHOW_SHARE * longest))
+		sp_buf_printf(&a->basis, " (p95 %s)", t_dur(t, p95));
+	if (s.value > s.fit)
+		clause(&a->basis, "%ld %s timed out while computing at %s, so "
+		       "at least %s", (long)h->comp_timeouts,
+		       plural(h->comp_timeouts, "run", "runs"),
+		       t_hms(t, h->comp_timeout_limit_s), t_hms(t2, s.floor));
+	a->target = s.value;
+	a->verdict = judge_newest(h, a, t);
+	/* Inside the band, but the longest run nearly hit this very limit:
+	 * the next slower input is cut off, so a small raise is worth it. */
+	if (a->verdict == SP_V_KEEP && a->target > req &&
+	    longest >= (1 - SP_NEAR_LIMIT_SHARE) * req) {
+		a->verdict = SP_V_RAISE;
+		clause(&a->basis, "raised although within %.0f%% of the "
+		       "request: the longest run left under %.0f%% of it",
+		       SP_SIZE_CHANGE * 100, SP_NEAR_LIMIT_SHARE * 100);
+	}
+	if (sp_verdict_actionable(a->verdict) || unasked(a))
+		suggest(a, t);
+	else
+		clause(&a->basis, "%s would do, within %.0f%% of the request",
+		       t_hms(t, a->target), SP_SIZE_CHANGE * 100);
+	if (h->comp_timeouts > 0)
+		clause(&a->caution, "%ld %s timed out while computing: %s limit "
+		       "x %.2f is a floor, not a fit", (long)h->comp_timeouts,
+		       plural(h->comp_timeouts, "run", "runs"),
+		       plural(h->comp_timeouts, "its", "their"),
+		       SP_TIME_MARGIN);
+	if (hung > 0)
+		clause(&a->caution, "%ld %s consumed almost no CPU and %s left "
+		       "out of %s", hung, plural(hung, "timeout", "timeouts"),
+		       plural(hung, "is", "are"),
+		       h->comp_timeouts > 0 ? "that floor" :
+		       "the figure above");
+	if (sp_hist_more(h)->near.n > 0) {
+		const struct sp_topk *near = &sp_hist_more(h)->near;
+		/* The tightest: the highest share of its limit used. */
+		const struct sp_ref *w = sp_topk_best(near);
+
+		clause(&a->caution, "job %s finished %s inside its %s limit",
+		       w->jobid, t_dur(t, w->b - w->a), t_hms(t2, w->b));
+		if (near->seen > 1)
+			sp_buf_printf(&a->caution, " (%ld runs finished within "
+				      "%.0f%% of their limit)", near->seen,
+				      SP_NEAR_LIMIT_SHARE * 100);
+	}
+}
+
+static void
+thin_caution(const struct sp_hist *h, const struct sp_size_site *site,
+	     struct sp_advice *a, struct sp_buf *t)
+{
+	double f = site->gather_freq_s, s = h->shortest_trusted_s;
+	double samples = sp_samples(s, f);
+
+	if (sp_known(samples)) {
+		if (sp_thin(samples))
+			clause(&a->caution, "thinly sampled: the shortest run "
+			       "had at most %.0f %s in %s "
+			       "(JobAcctGatherFrequency=%gs), so its peak may "
+			       "be low%s", samples,
+			       plural(samples, "sample", "samples"),
+			       t_dur(t, s), f, a->verdict == SP_V_LOWER ?
+			       ": lower with care" : "");
+	} else if (a->verdict == SP_V_LOWER) {
+		clause(&a->caution, "the sampling interval is unknown here, so "
+		       "a short run's peak may be low: lower with care");
+	}
+}
+
+static void
+mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
+	    struct sp_buf *t)
+{
+	double ceiling = site->ceiling_mem_b;
+
+	if (!sp_positive(ceiling) || !(a->target > ceiling))
+		return;
+	/* It wants more than the partition's nodes have. */
+	if (sp_known(a->requested) && a->requested >= ceiling) {
+		a->verdict = SP_V_CAPPED;
+		clause(&a->basis, "at this partition's ceiling of %s per node: "
+		       "a larger request needs a partition with larger nodes",
+		       t_bytes(t, ceiling));
+	} else {
+		if (sp_known(a->requested))
+			a->verdict = SP_V_RAISE;
+		clause(&a->caution, "the partition's largest node has %s: "
+		       "capped there", t_bytes(t, ceiling));
+	}
+	a->target = floor(ceiling / GIB) * GIB;
+}
+
+static void
+advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
+	   struct sp_advice *a, struct sp_buf *t)
+{
+	struct sp_suggestion s;
+	const char *done;
+	long contra;
+
+	a->runs = h->mem_runs;
+	/* The peak is the number even where the kills are the words. */
+	if (h->mem_trusted > 0)
+		a->observed_v = h->peak.a;
+	if (h->kills > 0)
+		sp_buf_printf(&a->observed, "%ld %s at up to %s",
+			      (long)h->kills, plural(h->kills, "kill", "kills"),
+			      t_mem(t, h->kill_limit_b));
+	else if (h->mem_trusted > 0)
+		sp_fmt_bytes(&a->observed, h->peak.a);
+
+	/* Trial and error that already succeeded at a killed size: memory is
+	 * not the variable.  One or two kills beside a success are more
+	 * likely inputs that differ: the floor below still applies. */
+	contra = sp_hist_contradiction(h, &done);
+	if (contra >= 0 &&
+	    sp_hist_more(h)->noomsubs >= SP_MEMSEARCH_MIN_KILLS) {
+		const struct sp_oomsub *e = &sp_hist_more(h)->oomsubs[contra];
+
+		a->verdict = SP_V_HOLD;
+		clause(&a->basis, "job %s completed at %s, a size "
+		       "already killed for memory (job %s): memory is not "
+		       "the deciding variable, so no further increment",
+		       done, t_mem(t, e->limit_b), e->jobid);
+		clause(&a->caution, "find what else changed between the runs "
+		       "(workers, batch size, input shard)");
+		mem_caveat(&a->caution, site->gather);
+		return;
+	}
+	if (h->mem_runs < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "needs %d runs with a peak or a kill "
+		       "at a known limit; there %s %ld", SP_SIZE_MIN_RUNS,
+		       h->mem_runs == 1 ? "was" : "were",
+		       (long)h->mem_runs);
+		if (h->mem_untrusted > 0)
+			clause(&a->basis, "%ld more read above %s limit",
+			       (long)h->mem_untrusted,
+			       plural(h->mem_untrusted, "its", "their"));
+		mem_caveat(&a->caution, site->gather);
+		return;
+	}
+	sp_suggest(h, SP_FLAG_MEM, &s);
+	if (h->kills > 0) {
+		a->target = s.value;
+		clause(&a->basis, "%ld %s killed for memory at up to %s; "
+		       "that x %.2f is a floor", (long)h->kills,
+		       plural(h->kills, "run was", "runs were"),
+		       t_mem(t, h->kill_limit_b), SP_MEM_MARGIN);
+		if (s.value > s.floor)
+			clause(&a->basis, "the runs that were not killed peaked "
+			       "higher still, at %s (job %s)",
+			       t_bytes(t, h->peak.a), h->peak.jobid);
+		if (contra >= 0)
+			clause(&a->caution, "job %s later completed at %s, a "
+			       "size that was killed: the need varies between "
+			       "runs", done,
+			       t_mem(t,
+			       sp_hist_more(h)->oomsubs[contra].limit_b));
+		clause(&a->caution, "a killed run's MaxRSS is a sample short of "
+		       "its real peak");
+	} else if (h->mem_measured > 0 && h->mem_untrusted >=
+		   SP_MEM_UNTRUSTED_DOMINATE * h->mem_measured) {
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "MaxRSS exceeds the limit on %ld of %ld "
+		       "runs without being killed: not a footprint at all",
+		       (long)h->mem_untrusted, (long)h->mem_measured);
+		mem_caveat(&a->caution, site->gather);
+		return;
+	} else if (h->mem_trusted < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "needs %d runs with a peak within "
+		       "their limit; there %s %ld", SP_SIZE_MIN_RUNS,
+		       h->mem_trusted == 1 ? "was" : "were",
+		       (long)h->mem_trusted);
+		if (h->mem_untrusted > 0)
+			clause(&a->basis, "%ld more read above %s limit",
+			       (long)h->mem_untrusted,
+			       plural(h->mem_untrusted, "its", "their"));
+		mem_caveat(&a->caution, site->gather);
+		return;
+	} else {
+		a->runs = h->mem_trusted;
+		a->target = s.value;
+		clause(&a->basis, "largest peak of %ld runs within their "
+		       "limit: %s (job %s), x %.2f",
+		       (long)h->mem_trusted, t_bytes(t, h->peak.a),
+		       h->peak.jobid,
+		       SP_MEM_MARGIN);
+	}
+	a->verdict = judge_newest(h, a, t);
+	mem_ceiling(site, a, t);
+	if (sp_verdict_actionable(a->verdict) || unasked(a))
+		suggest(a, t);
+	else if (a->verdict == SP_V_KEEP)
+		clause(&a->basis, "%s would do, within %.0f%% of the request",
+		       t_mem(t, a->target), SP_SIZE_CHANGE * 100);
+	if (h->mem_untrusted > 0)
+		clause(&a->caution, "%ld %s left out: MaxRSS above the limit "
+		       "without a kill", (long)h->mem_untrusted,
+		       plural(h->mem_untrusted, "run", "runs"));
+	thin_caution(h, site, a, t);
+	if (h->multinode > 0)
+		clause(&a->caution, "per node: %ld %s used several nodes, so "
+		       "the allocation's total is larger", (long)h->multinode,
+		       plural(h->multinode, "run", "runs"));
+	mem_caveat(&a->caution, site->gather);
+}
+
+static void
+cpu_caveat(struct sp_buf *b, enum sp_gather g)
+{
+	if (g == SP_GATHER_CGROUP)
+		return;
+	clause(b, "TotalCPU %s detached worker pools: a lower bound",
+	       g == SP_GATHER_LINUX ? "misses" : "may miss");
+}
+
+static void
+advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
+	    struct sp_advice *a, struct sp_buf *t)
+{
+	double req = h->req[SP_FLAG_CPUS];
+	double busy, ceiling = site->ceiling_cores;
+	struct sp_suggestion s;
+	const char *bt;
+
+	a->runs = h->cpu_runs;
+	if (h->cpu_runs < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "needs %d runs with a CPU reading; "
+		       "there %s %ld", SP_SIZE_MIN_RUNS,
+		       h->cpu_runs == 1 ? "was" : "were",
+		       (long)h->cpu_runs);
+		return;
+	}
+	busy = h->busiest.a;
+	a->observed_v = busy;
+	a->target = sp_suggest(h, SP_FLAG_CPUS, &s);
+	bt = t_busy(t, busy);
+	sp_buf_printf(&a->observed, "%s %s busy per task at peak across %ld "
+		      "runs", bt, strcmp(bt, "1.0") ? "cores" : "core",
+		      (long)h->cpu_runs);
+	clause(&a->basis, "the busiest run (job %s) kept %s of its %g "
+	       "%s per task busy", h->busiest.jobid, bt, h->busiest.b,
+	       plural(h->busiest.b, "core", "cores"));
+	a->verdict = judge_newest(h, a, t);
+	if (busy >= SP_CPU_RAISE_MIN_BUSY && sp_positive(ceiling) &&
+	    a->target > ceiling) {
+		/* It wants more than the partition's nodes have. */
+		if (sp_known(req) && req >= ceiling) {
+			a->verdict = SP_V_CAPPED;
+			clause(&a->basis, "at this partition's ceiling of %g "
+			       "cores per node: a larger request needs a "
+			       "partition with more cores per node", ceiling);
+		} else {
+			if (sp_known(req))
+				a->verdict = SP_V_RAISE;
+			clause(&a->caution, "%g wanted, but the partition's "
+			       "largest node has %g cores: capped there",
+			       a->target, ceiling);
+		}
+		a->target = ceiling;
+	} else if (a->verdict == SP_V_RAISE && busy < SP_CPU_RAISE_MIN_BUSY) {
+		a->verdict = SP_V_KEEP;
+		clause(&a->basis, "one saturated core is no evidence that a "
+		       "second would help: raising needs %.0f or more cores busy",
+		       SP_CPU_RAISE_MIN_BUSY);
+	}
+	if (sp_verdict_actionable(a->verdict) || unasked(a)) {
+		suggest(a, t);
+	} else if (a->verdict == SP_V_KEEP && a->target != req) {
+		clause(&a->basis, "%g would do, within %.0f%% of the request",
+		       a->target, SP_SIZE_CHANGE * 100);
+	}
+	if (a->verdict == SP_V_LOWER) {
+		cpu_caveat(&a->caution, site->gather);
+		if (h->gpu)
+			clause(&a->caution, "a GPU job: data-loader workers may "
+			       "need these cores at moments the average hides");
+	}
+	if (h->tasks_max > 1)
+		clause(&a->caution, "per task: this workload runs up to %g "
+		       "tasks", h->tasks_max);
+}
+
+static void
+advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
+	    struct sp_advice *a, struct sp_buf *t)
+{
+	double req = h->req[SP_FLAG_GPUS];
+	double busy, held;
+	struct sp_suggestion s;
+	const char *bt;
+
+	a->runs = h->gpu_runs;
+	if (h->gpu_runs < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "needs %d runs that held GPUs and "
+		       "computed; there %s %ld", SP_SIZE_MIN_RUNS,
+		       h->gpu_runs == 1 ? "was" : "were",
+		       (long)h->gpu_runs);
+		return;
+	}
+	if (h->gpu_util_runs < SP_SIZE_MIN_RUNS) {
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "GPU utilization is recorded for %ld "
+		       "of %ld runs; without it the record cannot size "
+		       "--gpus", (long)h->gpu_util_runs,
+		       (long)h->gpu_runs);
+		clause(&a->caution, "%s", site->gpuutil_tracked == 1 ?
+		       "this cluster gathers it, but not for these runs" :
+		       site->gpuutil_tracked == 0 ?
+		       "this cluster does not gather it (AccountingStorageTRES "
+		       "needs gres/gpuutil)" :
+		       "Slurm records it where AccountingStorageTRES includes "
+		       "gres/gpuutil");
+		return;
+	}
+	a->runs = h->gpu_util_runs;
+	busy = h->gpu_busiest.a;
+	a->observed_v = busy;
+	held = h->gpu_busiest.b;
+	a->target = sp_suggest(h, SP_FLAG_GPUS, &s);
+	bt = t_busy(t, busy);
+	sp_buf_printf(&a->observed, "%s %s busy at peak across %ld runs", bt,
+		      strcmp(bt, "1.0") ? "GPUs" : "GPU",
+		      (long)h->gpu_util_runs);
+	clause(&a->basis, "the busiest run (job %s) kept %s of its %g "
+	       "%s busy", h->gpu_busiest.jobid, bt, held,
+	       plural(held, "GPU", "GPUs"));
+	a->verdict = judge_newest(h, a, t);
+	if (a->verdict == SP_V_RAISE) {
+		a->verdict = SP_V_KEEP;
+		clause(&a->basis, "a busy GPU is no evidence that another would "
+		       "help: the code decides how many it can use, so the "
+		       "record never raises --gpus");
+	}
+	if (a->verdict == SP_V_LOWER || unasked(a)) {
+		suggest(a, t);
+		if (a->verdict == SP_V_LOWER)
+			clause(&a->caution, "utilization is averaged over the "
+			       "run and its GPUs: if each rank drives one GPU, "
+			       "fewer GPUs changes the layout, and a low figure "
+			       "there points at the input pipeline");
+	} else if (a->verdict == SP_V_KEEP && a->target < req) {
+		clause(&a->basis, "%g would do, within %.0f%% of the request",
+		       a->target, SP_SIZE_CHANGE * 100);
+	}
+}
+
+int
+sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
+	       enum sp_flag flag, struct sp_advice *a)
+{
+	struct sp_buf *t = &a->scratch[0], *t2 = &a->scratch[1];
+
+	/* The buffers of an earlier answer are reused, not reallocated. */
+	sp_buf_clear(&a->requested_txt);
+	sp_buf_clear(&a->suggestion);
+	sp_buf_clear(&a->sbatch);
+	sp_buf_clear(&a->observed);
+	sp_buf_clear(&a->basis);
+	sp_buf_clear(&a->caution);
+	a->flag = flag;
+	a->verdict = SP_V_REFUSE;
+	a->runs = 0;
+	a->requested = a->target = a->observed_v = NAN;
+	if ((unsigned)flag >= SP_FLAG_N || (flag == SP_FLAG_GPUS && !h->gpu))
+		return -1;
+	/* The newest run's request, not the largest. */
+	a->requested = h->req[flag];
+	if (sp_known(a->requested))
+		sp_suggest_spell(&a->requested_txt, flag, a->requested);
+	switch (flag) {
+	case SP_FLAG_TIME:
+		advise_time(h, a, t, t2);
+		break;
+	case SP_FLAG_MEM:
+		advise_mem(h, site, a, t);
+		break;
+	case SP_FLAG_CPUS:
+		advise_cpus(h, site, a, t);
+		break;
+	case SP_FLAG_GPUS:
+		advise_gpus(h, site, a, t);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+

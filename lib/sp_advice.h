@@ -1,0 +1,62 @@
+/*
+ * sp_advice.h - what one workload's history says its next request should
+ * be (design.md "Advice"; reference-rules.md 2.6).
+ *
+ * The figure comes from sp_suggest; the advice adds the verdict against
+ * the newest run's request (raise, lower, keep, refuse below
+ * SP_SIZE_MIN_RUNS runs, hold where the evidence says the request is not
+ * the variable, capped at the partition's ceiling) and the sentences
+ * that say why and what to beware of.
+ */
+#ifndef SP_ADVICE_H
+#define SP_ADVICE_H
+
+#include "sp_hist.h"
+#include "sp_site.h"
+#include "sp_suggest.h"
+#include "sp_util.h"
+
+/* What the site tells the rules; NaN or SP_GATHER_UNKNOWN when unknown. */
+struct sp_size_site {
+	enum sp_gather gather;		/* the MaxRSS and TotalCPU caveats */
+	double gather_freq_s;		/* thin sampling */
+	int gpuutil_tracked;		/* -1 unknown */
+	double ceiling_cores;		/* the partition's largest node */
+	double ceiling_mem_b;
+};
+
+void sp_size_site_unknown(struct sp_size_site *s);
+
+enum sp_verdict { SP_V_RAISE, SP_V_LOWER, SP_V_KEEP, SP_V_REFUSE,
+		  SP_V_HOLD, SP_V_CAPPED };
+const char *sp_verdict_name(enum sp_verdict v);
+/* raise or lower: the request should change. */
+int sp_verdict_actionable(enum sp_verdict v);
+
+struct sp_advice {
+	enum sp_flag flag;
+	enum sp_verdict verdict;
+	long runs;			/* the runs the rule read */
+	double requested;		/* NaN unknown */
+	double target;			/* NaN: no figure */
+	/* The figure the rule read, as a number in the flag's unit (the
+	 * longest completed run, the largest trustworthy peak, the busy
+	 * cores per task or GPUs); NaN when the rule read none. */
+	double observed_v;
+	struct sp_buf requested_txt, suggestion, sbatch;
+	struct sp_buf observed, basis, caution;
+	struct sp_buf scratch[2];	/* the advice's own, reused */
+};
+
+void sp_advice_free(struct sp_advice *a);
+
+/*
+ * The advice of one flag into *a, which is zeroed ({ 0 }) or holds an
+ * earlier answer (its buffers are reused); sp_advice_free when done.
+ * Returns 0, or -1 when the flag does not apply (--gpus for a workload
+ * that holds no GPUs).
+ */
+int sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
+		   enum sp_flag flag, struct sp_advice *a);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * sp_suggest.h - the figure each flag's rule gives, written once.
+ *
+ *   --time           the longest completed run x SP_TIME_MARGIN, rounded
+ *                    up to SP_TIME_STEP_SHORT_S under SP_TIME_STEP_SWITCH_S,
+ *                    else to SP_TIME_STEP_LONG_S; the largest limit a run
+ *                    timed out at while computing, the same way, is a floor
+ *   --mem            the largest trustworthy peak x SP_MEM_MARGIN, whole
+ *                    GiB up; the largest limit killed for memory, the same
+ *                    way, is a floor
+ *   --cpus-per-task  the busiest run's busy cores per task x SP_CPU_MARGIN,
+ *                    whole cores up; under SP_CPU_RAISE_MIN_BUSY busy no
+ *                    margin (SP_CPU_NOISE of a core not counted)
+ *   --gpus           the same over busy GPUs, SP_GPU_MARGIN and SP_GPU_NOISE
+ *
+ * The evidence is a history (sp_hist.h): a workload's, or one run's as a
+ * history of one (sp_hist_one).  sp-size's advice, the findings across
+ * runs, the one-job findings and sp-show take their figures from here,
+ * so they cannot disagree about a rule; which evidence a caller passes
+ * (a job's own run, or its workload's history) is the caller's choice.
+ * Whether a figure is enough to act on (how many runs, which verdict) is
+ * the advice's business (sp_advice.h), not this one's.
+ */
+#ifndef SP_SUGGEST_H
+#define SP_SUGGEST_H
+
+#include "sp_util.h"
+
+enum sp_flag { SP_FLAG_TIME, SP_FLAG_MEM, SP_FLAG_CPUS, SP_FLAG_GPUS,
+	       SP_FLAG_N };
+/* "--time", "--mem", "--cpus-per-task", "--gpus". */
+const char *sp_flag_name(enum sp_flag f);
+
+struct sp_hist;
+
+struct sp_suggestion {
+	enum sp_flag flag;
+	double value;		/* the figure; NaN: the evidence gives none */
+	double fit;		/* what the runs that ran through give */
+	double floor;		/* what the runs cut off give: timeouts that
+				 * computed, kills for memory; NaN none */
+	long runs;		/* the runs the figure rests on */
+};
+
+/* The figure the history h gives for flag f, into *s; returns s->value. */
+double sp_suggest(const struct sp_hist *h, enum sp_flag f,
+		  struct sp_suggestion *s);
+
+/* The rules on one number, for evidence that is not a history. */
+/* --time for a run that took elapsed_s (margin and step applied). */
+double sp_suggest_time(double elapsed_s);
+/* --mem for a peak (or a killed limit) of peak_b bytes per node. */
+double sp_suggest_mem(double peak_b);
+/* --cpus-per-task or --gpus for busy cores per task, or busy GPUs. */
+double sp_suggest_busy(enum sp_flag f, double busy);
+/* The margin a flag's rule adds: 1.25 is a quarter more. */
+double sp_suggest_margin(enum sp_flag f);
+
+/* A duration rounded up to the step its size calls for. */
+double sp_round_time(double s);
+/* Whole GiB, rounded up, at least one. */
+double sp_round_gib(double bytes);
+
+/*
+ * How many memory samples a run of elapsed_s took at most under
+ * JobAcctGatherFrequency freq_s; NaN when either is unknown.  At
+ * SP_MEM_THIN_SAMPLES or fewer (sp_thin) its peak may be low.
+ */
+double sp_samples(double elapsed_s, double freq_s);
+int sp_thin(double samples);
+
+/*
+ * A figure as its flag takes it, appended: "02:30:00", "42G", "4".
+ * sp_mem_spell is --mem's syntax for any size: "32G", "500M", else
+ * whole KiB up "K"; nothing for an unknown or non-positive size.
+ */
+void sp_suggest_spell(struct sp_buf *b, enum sp_flag f, double value);
+void sp_mem_spell(struct sp_buf *b, double bytes);
+
+#endif
