@@ -176,10 +176,27 @@ sp_pager_start(int off)
 	return 1;
 }
 
+/* Whether the pager has ended already: its reader quit it. */
+static int
+pager_gone(void)
+{
+	int status;
+
+	if (waitpid(pager_pid, &status, WNOHANG) != pager_pid)
+		return 0;
+	pager_pid = -1;
+	return 1;
+}
+
 void
 sp_pager_end(void)
 {
 	stdout_shut = 1;
+	if (pager_pid > 0 && pager_gone()) {
+		/* What could not be written had no reader left: no error. */
+		fclose(stdout);
+		return;
+	}
 	sp_stdout_close();
 	wait_pager();
 }

@@ -30,7 +30,8 @@ int sp_pager_start(int off);
 /*
  * Closes standard output (as sp_stdout_close, a failed write is a failed
  * run) and waits for the pager to end.  Programs that may page call this
- * in place of sp_stdout_close.  An exit on another path (an error) still
+ * in place of sp_stdout_close.  Writes that failed because the reader
+ * quit the pager are no error.  An exit on another path (an error) still
  * waits for the pager, so the terminal is never left to two readers.
  */
 void sp_pager_end(void);
