@@ -19,13 +19,31 @@
 
 /* ------------------------------------------------------------ the rows */
 
+/*
+ * A row keeps its fields as read, by input position (rowspans[at ..
+ * at + n)); the columns' map finds a field (sfpos).  Of a dropped row only
+ * its JobID is ever read.
+ */
 struct sp_sacct_row {
-	struct sp_sacct_span f[SP_SF_COUNT];
+	size_t at, n;
 	size_t start;
 	unsigned char is_step;
 	unsigned char damaged;		/* the row was dropped */
 	unsigned char lost_step;	/* an allocation one of whose steps was */
 };
+
+static const struct sp_sacct_span no_span = { 0, 0 };
+
+/* A field of a row, where the row has it. */
+static struct sp_sacct_span
+rowf(const struct sp_sacct *p, const struct sp_sacct_row *r, int sf)
+{
+	int k = r->damaged ? (sf == SP_SF_JOBID ? p->jobid_pos : -1) :
+	    p->sfpos[sf];
+
+	return k >= 0 && (size_t)k < r->n ? p->rowspans[r->at + (size_t)k] :
+	    no_span;
+}
 
 /* A row's fields as slices into the arena (valid until it grows). */
 static void
@@ -33,11 +51,14 @@ view(const struct sp_sacct *p, const struct sp_sacct_row *r,
      struct sp_slice *v)
 {
 	const char *base = p->arena.p;
-	int i;
+	const struct sp_sacct_span *f = p->rowspans + r->at;
+	int i, k;
 
-	for (i = 0; i < SP_SF_COUNT; i++)
-		v[i] = r->f[i].len ? sl(base + r->f[i].off, r->f[i].len) :
-		    empty_slice;
+	for (i = 0; i < SP_SF_COUNT; i++) {
+		k = p->sfpos[i];
+		v[i] = k >= 0 && (size_t)k < r->n && f[k].len ?
+		    sl(base + f[k].off, f[k].len) : empty_slice;
+	}
 }
 
 static struct sp_slice
@@ -59,8 +80,8 @@ static int
 submit_cmp(const struct sp_sacct *p, const struct sp_sacct_row *a,
 	   const struct sp_sacct_row *b)
 {
-	struct sp_slice x = known_time(span(p, a->f[SP_SF_SUBMIT]));
-	struct sp_slice y = known_time(span(p, b->f[SP_SF_SUBMIT]));
+	struct sp_slice x = known_time(span(p, rowf(p, a, SP_SF_SUBMIT)));
+	struct sp_slice y = known_time(span(p, rowf(p, b, SP_SF_SUBMIT)));
 
 	/* ISO timestamps of one width order as text; unknown keeps its place. */
 	if (x.n == 0 || y.n == 0)
@@ -72,9 +93,9 @@ static void
 ident_key(const struct sp_sacct *p, const struct sp_sacct_row *r,
 	  struct sp_buf *b)
 {
-	struct sp_slice c = span(p, r->f[SP_SF_CLUSTER]);
-	struct sp_slice u = span(p, r->f[SP_SF_UID]);
-	struct sp_slice n = span(p, r->f[SP_SF_USER]);
+	struct sp_slice c = span(p, rowf(p, r, SP_SF_CLUSTER));
+	struct sp_slice u = span(p, rowf(p, r, SP_SF_UID));
+	struct sp_slice n = span(p, rowf(p, r, SP_SF_USER));
 
 	sp_buf_clear(b);
 	sp_buf_add(b, c.p, c.n);
@@ -108,7 +129,7 @@ static size_t
 earlier_attempts(struct sp_sacct *p, const struct sp_sacct_row *first,
 		 struct sp_buf *key, long *slot)
 {
-	struct sp_slice id = span(p, first->f[SP_SF_JOBID]);
+	struct sp_slice id = span(p, rowf(p, first, SP_SF_JOBID));
 
 	*slot = p->req_ids.n ? sp_intern_find(&p->req_ids, id.p, id.n) : -1;
 	if (*slot < 0 || p->req[*slot].attempts == 0)
@@ -125,10 +146,11 @@ static void
 remember_attempts(struct sp_sacct *p, const struct sp_sacct_row *last,
 		  size_t attempts, struct sp_buf *key, long slot)
 {
-	struct sp_slice st, by, id = span(p, last->f[SP_SF_JOBID]);
+	struct sp_slice st, by, id = span(p, rowf(p, last, SP_SF_JOBID));
 	size_t i;
 
-	sp_sacct_state(known_text(span(p, last->f[SP_SF_STATE])), &st, &by);
+	sp_sacct_state(known_text(span(p, rowf(p, last, SP_SF_STATE))), &st,
+	    &by);
 	if (!sp_sacct_state_requeues(st)) {
 		if (slot >= 0)
 			p->req[slot].attempts = 0;
@@ -144,6 +166,31 @@ remember_attempts(struct sp_sacct *p, const struct sp_sacct_row *last,
 	ident_key(p, last, key);
 	p->req[i].attempts = attempts;
 	p->req[i].ident = sp_intern(&p->req_idents, key->p, key->len);
+}
+
+/* For a reader of a part of the input: see struct sp_sacct_group. */
+static void
+say_group(struct sp_sacct *p, const struct sp_sacct_row *first,
+	  const struct sp_sacct_row *last, size_t base, size_t natt)
+{
+	struct sp_sacct_group g;
+	struct sp_buf a = { 0 }, b = { 0 };
+	struct sp_slice st, by;
+
+	ident_key(p, first, &a);
+	ident_key(p, last, &b);
+	g.id = span(p, rowf(p, first, SP_SF_JOBID));
+	g.ident = sl(a.p, a.len);
+	g.base = base;
+	g.attempts = natt;
+	g.remembers = !last->damaged;
+	sp_sacct_state(known_text(span(p, rowf(p, last, SP_SF_STATE))), &st,
+	    &by);
+	g.requeues = sp_sacct_state_requeues(st);
+	g.last_ident = sl(b.p, b.len);
+	p->cfg.group(p->cfg.ctx, &g);
+	sp_buf_free(&a);
+	sp_buf_free(&b);
 }
 
 /* A record in a state slurmpast does not know: counted, its name kept. */
@@ -190,6 +237,9 @@ emit_group(struct sp_sacct *p)
 		k++;
 	}
 	base = earlier_attempts(p, &p->rows[att[0]], &key, &slot);
+	if (p->cfg.group != NULL)
+		say_group(p, &p->rows[att[0]], &p->rows[att[natt - 1]], base,
+		    natt);
 	for (k = 0; k < natt; k++) {
 		size_t a = att[k];
 
@@ -236,6 +286,7 @@ flush_group(struct sp_sacct *p, size_t keep)
 
 	emit_group(p);
 	p->nrows = 0;
+	p->nrowspans = 0;
 	tail = p->arena.len - keep;
 	if (keep > 0 && tail > 0)
 		memmove(p->arena.p, p->arena.p + keep, tail);
@@ -249,6 +300,14 @@ flush_group(struct sp_sacct *p, size_t keep)
 			p->pos[i].off -= keep;
 }
 
+static struct sp_sacct_span
+pos_span(const struct sp_sacct *p, int col)
+{
+	static const struct sp_sacct_span none = { 0, 0 };
+
+	return col >= 0 && (size_t)col < p->npos ? p->pos[col] : none;
+}
+
 /*
  * The identity check: a recycled id.  Two rows of one id are different
  * jobs when their cluster, uid or user differ, each compared only where
@@ -256,15 +315,14 @@ flush_group(struct sp_sacct *p, size_t keep)
  * another user on the same cluster).
  */
 static int
-stranger(const struct sp_sacct *p, const struct sp_sacct_row *a,
-	 const struct sp_sacct_row *b)
+stranger(const struct sp_sacct *p, const struct sp_sacct_row *a)
 {
 	static const int who[] = { SP_SF_CLUSTER, SP_SF_UID, SP_SF_USER };
 	size_t i;
 
 	for (i = 0; i < sizeof who / sizeof who[0]; i++) {
-		struct sp_slice x = span(p, a->f[who[i]]);
-		struct sp_slice y = span(p, b->f[who[i]]);
+		struct sp_slice x = span(p, rowf(p, a, who[i]));
+		struct sp_slice y = span(p, pos_span(p, p->sfpos[who[i]]));
 
 		if (x.n > 0 && y.n > 0 && !eq(x, y))
 			return 1;
@@ -280,13 +338,6 @@ truncate_arena(struct sp_sacct *p, size_t to)
 		p->arena.p[to] = '\0';
 }
 
-static struct sp_sacct_span
-pos_span(const struct sp_sacct *p, int col)
-{
-	static const struct sp_sacct_span none = { 0, 0 };
-
-	return col >= 0 && (size_t)col < p->npos ? p->pos[col] : none;
-}
 
 /*
  * A row with k fields more than named, placed with the extra ones in
@@ -357,8 +408,7 @@ static int
 row_dropped(struct sp_sacct *p)
 {
 	/* The record format has no escape for NUL: such a row is dropped. */
-	if (memchr(p->arena.p + p->row_start, '\0',
-	    p->arena.len - p->row_start) != NULL) {
+	if (p->row_nul) {
 		p->st.nul_rows++;
 		return 1;
 	}
@@ -414,7 +464,8 @@ row_done(struct sp_sacct *p)
 			last = &p->rows[i - 1];
 			break;
 		}
-	gid = p->nrows ? span(p, p->rows[0].f[SP_SF_JOBID]) : empty_slice;
+	gid = p->nrows ? span(p, rowf(p, &p->rows[0], SP_SF_JOBID)) :
+	    empty_slice;
 	if (is_step) {
 		if (last == NULL || !eq(gid, parent)) {
 			p->st.orphans++;
@@ -431,29 +482,22 @@ row_done(struct sp_sacct *p)
 			return;
 		}
 	} else if (p->nrows > 0) {
-		struct sp_sacct_row tmp;
-
-		memset(&tmp, 0, sizeof tmp);
-		for (i = 0; i < p->ncols && i < p->npos; i++)
-			if (p->colmap[i] >= 0)
-				tmp.f[p->colmap[i]] = p->pos[i];
 		if (!eq(gid, id) || (!damaged && !last->damaged &&
-		    stranger(p, last, &tmp)))
+		    stranger(p, last)))
 			flush_group(p, p->row_start);
 	}
 	p->rows = sp_xgrow(p->rows, &p->rowcap, p->nrows + 1, sizeof *p->rows);
 	r = &p->rows[p->nrows++];
-	memset(r, 0, sizeof *r);
 	r->start = p->row_start;
 	r->is_step = (unsigned char)is_step;
 	r->damaged = (unsigned char)damaged;
-	if (damaged) {
-		r->f[SP_SF_JOBID] = pos_span(p, p->jobid_pos);
-		return;
-	}
-	for (i = 0; i < p->ncols && i < p->npos; i++)
-		if (p->colmap[i] >= 0)
-			r->f[p->colmap[i]] = p->pos[i];
+	r->lost_step = 0;
+	r->at = p->nrowspans;
+	r->n = p->npos;
+	p->rowspans = sp_xgrow(p->rowspans, &p->rowspancap,
+	    p->nrowspans + p->npos, sizeof *p->rowspans);
+	memcpy(p->rowspans + r->at, p->pos, p->npos * sizeof *p->pos);
+	p->nrowspans += p->npos;
 }
 
 /* ------------------------------------------------------------- columns */
@@ -507,6 +551,8 @@ set_columns(struct sp_sacct *p, const char *names, size_t n, int sep)
 	p->ncols = 0;
 	p->jobid_pos = -1;
 	memset(p->have, 0, sizeof p->have);
+	for (id = 0; id < SP_SF_COUNT; id++)
+		p->sfpos[id] = -1;
 	sp_buf_clear(&p->colnames);
 	while (i <= n) {
 		for (j = i; j < n && names[j] != sep; j++)
@@ -529,8 +575,10 @@ set_columns(struct sp_sacct *p, const char *names, size_t n, int sep)
 		if (id >= 0 && p->have[id])
 			id = -1;
 		p->colmap[p->ncols++] = id;
-		if (id >= 0)
+		if (id >= 0) {
 			p->have[id] = 1;
+			p->sfpos[id] = col;
+		}
 		if (id == SP_SF_JOBID)
 			p->jobid_pos = col;
 		col++;
@@ -603,31 +651,67 @@ starts_record(const struct sp_sacct *p, struct sp_slice id, int delimited)
 	return p->ncols < 2 || delimited;
 }
 
+int
+sp_sacct_line_starts(const struct sp_sacct *p, const char *s, size_t n,
+		     struct sp_slice *id)
+{
+	int delimited;
+
+	if (!p->have_cols || p->delim == SP_SACCT_CSV || p->jobid_pos < 0)
+		return 0;
+	if (n > 0 && s[n - 1] == '\r')
+		n--;
+	if (!line_field(p, s, n, p->jobid_pos, id, &delimited))
+		return 0;
+	if (sp_sacct_same_ci(id->p, id->n, "JobID"))
+		return 0;
+	return starts_record(p, *id, delimited);
+}
+
 static void
 split_row(struct sp_sacct *p)
 {
 	const char *base = p->arena.p;
-	size_t i, start = p->row_start, end = p->arena.len;
+	size_t i, start = p->row_start, end = p->arena.len, n = 0;
 	char d = (char)p->delim;
+	struct sp_sacct_span *pos;
 
-	/* sacct rows are mostly short and empty fields: see sp_scan.h. */
-	p->npos = 0;
+	/*
+	 * sacct rows are mostly short and empty fields: see sp_scan.h.  A
+	 * NUL is looked for in the same pass (row_dropped drops the row).
+	 * Room for the named fields is made once; more grow the array.
+	 */
+	p->row_nul = 0;
+	if (p->poscap < p->ncols + 2)
+		p->pos = sp_xgrow(p->pos, &p->poscap, p->ncols + 2,
+		    sizeof *p->pos);
+	pos = p->pos;
 	for (i = start; i + SP_SCAN_WIDTH <= end; i += SP_SCAN_WIDTH) {
-		unsigned m = sp_scan_mask2(base + i, d, d);
+		unsigned m = sp_scan_mask2(base + i, d, '\0');
 
 		while (m != 0) {
 			size_t j = i + sp_scan_first(m);
 
 			m &= m - 1;
-			add_pos(p, start, j - start);
+			if (base[j] != d) {
+				p->row_nul = 1;
+				continue;
+			}
+			if (n == p->poscap)
+				pos = p->pos = sp_xgrow(p->pos, &p->poscap,
+				    n + 1, sizeof *p->pos);
+			pos[n].off = start;
+			pos[n++].len = j - start;
 			start = j + 1;
 		}
 	}
+	p->npos = n;
 	for (; i < end; i++)
 		if (base[i] == d) {
 			add_pos(p, start, i - start);
 			start = i + 1;
-		}
+		} else if (base[i] == '\0')
+			p->row_nul = 1;
 	add_pos(p, start, end - start);
 }
 
@@ -755,6 +839,8 @@ csv_row(int c, void *data)
 		truncate_arena(p, p->row_start);
 		return;
 	}
+	p->row_nul = memchr(p->arena.p + p->row_start, '\0',
+	    p->arena.len - p->row_start) != NULL;
 	row_done(p);
 }
 
@@ -934,6 +1020,7 @@ sp_sacct_abandon(struct sp_sacct *p)
 {
 	p->pending = 0;
 	p->nrows = 0;
+	p->nrowspans = 0;
 	truncate_arena(p, 0);
 	sp_buf_clear(&p->partial);
 }
@@ -953,6 +1040,7 @@ sp_sacct_free(struct sp_sacct *p)
 	sp_intern_free(&p->odd_states);
 	free(p->pos);
 	free(p->rows);
+	free(p->rowspans);
 	free(p->req);
 	sp_intern_free(&p->req_ids);
 	sp_intern_free(&p->req_idents);

@@ -114,6 +114,24 @@ struct sp_sacct_rec {
 typedef void (*sp_sacct_emit_fn)(void *ctx, const struct sp_sacct_rec *rec);
 
 /*
+ * What a group's attempt numbers rest on, for a reader of one part of the
+ * input (sp-fetch reads a file in parts at once, and renumbers a requeued
+ * job whose earlier attempts were in an earlier part).  Slices are valid
+ * during the callback.
+ */
+struct sp_sacct_group {
+	struct sp_slice id;		/* the JobID of its first row */
+	struct sp_slice ident;		/* "cluster\x1fuid\x1fuser" of it */
+	size_t base;			/* earlier attempts this reader knew */
+	size_t attempts;		/* its allocation rows */
+	int remembers;			/* its last row was read (not dropped) */
+	int requeues;			/* its last attempt may have another */
+	struct sp_slice last_ident;	/* the identity of that last row */
+};
+
+typedef void (*sp_sacct_group_fn)(void *ctx, const struct sp_sacct_group *g);
+
+/*
  * What the parser met.  Nothing is dropped or read with a gap without
  * being counted here (sp-fetch --stats writes these counts).
  */
@@ -153,6 +171,7 @@ struct sp_sacct_config {
 	const char *fields;	/* "JobID,State,...", NULL: a header line */
 	int steps;		/* also a record per step */
 	sp_sacct_emit_fn emit;
+	sp_sacct_group_fn group;	/* NULL, or before each group's records */
 	void *ctx;
 };
 
@@ -182,6 +201,7 @@ struct sp_sacct {
 	size_t ncols, colcap, kindcap, rejcap, namecap;
 	int jobid_pos;		/* input position of JobID */
 	int have[SP_SF_COUNT];	/* the input has this field */
+	int sfpos[SP_SF_COUNT];	/* sp_sf -> input position, or -1 */
 
 	/* physical lines */
 	struct sp_buf partial;	/* a line cut by the end of a chunk */
@@ -196,11 +216,14 @@ struct sp_sacct {
 	/* the current row's fields by position */
 	struct sp_sacct_span *pos;
 	size_t npos, poscap;
+	int row_nul;		/* the row holds a NUL byte */
 
 	/* the allocation group */
 	struct sp_buf arena;
 	struct sp_sacct_row *rows;
 	size_t nrows, rowcap;
+	struct sp_sacct_span *rowspans;	/* the rows' fields, as read */
+	size_t nrowspans, rowspancap;
 
 	/* jobs that may have another attempt to come (see above) */
 	struct sp_intern req_ids;	/* job id -> slot */
@@ -227,6 +250,15 @@ int sp_sacct_finish(struct sp_sacct *p);
  */
 void sp_sacct_abandon(struct sp_sacct *p);
 void sp_sacct_free(struct sp_sacct *p);
+
+/*
+ * Whether a physical line starts a record, by the record-start rule (its
+ * JobID field starts with a digit and holds no white space), once the
+ * columns are known; *id is its JobID.  For finding where a file may be
+ * cut between jobs.
+ */
+int sp_sacct_line_starts(const struct sp_sacct *p, const char *s, size_t n,
+			 struct sp_slice *id);
 
 /* The name of the field at input position pos, as the header gave it. */
 const char *sp_sacct_column_name(const struct sp_sacct *p, size_t pos);

@@ -16,14 +16,14 @@ tres_find(struct sp_slice t, const char *key, struct sp_slice *val)
 	size_t klen = strlen(key);
 	const char *p = t.p, *end = t.p + t.n;
 
+	/* Keys hold no '=': an item is the key when '=' follows it there. */
 	while (p < end) {
 		const char *comma = memchr(p, ',', (size_t)(end - p));
 		const char *e = comma ? comma : end;
-		const char *eqs = memchr(p, '=', (size_t)(e - p));
 
-		if (eqs && (size_t)(eqs - p) == klen &&
+		if ((size_t)(e - p) > klen && p[klen] == '=' &&
 		    memcmp(p, key, klen) == 0) {
-			*val = sl(eqs + 1, (size_t)(e - eqs - 1));
+			*val = sl(p + klen + 1, (size_t)(e - p) - klen - 1);
 			return 1;
 		}
 		p = comma ? comma + 1 : end;

@@ -66,6 +66,13 @@ sp_is_sentinel(const char *s, size_t n)
 	 * case, is never a sentinel, and no word is compared for it. */
 	if (s[0] >= '0' && s[0] <= '9')
 		return 0;
+	/* Nor is most text: only these start a sentinel (any case). */
+	switch (lower((unsigned char)s[0])) {
+	case 'u': case 'n': case 'p': case 'i': case '(': case '-': case '+':
+		break;
+	default:
+		return 0;
+	}
 	for (i = 0; i < sizeof sentinels / sizeof sentinels[0]; i++)
 		if (sentinels[i].n == n && same_word(s, n, sentinels[i].s))
 			return 1;
@@ -246,6 +253,24 @@ sp_parse_duration(const char *s, size_t n, double *seconds)
 		*seconds = NAN;
 	if (s == NULL)
 		n = 0;
+	/*
+	 * HH:MM:SS, the form sacct prints most: read at once.  The same
+	 * value as the parts below give; a minute or second of 60 or more
+	 * goes on to be refused there.
+	 */
+	if (n == 8 && s[2] == ':' && s[5] == ':' && is_digit(s[0]) &&
+	    is_digit(s[1]) && is_digit(s[3]) && is_digit(s[4]) &&
+	    is_digit(s[6]) && is_digit(s[7])) {
+		int m = (s[3] - '0') * 10 + (s[4] - '0');
+		int sec = (s[6] - '0') * 10 + (s[7] - '0');
+
+		if (m < 60 && sec < 60) {
+			if (seconds)
+				*seconds = ((s[0] - '0') * 10 + (s[1] - '0')) *
+				    3600.0 + m * 60 + sec;
+			return SP_VAL_OK;
+		}
+	}
 	if (sp_is_sentinel(s, n))
 		return SP_VAL_UNKNOWN;
 	end = s + n;
