@@ -22,8 +22,8 @@ O ?= build
 B ?= bin
 
 SP_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE \
-	-D_POSIX_C_SOURCE=200809L -Ilib -MMD -MP
-LDLIBS = -lcsv -lm
+	-D_POSIX_C_SOURCE=200809L -pthread -Ilib -MMD -MP
+LDLIBS = -lcsv -lm -pthread
 
 LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/lib/%.o)

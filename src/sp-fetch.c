@@ -362,8 +362,8 @@ default_user(struct fetch_opts *o)
  * a sacct that fails before answering leaves standard output empty, so
  * the next stage stops too ("no header line") instead of reading none.
  */
-static void
-header(struct fetch_run *run)
+void
+fetch_header(struct fetch_run *run)
 {
 	if (run->header_done)
 		return;
@@ -408,6 +408,64 @@ put_text(struct sp_writer *w, const char *p, size_t n)
 		sp_writer_raw(w, p, n);
 }
 
+/* Which columns are numbers (sp_job.h's kind N). */
+static const char col_num[SP_JC_COUNT] = {
+#define SP_X(name, kind) #kind[0] == 'N',
+	SP_JOB_COLUMNS(SP_X)
+#undef SP_X
+};
+
+void
+fetch_tsv_record(struct sp_buf *b, const struct sp_sacct_rec *rec)
+{
+	size_t need = SP_JC_COUNT * 24 + 1, i;
+	char *o;
+
+	for (i = 0; i < SP_JC_COUNT; i++)
+		need += 2 * rec->text[i].n;
+	sp_buf_reserve(b, need);
+	o = b->p + b->len;
+	for (i = 0; i < SP_JC_COUNT; i++) {
+		if (i)
+			*o++ = '\t';
+		if (col_num[i]) {
+			double v = rec->num[i];
+			char tmp[32], *d = tmp + sizeof tmp;
+			unsigned long long u;
+
+			if (isnan(v))
+				continue;
+			if (v != trunc(v) || fabs(v) >= 1e15) {
+				b->len = (size_t)(o - b->p);
+				sp_fmt_num(b, v);
+				o = b->p + b->len;
+				continue;
+			}
+			u = (unsigned long long)fabs(v);
+			do
+				*--d = (char)('0' + u % 10);
+			while ((u /= 10) != 0);
+			if (v < 0)
+				*--d = '-';
+			memcpy(o, d, (size_t)(tmp + sizeof tmp - d));
+			o += tmp + sizeof tmp - d;
+		} else {
+			struct sp_slice t = rec->text[i];
+
+			if (sp_field_clean_len(t.p, t.n) == t.n) {
+				memcpy(o, t.p, t.n);
+				o += t.n;
+				continue;
+			}
+			b->len = (size_t)(o - b->p);
+			sp_field_encode(b, t.p, t.n);
+			o = b->p + b->len;
+		}
+	}
+	*o++ = '\n';
+	b->len = (size_t)(o - b->p);
+}
+
 static void
 emit(void *ctx, const struct sp_sacct_rec *rec)
 {
@@ -416,7 +474,22 @@ emit(void *ctx, const struct sp_sacct_rec *rec)
 
 	if (!fetch_selected(run, rec))
 		return;
-	header(run);
+	fetch_header(run);
+	if (run->o->fmt == SP_FMT_TSV) {
+		/* The pipeline's format: a record is one write of one line. */
+		if (run->out != NULL)
+			fetch_tsv_record(run->out, rec);
+		else {
+			sp_buf_clear(&run->line);
+			fetch_tsv_record(&run->line, rec);
+			if (fwrite(run->line.p, 1, run->line.len, stdout) !=
+			    run->line.len)
+				sp_die(SP_EXIT_FAIL, "<stdout>:");
+		}
+		if (rec->text[SP_JC_step].n == 0)
+			run->records++;
+		return;
+	}
 	for (i = 0; i < SP_JC_COUNT; i++) {
 		if (sp_sacct_col_is_num(i))
 			put_num(&run->w, rec->num[i]);
@@ -452,9 +525,8 @@ fetch_said(struct fetch_run *run, const struct sp_sacct *ps)
 	run->stats = NULL;
 }
 
-/* A fixed history without a record to write: what was asked, said. */
-static void
-none_in(const struct fetch_run *run, const char *what)
+void
+fetch_none_in(const struct fetch_run *run, const char *what)
 {
 	if (run->unselected > 0)
 		sp_warn("no job in %s matches the selection (%lu %s not)",
@@ -464,9 +536,8 @@ none_in(const struct fetch_run *run, const char *what)
 		sp_warn("no jobs in %s", what);
 }
 
-/* -v: the delimiter a dump was read with. */
-static void
-say_delimiter(const struct sp_sacct *ps, const char *name)
+void
+fetch_say_delimiter(const struct sp_sacct *ps, const char *name)
 {
 	const char *d = ps->delim == '|' ? "'|'" : ps->delim == '\t' ? "TAB" :
 	    ps->delim == 0x1f ? "0x1F" : "a comma (CSV)";
@@ -490,6 +561,10 @@ fetch_input(struct fetch_run *run)
 
 	if (fd < 0)
 		sp_die(SP_EXIT_USAGE, "%s:", o->input);
+	if (fetch_input_parallel(run, fd, name) == 0) {
+		close(fd);
+		return;
+	}
 	buf = sp_xmalloc(FETCH_READ_CHUNK);
 	fetch_parser_init(&ps, run, SP_SACCT_DETECT, o->fields);
 	for (;;) {
@@ -516,10 +591,10 @@ fetch_input(struct fetch_run *run)
 		close(fd);
 	if (err.len == 0) {
 		if (o->verbose)
-			say_delimiter(&ps, name);
+			fetch_say_delimiter(&ps, name);
 		fetch_said(run, &ps);
 		if (run->records == 0)
-			none_in(run, name);
+			fetch_none_in(run, name);
 	}
 	sp_sacct_free(&ps);
 	if (err.len)
@@ -557,7 +632,7 @@ fetch_demo(struct fetch_run *run)
 	}
 	fetch_said(run, &ps);
 	if (run->records == 0)
-		none_in(run, "the demo");
+		fetch_none_in(run, "the demo");
 	sp_exec_free(&x);
 	sp_sacct_free(&ps);
 	sp_buf_free(&why);
@@ -632,10 +707,11 @@ main(int argc, char **argv)
 		    o.jobs ? sp_buf_str(&jobs) : NULL);
 	fetch_site_finish(&site);
 
-	header(&run);
+	fetch_header(&run);
 	sp_writer_finish(&run.w);
 	sp_stdout_close();
 	fetch_select_free(&run);
+	sp_buf_free(&run.line);
 	sp_buf_free(&msg);
 	sp_buf_free(&jobs);
 	sp_buf_free(&o.since_buf);

@@ -709,6 +709,68 @@ c2" ]
 	[ "${#lines[@]}" -eq 4 ]
 }
 
+# ------------------------------------------------------- parts at once
+
+# same_as_one_core FILE [OPTION...]: sp-fetch --input FILE read in small
+# parts at once gives the bytes, the counts and the lines one core gives
+# (a pipe is read on one core).
+same_as_one_core() {
+	local f=$1 d=$BATS_TEST_TMPDIR
+	shift
+	cat "$f" | sp-fetch --input - --stats "$d/one.stats" "$@" >"$d/one.tsv" 2>"$d/one.err"
+	SLURMPAST_CHUNK_BYTES=${CHUNK:-4096} sp-fetch --input "$f" \
+	    --stats "$d/parts.stats" "$@" >"$d/parts.tsv" 2>"$d/parts.err"
+	cmp "$d/one.tsv" "$d/parts.tsv"
+	cmp "$d/one.stats" "$d/parts.stats"
+	# The names differ: <stdin> against the file's.
+	diff <(sed 's|<stdin>|F|' "$d/one.err") <(sed "s|$f|F|" "$d/parts.err")
+}
+
+@test "--input of a file: read in parts at once, the same bytes as one core" {
+	sp-fetch --demo-sacct --demo-jobs 2000 >"$BATS_TEST_TMPDIR/demo.psv"
+	same_as_one_core "$BATS_TEST_TMPDIR/demo.psv"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/parts.tsv")" -gt 2000 ]
+	same_as_one_core "$BATS_TEST_TMPDIR/demo.psv" --steps
+	same_as_one_core "$BATS_TEST_TMPDIR/demo.psv" -u bob -S 2026-01-10
+	run --separate-stderr env SLURMPAST_CHUNK_BYTES=50000 sp-fetch \
+	    --input "$BATS_TEST_TMPDIR/demo.psv" -v
+	[[ "${stderr_lines[1]}" =~ ^"sp-fetch: $BATS_TEST_TMPDIR/demo.psv: read in "[0-9]+" parts, "[0-9]" at once"$ ]]
+}
+
+@test "parts at once: a requeued job's attempts, a row over two lines, the counts" {
+	{
+		echo 'JobID|JobName|User|UID|Cluster|State|Submit|Elapsed|SubmitLine|Partition'
+		echo '7|req|u1|1|c|REQUEUED|2026-01-01T00:00:00|00:01:00|sbatch r.sh|p'
+		echo '7.batch|batch||||REQUEUED|2026-01-01T00:00:01|00:01:00||p'
+		for i in $(seq 100 400); do
+			echo "$i|fill|u2|2|c|COMPLETED|2026-01-01T01:00:00|00:00:0$((i % 10))|sbatch --wrap 'a"
+			echo "b | c'|p"
+		done
+		echo '7|req|u1|1|c|NODE_FAIL|2026-01-01T02:00:00|00:02:00|sbatch r.sh|p'
+		for i in $(seq 401 700); do
+			echo "$i|short|u2|2|c|FOO|2026-01-01T03:00:00|00:00:01|sbatch s.sh"
+		done
+		echo '7|req|u1|1|c|COMPLETED|2026-01-01T04:00:00|00:03:00|sbatch r.sh|p'
+		echo '7|other|u9|9|c|COMPLETED|2026-01-01T05:00:00|00:03:00|sbatch o.sh|p'
+		echo '8|x|y|z|COMPLETED|too|many|fields|here|p'
+	} >"$BATS_TEST_TMPDIR/r.psv"
+	for CHUNK in 500 4096 30000; do
+		CHUNK=$CHUNK same_as_one_core "$BATS_TEST_TMPDIR/r.psv"
+	done
+	run sp-fetch --input "$BATS_TEST_TMPDIR/r.psv"
+	[ "$(awk -F'\t' '$1 == 7 { print $6, $7, $14 }' <<<"$output")" = "0 req REQUEUED
+1 req NODE_FAIL
+2 req COMPLETED
+0 other COMPLETED" ]
+}
+
+@test "parts at once: the shared fixtures, as one core reads them" {
+	need_fixtures
+	CHUNK=20000 same_as_one_core "$FIXTURES/xdmod/pozidriv.log" --fields "$XDMOD_FIELDS"
+	CHUNK=3000 same_as_one_core "$FIXTURES/hpc-cost-simulator/sacct-output-v2.txt" --fields "$HPC_FIELDS" --steps
+	CHUNK=3000 same_as_one_core "$FIXTURES/hpc-cost-simulator/sacct-output-v2.txt" --fields "${HPC_FIELDS%,Partition}"
+}
+
 # ------------------------------------------------------------- fixtures
 
 @test "fixture xdmod/pozidriv.log: 11704 allocations, nothing dropped" {

@@ -61,11 +61,35 @@ struct fetch_run {
 	int selecting;
 	int alloc_kept;		/* the last allocation was selected */
 	struct sp_buf enc;	/* record-form text while matching */
+	struct sp_buf line;	/* the TSV record being written */
+	struct sp_buf *out;	/* where TSV records go; NULL: stdout */
 };
 
 /* sp-fetch.c */
+/*
+ * The record as a TSV line, appended to b: the bytes sp_writer gives
+ * (escapes, numbers), written without it, a field at a time being most
+ * of the cost of writing.
+ */
+void fetch_tsv_record(struct sp_buf *b, const struct sp_sacct_rec *rec);
 void fetch_parser_init(struct sp_sacct *ps, struct fetch_run *run,
 		       int delim, const char *fields);
+/* The header line, once, before the first record (or at the end). */
+void fetch_header(struct fetch_run *run);
+/* -v: the delimiter a dump was read with. */
+void fetch_say_delimiter(const struct sp_sacct *ps, const char *name);
+/* A fixed history without a record to write: what was asked, said. */
+void fetch_none_in(const struct fetch_run *run, const char *what);
+
+/* parallel.c */
+/*
+ * --input of a regular file, read in parts at once (one per core, at
+ * most four) and written in the file's order, the same bytes one core
+ * writes.  Returns 0 when it read the file, 1 when it is not for parts
+ * (a pipe, a small file, CSV, an output other than TSV, one core): read
+ * it on one core.
+ */
+int fetch_input_parallel(struct fetch_run *run, int fd, const char *name);
 /* What the parser met, said; --stats written.  Dies if that fails. */
 void fetch_said(struct fetch_run *run, const struct sp_sacct *ps);
 
