@@ -15,57 +15,18 @@
 #include <string.h>
 
 #include "sp.h"
-#include "sp_intern.h"
-#include "sp_run.h"
+#include "sp_rollup.h"
 #include "sp_workload.h"
 
 static const char usage_text[] =
 	"usage: sp-group [--rollup [--sort key]] [--tsv | --plain | --json | "
 	"--csv] [file ...]\n";
 
-enum sort_key { SORT_COST, SORT_FAILURES, SORT_RATE, SORT_RECENT,
-		SORT_RUNS, SORT_NAME };
-
-static const char *const sort_names[] = { "cost", "failures", "rate",
-	"recent", "runs", "name", NULL };
-
 struct options {
 	int rollup;
 	int sort_given;
-	enum sort_key sort;
+	enum sp_rollup_sort sort;
 	enum sp_format fmt;
-};
-
-/* One workload of the rollup. */
-struct wl {
-	size_t key;			/* its number in the key table */
-	long runs, completed, failed, cancelled, noop, problems;
-	long hang_judged;		/* runs whose noop is known */
-	long hang_unjudged;		/* over 5 minutes, no CPU time */
-	long hang_judged_long;		/* over 5 minutes, CPU time known */
-	long names;
-	double gpu_h, core_h;
-	int gpu_known, core_known;
-	int64_t first, last;
-	int first_known, last_known;
-	struct sp_order newest;
-	int have_newest;
-	const char *newest_name;	/* in the names table */
-	const char *last_name;		/* the last run's, in the table */
-	size_t last_name_n;
-	/* worked out at the end */
-	double compute, fail_rate, noop_rate, share;
-	const char *keystr;
-	enum sort_key sort;
-};
-
-struct rollup {
-	struct sp_intern keys;		/* workload_key -> number */
-	struct sp_intern names;		/* (number, name) pairs seen */
-	struct wl *v;
-	size_t n, cap;
-	long open, unusable;
-	enum sort_key sort;
 };
 
 static void
@@ -92,14 +53,14 @@ parse_options(int argc, char **argv, struct options *o)
 		case 's': {
 			int k;
 
-			for (k = 0; sort_names[k]; k++)
-				if (strcmp(optarg, sort_names[k]) == 0)
+			for (k = 0; sp_rollup_sort_names[k]; k++)
+				if (strcmp(optarg, sp_rollup_sort_names[k]) == 0)
 					break;
-			if (sort_names[k] == NULL)
+			if (sp_rollup_sort_names[k] == NULL)
 				sp_die(SP_EXIT_USAGE, "--sort: unknown key '%s' "
 				       "(cost, failures, rate, recent, runs or "
 				       "name)", optarg);
-			o->sort = (enum sort_key)k;
+			o->sort = (enum sp_rollup_sort)k;
 			o->sort_given = 1;
 			break;
 		}
@@ -238,111 +199,10 @@ stream(struct sp_reader *r, struct sp_writer *w)
 
 /* --------------------------------------------------------------- rollup */
 
-static struct wl *
-workload(struct rollup *ru, const char *key, size_t n)
-{
-	size_t i = sp_intern(&ru->keys, key, n);
-
-	if (i == ru->n) {
-		ru->v = sp_xgrow(ru->v, &ru->cap, ru->n + 1, sizeof *ru->v);
-		memset(&ru->v[i], 0, sizeof ru->v[i]);
-		ru->v[i].key = i;
-		ru->n++;
-	}
-	return &ru->v[i];
-}
-
-/* Counts a name once per workload; returns the name as kept. */
-static const char *
-count_name(struct rollup *ru, struct wl *w, struct sp_slice name,
-	   struct sp_buf *scratch)
-{
-	size_t before = ru->names.n, id, prefix;
-
-	/* One table for every workload: "number/name" (digits by hand:
-	 * this runs once a record). */
-	char digits[32], *d = digits + sizeof digits;
-	size_t k = w->key;
-
-	/* Runs of a workload mostly share a name: no lookup for a repeat. */
-	if (w->last_name != NULL && name.n == w->last_name_n &&
-	    memcmp(name.p, w->last_name, name.n) == 0)
-		return w->last_name;
-
-	*--d = '/';
-	do
-		*--d = (char)('0' + k % 10);
-	while ((k /= 10) != 0);
-	sp_buf_clear(scratch);
-	sp_buf_add(scratch, d, (size_t)(digits + sizeof digits - d));
-	prefix = scratch->len;
-	sp_buf_add(scratch, name.p, name.n);
-	id = sp_intern(&ru->names, scratch->p, scratch->len);
-	if (ru->names.n > before)
-		w->names++;
-	w->last_name = sp_intern_str(&ru->names, id) + prefix;
-	w->last_name_n = name.n;
-	return w->last_name;
-}
-
 static void
-add_run(struct rollup *ru, struct wl *w, const struct sp_job *j,
-	struct sp_buf *scratch)
+read_rollup(struct sp_reader *r, struct sp_rollup *ru)
 {
-	struct sp_order o;
-	double gh = sp_job_gpu_hours(j), ch = sp_job_core_hours(j);
-	int64_t first, last;
-	int first_known, last_known;
-	/* noop is sp-hang's rule: a state that explains it is no hang. */
-	int failed = sp_job_failed(j), noop = sp_job_hang(j);
-	const char *name;
-
-	w->runs++;
-	w->completed += sp_job_state_is(j, "COMPLETED");
-	w->failed += failed;
-	w->cancelled += sp_job_state_is(j, "CANCELLED");
-	w->noop += noop;
-	if (sp_job_hang_known(j)) {
-		w->hang_judged++;
-		w->hang_judged_long += j->elapsed_s > SP_NOOP_MIN_ELAPSED_S &&
-				       !isnan(j->total_cpu_s);
-	} else if (sp_job_usable(j)) {
-		w->hang_unjudged++;
-	}
-	w->problems += failed || noop;
-	if (!isnan(gh)) {
-		w->gpu_h += gh;
-		w->gpu_known = 1;
-	}
-	if (!isnan(ch)) {
-		w->core_h += ch;
-		w->core_known = 1;
-	}
-	first_known = j->start_known || j->submit_known;
-	first = j->start_known ? j->start_t : j->submit_t;
-	last_known = j->end_known || first_known;
-	last = j->end_known ? j->end_t : first;
-	if (first_known && (!w->first_known || first < w->first)) {
-		w->first = first;
-		w->first_known = 1;
-	}
-	if (last_known && (!w->last_known || last > w->last)) {
-		w->last = last;
-		w->last_known = 1;
-	}
-	name = count_name(ru, w, j->name, scratch);
-	sp_order_of(&o, j);
-	if (!w->have_newest || sp_order_cmp(&o, &w->newest) > 0) {
-		w->newest = o;
-		w->have_newest = 1;
-		w->newest_name = name;
-	}
-}
-
-static void
-read_rollup(struct sp_reader *r, struct rollup *ru)
-{
-	struct sp_buf wl = { 0 }, key = { 0 }, scratch = { 0 };
+	struct sp_buf wl = { 0 }, key = { 0 };
 	struct sp_jobcols c;
 	struct cols kc;
 	struct sp_job j;
@@ -357,139 +217,17 @@ read_rollup(struct sp_reader *r, struct rollup *ru)
 	    NULL);
 	while (sp_next_or_die(r)) {
 		sp_job_parse(&j, &c, r);
-		if (sp_job_is_step(&j))
-			continue;
-		if (sp_job_is_open(&j)) {
-			ru->open++;
-			continue;
-		}
-		if (!sp_job_usable(&j)) {
-			ru->unusable++;
-			continue;
-		}
 		/* A key already on the record wins: awk may have merged two. */
 		if (c.workload_key >= 0) {
-			add_run(ru, workload(ru, j.workload_key.p,
-				j.workload_key.n), &j, &scratch);
-		} else {
+			sp_rollup_add(ru, j.workload_key.p, j.workload_key.n,
+				      &j);
+		} else if (!sp_job_is_step(&j)) {
 			key_of(r, &kc, &wl, &key);
-			add_run(ru, workload(ru, key.p, key.len), &j, &scratch);
+			sp_rollup_add(ru, key.p, key.len, &j);
 		}
 	}
 	sp_buf_free(&wl);
 	sp_buf_free(&key);
-	sp_buf_free(&scratch);
-}
-
-static int
-cmp_num(double a, double b)
-{
-	return a < b ? -1 : a > b;
-}
-
-static const char *
-key_str(const struct rollup *ru, const struct wl *w)
-{
-	return sp_intern_str(&ru->keys, w->key);
-}
-
-/* The workload part of a key: after its third '/'. */
-static const char *
-key_workload(const char *key)
-{
-	const char *p = key;
-
-	for (int k = 0; k < 3; k++) {
-		const char *s = strchr(p, '/');
-
-		if (s == NULL)
-			return key;
-		p = s + 1;
-	}
-	return p;
-}
-
-static int
-cmp_lower(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int x = (unsigned char)*a, y = (unsigned char)*b;
-
-		if (x >= 'A' && x <= 'Z')
-			x += 'a' - 'A';
-		if (y >= 'A' && y <= 'Z')
-			y += 'a' - 'A';
-		if (x != y || x == 0)
-			return x - y;
-	}
-}
-
-static int
-by_sort(const void *pa, const void *pb)
-{
-	const struct wl *a = pa, *b = pb;
-	const char *ka = a->keystr, *kb = b->keystr;
-	int c = 0;
-
-	switch (a->sort) {
-	case SORT_COST:
-		if ((c = -cmp_num(a->compute, b->compute)) == 0)
-			c = -cmp_num(a->runs, b->runs);
-		break;
-	case SORT_FAILURES:
-		if ((c = -cmp_num(a->problems, b->problems)) == 0)
-			c = -cmp_num(a->compute, b->compute);
-		break;
-	case SORT_RATE:
-		if ((c = -cmp_num(a->fail_rate, b->fail_rate)) == 0)
-			c = -cmp_num(a->runs, b->runs);
-		break;
-	case SORT_RECENT:
-		if ((c = -cmp_num((double)a->last, (double)b->last)) == 0)
-			c = strcmp(key_workload(ka), key_workload(kb));
-		break;
-	case SORT_RUNS:
-		if ((c = -cmp_num(a->runs, b->runs)) == 0)
-			c = strcmp(key_workload(ka), key_workload(kb));
-		break;
-	case SORT_NAME:
-		c = cmp_lower(key_workload(ka), key_workload(kb));
-		break;
-	}
-	/* The key last, so the order never depends on the input's. */
-	return c ? c : strcmp(ka, kb);
-}
-
-static const char *
-severity(const struct wl *w)
-{
-	if (w->runs >= SP_SEV_MIN_RUNS &&
-	    (w->fail_rate >= SP_SEV_CRIT_FAIL_RATE ||
-	     w->noop_rate >= SP_SEV_CRIT_NOOP_RATE))
-		return "critical";
-	if (w->fail_rate >= SP_SEV_WARN_FAIL_RATE ||
-	    w->noop_rate >= SP_SEV_WARN_NOOP_RATE)
-		return "warning";
-	return "ok";
-}
-
-/* One raw name: itself; a fold with no letters: the newest raw name. */
-static void
-write_label(struct sp_writer *w, const struct wl *x, const char *workload)
-{
-	const char *newest = x->newest_name ? x->newest_name : "";
-
-	if (x->names == 1 && *newest != '\0') {
-		sp_writer_str(w, newest);
-	} else if (!sp_workload_has_letter(workload, strlen(workload)) &&
-		   *newest != '\0') {
-		if (x->names > 1)
-			sp_writer_printf(w, "%s+%ld", newest, x->names - 1);
-		else
-			sp_writer_str(w, newest);
-	} else {
-		sp_writer_str(w, workload);
-	}
 }
 
 static void
@@ -505,7 +243,7 @@ write_time(struct sp_writer *w, int known, int64_t t, struct sp_buf *b)
 }
 
 static void
-write_rollup(struct rollup *ru, struct sp_writer *w)
+write_rollup(struct sp_rollup *ru, struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "label", "partition", "names", "runs",
@@ -513,43 +251,32 @@ write_rollup(struct rollup *ru, struct sp_writer *w)
 		"core_h", "compute", "share", "cum_share", "severity", "first",
 		"last", NULL };
 	struct sp_buf b = { 0 };
-	double total = 0, cum = 0;
+	double cum = 0;
 
-	for (size_t i = 0; i < ru->n; i++) {
-		struct wl *x = &ru->v[i];
-		long decided = x->completed + x->failed;
-
-		x->compute = sp_compute(x->gpu_h, x->core_h);
-		x->fail_rate = decided ? (double)x->failed / decided : 0;
-		/* Over the runs that could be judged: unknown is not 0. */
-		x->noop_rate = x->hang_judged ?
-			       (double)x->noop / x->hang_judged : 0;
-		x->keystr = key_str(ru, x);
-		x->sort = ru->sort;
-		total += x->compute;
-	}
-	sp_sort(ru->v, ru->n, sizeof *ru->v, by_sort);
 	for (const char *const *c = cols; *c; c++)
 		sp_writer_column(w, *c);
 	sp_writer_header(w);
 	for (size_t i = 0; i < ru->n; i++) {
-		const struct wl *x = &ru->v[i];
-		const char *key = key_str(ru, x), *wl = key_workload(key);
+		const struct sp_rollup_wl *x = &ru->v[i];
+		const char *key = sp_rollup_key(ru, x);
+		const char *wl = sp_rollup_key_workload(key);
 		const char *s1 = strchr(key, '/');
 		const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
-		double share = total > 0 ? x->compute / total : NAN;
 
+		sp_buf_clear(&b);
 		if (s1 && s2 && wl != key) {
 			sp_writer_field(w, key, (size_t)(s1 - key));
 			sp_writer_str(w, wl);
 			sp_writer_str(w, key);
-			write_label(w, x, wl);
+			sp_rollup_label(&b, x, wl);
+			sp_writer_field(w, b.p, b.len);
 			sp_writer_field(w, s1 + 1, (size_t)(s2 - s1 - 1));
 		} else {
 			sp_writer_empty(w);
 			sp_writer_str(w, key);
 			sp_writer_str(w, key);
-			write_label(w, x, key);
+			sp_rollup_label(&b, x, key);
+			sp_writer_field(w, b.p, b.len);
 			sp_writer_empty(w);
 		}
 		sp_writer_int(w, x->names);
@@ -558,8 +285,7 @@ write_rollup(struct rollup *ru, struct sp_writer *w)
 		sp_writer_int(w, x->failed);
 		sp_writer_int(w, x->cancelled);
 		/* Unknown when no run that could have hung was judged. */
-		if (x->hang_judged_long || (x->hang_judged &&
-					    !x->hang_unjudged))
+		if (sp_rollup_noop_known(x))
 			sp_writer_int(w, x->noop);
 		else
 			sp_writer_empty(w);
@@ -567,24 +293,16 @@ write_rollup(struct rollup *ru, struct sp_writer *w)
 		sp_writer_num(w, x->gpu_known ? x->gpu_h : NAN);
 		sp_writer_num(w, x->core_known ? x->core_h : NAN);
 		sp_writer_num(w, x->compute);
-		sp_writer_num(w, share);
-		if (!isnan(share))
-			cum += share;
-		sp_writer_num(w, isnan(share) ? NAN : cum);
-		sp_writer_str(w, severity(x));
+		sp_writer_num(w, x->share);
+		if (!isnan(x->share))
+			cum += x->share;
+		sp_writer_num(w, isnan(x->share) ? NAN : cum);
+		sp_writer_str(w, sp_rollup_severity(x));
 		write_time(w, x->first_known, x->first, &b);
 		write_time(w, x->last_known, x->last, &b);
 		sp_writer_end(w);
 	}
 	sp_buf_free(&b);
-}
-
-static void
-rollup_free(struct rollup *ru)
-{
-	free(ru->v);
-	sp_intern_free(&ru->keys);
-	sp_intern_free(&ru->names);
 }
 
 int
@@ -601,11 +319,12 @@ main(int argc, char **argv)
 	sp_open_or_die(&r, argv + optind, (size_t)(argc - optind));
 	sp_writer_init(&w, stdout, o.fmt);
 	if (o.rollup) {
-		struct rollup ru;
+		struct sp_rollup ru;
 
-		memset(&ru, 0, sizeof ru);
-		ru.sort = o.sort;
+		sp_rollup_init(&ru);
 		read_rollup(&r, &ru);
+		sp_rollup_finish(&ru);
+		sp_rollup_sort(&ru, o.sort);
 		write_rollup(&ru, &w);
 		sp_writer_finish(&w);
 		if (ru.open > 0)
@@ -615,7 +334,7 @@ main(int argc, char **argv)
 			sp_warn("left out %ld %s with no elapsed time",
 				ru.unusable, ru.unusable == 1 ? "record" :
 				"records");
-		rollup_free(&ru);
+		sp_rollup_free(&ru);
 	} else {
 		stream(&r, &w);
 		sp_writer_finish(&w);
