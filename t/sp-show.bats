@@ -812,3 +812,21 @@ array_input() {
 	printf '%s\n' "$output" | jq -e '.code == "timeout-hang" and
 		.severity == "critical" and .jobid == "5100002"'
 }
+
+@test "--table on real dumps: slurm2sql's Aalto jobs, the hpc-cost-simulator's 483" {
+	need_fixtures
+	sp-fetch --input "$FIXTURES/slurm2sql/test-data1.txt" >s2s.tsv 2>/dev/null
+	run sp-show --table --plain s2s.tsv
+	[ "$status" -eq 0 ]
+	[ "$output" = "jobid     name                state       elapsed  time_eff  cpu_eff  mem_eff  gpu_eff  exit
+43974388  spawner-jupyterhub  CANCELLED  03:33:25      3.0%     0.1%    10.3%      n/a     0
+43977780  _interactive        CANCELLED     17.0s     28.3%     4.7%     0.2%      n/a     0" ]
+	sp-fetch --input "$FIXTURES/hpc-cost-simulator/sacct-output-v2.txt" \
+		--fields State,JobID,ReqCPUS,ReqMem,ReqNodes,Constraints,Submit,Eligible,Start,Elapsed,Suspended,End,ExitCode,DerivedExitCode,AllocNodes,NCPUS,MaxDiskRead,MaxDiskWrite,MaxPages,MaxRSS,MaxVMSize,CPUTime,UserCPU,SystemCPU,TotalCPU,Partition \
+		>hpc.tsv 2>/dev/null
+	run sp-show --table hpc.tsv
+	# One row an allocation; no time limit in that dump, so no time_eff.
+	[ "${#lines[@]}" -eq 484 ]
+	[ "${lines[1]}" = "$(printf '67108865\t\tOUT_OF_MEMORY\t316\t\t0.413241\t\t\t0')" ]
+	[ -z "$(printf '%s\n' "$output" | awk -F '\t' 'NR > 1 && $5 != ""')" ]
+}
