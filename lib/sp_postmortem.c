@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sp.h"
+#include "sp_nodes.h"
 #include "sp_postmortem.h"
 
 /* What every drawing function reads. */
@@ -1033,6 +1034,44 @@ steps(const struct draw *D, struct sp_buf *b)
 		items(D, b, &t, 4);
 	}
 	sp_buf_free(&t);
+}
+
+void
+sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
+		      const struct sp_job *steps, size_t nsteps,
+		      const struct sp_site *site, struct sp_logctx *logs,
+		      struct sp_node_history *history, int figures_only)
+{
+	struct sp_diag d;
+
+	memset(a, 0, sizeof *a);
+	sp_jobcalc(&a->calc, j, steps, nsteps, site);
+	sp_logs_none(&a->logs);
+	if (figures_only)
+		return;
+	if (logs != NULL)
+		sp_logs_find(logs, j, &a->logs);
+	memset(&d, 0, sizeof d);
+	d.job = j;
+	d.steps = steps;
+	d.nsteps = nsteps;
+	d.site = site;
+	d.logs = &a->logs;
+	if (history != NULL && sp_node_history_note(history, j, &a->note) == 1) {
+		/* The note is a clause; the finding makes it a sentence. */
+		while (a->note.len > 0 && a->note.p[a->note.len - 1] == '.')
+			a->note.p[--a->note.len] = '\0';
+		d.node_note = a->note.p;
+	}
+	sp_diagnose(&d, &a->findings);
+}
+
+void
+sp_analysis_free(struct sp_analysis *a)
+{
+	sp_findings_free(&a->findings);
+	sp_logs_free(&a->logs);
+	sp_buf_free(&a->note);
 }
 
 void

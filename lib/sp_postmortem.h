@@ -31,6 +31,28 @@ struct sp_postmortem {
 	int all;		/* also every field and the steps */
 };
 
+struct sp_logctx;
+struct sp_node_history;
+
+/*
+ * What one job's post-mortem rests on, worked out once: its figures, its
+ * logs (none looked for when logs is NULL: --no-logs), its findings (the
+ * node note among them when a history is given).  figures_only: the
+ * figures alone (a table needs no more), no log read, no rule run.
+ */
+struct sp_analysis {
+	struct sp_jobcalc calc;
+	struct sp_logs logs;
+	struct sp_findings findings;
+	struct sp_buf note;
+};
+
+void sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
+			   const struct sp_job *steps, size_t nsteps,
+			   const struct sp_site *site, struct sp_logctx *logs,
+			   struct sp_node_history *history, int figures_only);
+void sp_analysis_free(struct sp_analysis *a);
+
 /*
  * Appends the post-mortem to out, laid out for t (its width, colour and
  * glyphs), every line ending in LF, read top-down: the verdict line (id,

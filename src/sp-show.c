@@ -239,16 +239,12 @@ view_job(struct run *R, const struct shown *s)
 	sp_postmortem_draw(&R->term, &pm, b);
 }
 
-/* The finding (and logs) a job needs, or only its figures (--table). */
+/* One wanted job: worked out (only its figures for --table), shown. */
 static void
 show(struct run *R, struct held *h)
 {
-	const struct sp_job *j = &h->alloc.j;
 	struct sp_job *steps = NULL;
-	struct sp_logs logs;
-	struct sp_findings f = { 0 };
-	struct sp_buf note = { 0 };
-	struct sp_jobcalc c;
+	struct sp_analysis a;
 	struct shown s;
 	int worst;
 
@@ -257,34 +253,14 @@ show(struct run *R, struct held *h)
 		for (size_t i = 0; i < h->nsteps; i++)
 			steps[i] = h->steps[i].j;
 	}
-	sp_jobcalc(&c, j, steps, h->nsteps, &R->site);
-	sp_logs_none(&logs);
-	if (R->o->mode != MODE_TABLE) {
-		struct sp_diag d;
-
-		if (!R->o->no_logs)
-			sp_logs_find(&R->logctx, j, &logs);
-		memset(&d, 0, sizeof d);
-		d.job = j;
-		d.steps = steps;
-		d.nsteps = h->nsteps;
-		d.site = &R->site;
-		d.logs = &logs;
-		if (sp_node_history_note(R->history, j, &note) == 1) {
-			/* The note is a clause; the finding makes it a
-			 * sentence. */
-			while (note.len > 0 && note.p[note.len - 1] == '.')
-				note.p[--note.len] = '\0';
-			d.node_note = note.p;
-		}
-		sp_diagnose(&d, &f);
-	}
-
+	sp_postmortem_analyse(&a, &h->alloc.j, steps, h->nsteps, &R->site,
+			      R->o->no_logs ? NULL : &R->logctx, R->history,
+			      R->o->mode == MODE_TABLE);
 	s.h = h;
 	s.steps = steps;
-	s.calc = &c;
-	s.logs = &logs;
-	s.findings = &f;
+	s.calc = &a.calc;
+	s.logs = &a.logs;
+	s.findings = &a.findings;
 	sp_buf_clear(&R->out);
 	if (array_member(R, h))
 		array_add(R, &s);
@@ -300,13 +276,10 @@ show(struct run *R, struct held *h)
 		fwrite(R->out.p, 1, R->out.len, stdout);
 		R->shown++;
 	}
-	worst = sp_findings_worst(&f);
+	worst = sp_findings_worst(&a.findings);
 	if (worst > R->worst)
 		R->worst = worst;
-
-	sp_findings_free(&f);
-	sp_logs_free(&logs);
-	sp_buf_free(&note);
+	sp_analysis_free(&a);
 	free(steps);
 }
 
