@@ -151,9 +151,12 @@ $(O)/t/fuzz_%.o: t/fuzz/fuzz_%.c t/fuzz/fuzz.h
 	@mkdir -p $(@D)
 	$(CC) $(SP_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(O)/t/replay_%: $(O)/t/fuzz_%.o $(O)/t/replay.o $(O)/libsp.a
+# A target t/fuzz/fuzz_NAME.c is linked with sp-NAME's own files too,
+# when that program has any (src/sp-NAME/*.c), as a unit test is.
+FUZZ_OWN = $(patsubst src/%.c,$(O)/src/%.o,$(wildcard src/sp-$*/*.c))
+$(O)/t/replay_%: $(O)/t/fuzz_%.o $(O)/t/replay.o $$(FUZZ_OWN) $(O)/libsp.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/t/replay.o \
-		$(O)/libsp.a $(LDLIBS)
+		$(filter $(O)/src/%.o,$^) $(O)/libsp.a $(LDLIBS)
 
 # The replays are unit tests too: make check builds them.
 units: $(REPLAYS)
@@ -166,10 +169,10 @@ fuzz-regress: $(REPLAYS)
 	done
 
 # A separate build: every object carries the fuzzer's instrumentation.
-$(O)/fuzz/fuzz_%: $(O)/t/fuzz_%.o $(O)/libsp.a
+$(O)/fuzz/fuzz_%: $(O)/t/fuzz_%.o $$(FUZZ_OWN) $(O)/libsp.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< \
-		$(O)/libsp.a $(LDLIBS)
+		$(filter $(O)/src/%.o,$^) $(O)/libsp.a $(LDLIBS)
 
 fuzz-targets: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
 

@@ -41,6 +41,10 @@ replay() {
 	replay sacct
 }
 
+@test "fuzz regressions: sp-attr's scanner" {
+	replay attr
+}
+
 @test "a missing input fails the replay" {
 	local bin=$SP_BUILD/t/replay_hostlist
 

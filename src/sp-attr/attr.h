@@ -35,7 +35,18 @@
 				 sizeof " on cluster " + ATTR_CLUSTER_MAX + 8)
 /* The buffer: a line up to this long is looked at whole. */
 #define ATTR_BUF_DEFAULT	(4u << 20)
-#define ATTR_BUF_MIN		(4 * ATTR_LOOKAHEAD)
+#define ATTR_BUF_MIN		4096
+/*
+ * In a text file, a line longer than this is neither an sbatch command
+ * whose next line is its --parsable answer nor that answer.  Shorter than
+ * any buffer, so a line is judged the same however it was read.
+ */
+#define ATTR_CMDLINE_MAX	2048
+_Static_assert(ATTR_CMDLINE_MAX < ATTR_BUF_MIN && 4 * ATTR_LOOKAHEAD <
+	       ATTR_BUF_MIN, "a short line fits any buffer");
+/* A file's kind is told by its first bytes, fewer than any buffer holds. */
+#define ATTR_SNIFF		256
+_Static_assert(ATTR_SNIFF <= ATTR_BUF_MIN, "a buffer holds the first bytes");
 /*
  * A captured command or the text of a "!" command longer than this is
  * not read as one (its kind is unknown); a session id, time or directory
@@ -95,6 +106,11 @@ void attr_claims_find(const struct attr_claims *c, uint32_t job,
 		      int submit_known, struct attr_found *out);
 /* Every claim in job order (then cluster, then discovery): for --claims. */
 size_t *attr_claims_sorted(const struct attr_claims *c);
+/*
+ * Every claim as a line "job cluster source time dir" ('-' for unknown),
+ * in that order (appended to b): what the tests compare.
+ */
+void attr_claims_dump(const struct attr_claims *c, struct sp_buf *b);
 
 /* ------------------------------------------------------------- words */
 
@@ -132,7 +148,8 @@ struct attr_ring {
 		char id[64];
 		size_t id_n;
 		int kind;
-		int answered;		/* its output was read */
+		/* the walked line its output came in (0: not yet) */
+		unsigned long answered;
 	} e[ATTR_RING];
 	size_t next, n;
 	size_t awaiting;	/* --parsable calls whose output is to come */

@@ -208,3 +208,25 @@ attr_claims_sorted(const struct attr_claims *c)
 	free(o);
 	return idx;
 }
+
+void
+attr_claims_dump(const struct attr_claims *c, struct sp_buf *b)
+{
+	size_t *o = attr_claims_sorted(c);
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct attr_claim *x = &c->v[o[i]];
+
+		sp_buf_printf(b, "%lu %s %s ", (unsigned long)x->job,
+			      x->cluster >= 0 ? sp_intern_str(&c->clusters,
+				  (size_t)x->cluster) : "-",
+			      sp_intern_str(&c->sources, x->source));
+		if (x->at_known)
+			sp_fmt_time(b, x->at);
+		else
+			sp_buf_adds(b, "-");
+		sp_buf_printf(b, " %s\n", x->dir >= 0 ?
+			      sp_intern_str(&c->dirs, (size_t)x->dir) : "-");
+	}
+	free(o);
+}

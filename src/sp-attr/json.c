@@ -63,6 +63,13 @@ struct field {
 	struct sp_buf b;
 	size_t max;
 	int over;		/* longer than max: unknown */
+	/*
+	 * Written with an escape.  An id, a name or a tag Claude Code never
+	 * escapes is not taken from such a field: the bytes memmem finds
+	 * (scan.c) are the raw ones, and a line must give the same whether
+	 * or not it was looked at.
+	 */
+	int escaped;
 };
 
 struct attr_json {
@@ -97,6 +104,7 @@ struct attr_json {
 	size_t bcln;
 
 	/* the line */
+	unsigned long serial;		/* lines walked, this one's number */
 	struct field session, stamp, cwd, type, text;
 	int claude;			/* it looks like a transcript line */
 	int has_stdout;			/* toolUseResult has stdout */
@@ -124,7 +132,7 @@ static void
 field_clear(struct field *f)
 {
 	sp_buf_clear(&f->b);
-	f->over = 0;
+	f->over = f->escaped = 0;
 }
 
 static void
@@ -139,14 +147,6 @@ field_put(struct field *f, char c)
 	sp_buf_addc(&f->b, c);
 }
 
-static int
-field_is(const struct field *f, const char *s)
-{
-	size_t n = strlen(s);
-
-	return !f->over && f->b.len == n && memcmp(f->b.p, s, n) == 0;
-}
-
 /* The field's text, or NULL (unknown: empty or too long). */
 static const char *
 field_val(const struct field *f, size_t *n)
@@ -157,6 +157,26 @@ field_val(const struct field *f, size_t *n)
 	}
 	*n = f->b.len;
 	return f->b.p;
+}
+
+static int
+field_is(const struct field *f, const char *s)
+{
+	size_t n = strlen(s);
+
+	return !f->over && !f->escaped && f->b.len == n &&
+	       memcmp(f->b.p, s, n) == 0;
+}
+
+/* An id as written, with no escape: NULL when there is none. */
+static const char *
+field_id(const struct field *f, size_t *n)
+{
+	if (f->escaped) {
+		*n = 0;
+		return NULL;
+	}
+	return field_val(f, n);
 }
 
 struct attr_json *
@@ -199,6 +219,7 @@ attr_json_begin(struct attr_json *j)
 {
 	j->st = L_VALUE;
 	j->depth = 0;
+	j->serial++;
 	j->claude = j->has_stdout = j->nresults = 0;
 	j->bang_in = j->bang_seen = 0;
 	j->in_block = 0;
@@ -301,15 +322,16 @@ static void
 block_end(struct attr_json *j, struct attr_scan *s)
 {
 	size_t n;
-	const char *id = field_val(&j->bid, &n);
+	const char *id = field_id(&j->bid, &n);
 	const char *tuid;
 
 	j->in_block = 0;
 	if (id && field_is(&j->bname, "Bash"))
 		attr_ring_add(&s->ring, id, n,
-			      j->bcmd.over ? 0 : attr_command_kind(j->bcmd.b.p,
-				  j->bcmd.b.len));
-	tuid = field_val(&j->btuid, &n);
+			      j->bcmd.over ? 0 :
+			      attr_command_kind(sp_buf_str(&j->bcmd.b),
+						j->bcmd.b.len));
+	tuid = field_id(&j->btuid, &n);
 	if (tuid == NULL)
 		return;
 	{
@@ -320,7 +342,7 @@ block_end(struct attr_json *j, struct attr_scan *s)
 			    j->hits[h].block == j->block)
 				j->hits[h].kind = call ? call->kind : -1;
 		if (call && !call->answered) {
-			call->answered = 1;
+			call->answered = j->serial;
 			if (call->kind & ATTR_CMD_PARSABLE)
 				s->ring.awaiting--;
 		}
@@ -452,15 +474,23 @@ bare_end(struct attr_json *j)
 
 /* ----------------------------------------------------------- strings */
 
+/*
+ * The output of a --parsable call is read for bare ids once: in the
+ * first line that answers it (its tool_result and toolUseResult alike).
+ */
 static int
-awaits_answer(struct attr_scan *s, const struct field *tuid)
+awaits_answer(const struct attr_json *j, struct attr_scan *s,
+	      const struct field *tuid)
 {
 	struct attr_call *call;
+	const char *id;
+	size_t n;
 
-	if (tuid->over || tuid->b.len == 0)
+	if ((id = field_id(tuid, &n)) == NULL)
 		return 0;
-	call = attr_ring_find(&s->ring, tuid->b.p, tuid->b.len);
-	return call && (call->kind & ATTR_CMD_PARSABLE);
+	call = attr_ring_find(&s->ring, id, n);
+	return call && (call->kind & ATTR_CMD_PARSABLE) &&
+	       (call->answered == 0 || call->answered == j->serial);
 }
 
 static void
@@ -489,11 +519,11 @@ string_begin(struct attr_json *j, struct attr_scan *s)
 	case R_TUID: j->sink = &j->btuid; break;
 	case R_COMMAND: j->sink = &j->bcmd; break;
 	case R_RESULT:
-		if (awaits_answer(s, &j->btuid))
+		if (awaits_answer(j, s, &j->btuid))
 			j->bare = B_START;
 		break;
 	case R_TUR:
-		if (j->nresults > 0 && awaits_answer(s, &j->ltuid))
+		if (j->nresults > 0 && awaits_answer(j, s, &j->ltuid))
 			j->bare = B_START;
 		break;
 	case R_TEXT:
@@ -558,6 +588,21 @@ string_byte(struct attr_json *j, struct attr_scan *s, char c)
 		field_put(j->sink, c);
 	if (j->bare != B_OFF)
 		bare_byte(j, (unsigned char)c);
+}
+
+/*
+ * An escape in the current string: what it is written into is marked,
+ * and a user text's first bytes so written are no tag.
+ */
+static void
+escaped(struct attr_json *j)
+{
+	if (j->in_key)
+		return;
+	if (j->sink != NULL)
+		j->sink->escaped = 1;
+	else if (j->role == R_TEXT && !j->bang_out)
+		j->slow = 0;
 }
 
 /* A \uXXXX escape's code unit, as UTF-8 (a lone surrogate as U+FFFD). */
@@ -727,6 +772,7 @@ attr_json_feed(struct attr_json *j, struct attr_scan *s, const char *p,
 			continue;
 		case L_ESC:
 			i++;
+			escaped(j);
 			if (c == 'u') {
 				j->st = L_UESC;
 				j->ucount = 0;

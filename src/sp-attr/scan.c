@@ -264,7 +264,8 @@ text_line(struct scanner *sc, const char *p, size_t n)
 	const char *cl;
 	size_t cln;
 
-	if (sc->bare_next && attr_bare_id(p, n, &job, &cl, &cln)) {
+	if (sc->bare_next && n <= ATTR_CMDLINE_MAX &&
+	    attr_bare_id(p, n, &job, &cl, &cln)) {
 		/* The answer's line seldom has a time; the command's may. */
 		if (at_known)
 			text_claim(sc, job, cl, cln, at, 1);
@@ -273,7 +274,8 @@ text_line(struct scanner *sc, const char *p, size_t n)
 				   sc->bare_at_known);
 	}
 	text_needles_in(sc, p, n, p + n, at, at_known);
-	sc->bare_next = attr_has_word(p, n, "sbatch") &&
+	sc->bare_next = n <= ATTR_CMDLINE_MAX &&
+			attr_has_word(p, n, "sbatch") &&
 			memmem(p, n, "--parsable", 10) != NULL;
 	sc->bare_at = at;
 	sc->bare_at_known = at_known;
@@ -318,17 +320,26 @@ opens_object(const char *p, size_t n)
 	return i < n && p[i] == '{';
 }
 
-/* One whole line [p, p + n); cut when the file ended inside it. */
+/*
+ * One whole line [p, p + n); cut when the file ended inside it.  In
+ * JSON Lines a line that is no object is read for sbatch's answers only,
+ * as it is when it streams (long_line): the file shows no commands.
+ */
 static void
 one_line(struct scanner *sc, const char *p, size_t n, int cut)
 {
-	if (sc->json && opens_object(p, n)) {
+	int64_t at = 0;
+	int at_known;
+
+	if (!sc->json) {
+		text_line(sc, p, n);
+	} else if (opens_object(p, n)) {
 		attr_json_begin(sc->j);
 		json_piece(sc, p, n, p + n);
 		attr_json_end(sc->j, &sc->s, cut);
-		sc->bare_next = 0;
 	} else {
-		text_line(sc, p, n);
+		at_known = attr_stamp(p, n, &at);
+		text_needles_in(sc, p, n, p + n, at, at_known);
 	}
 }
 
@@ -490,12 +501,18 @@ scan_all(struct scanner *sc)
 	}
 }
 
-/* What kind of file the first block says it is: 0 text, 1 JSON, -1 binary. */
+/*
+ * What kind of file its first ATTR_SNIFF bytes say it is (never more,
+ * so the answer is the same whatever the buffer): 0 text, 1 JSON Lines,
+ * -1 binary (a NUL byte: ELF, gzip, PNG and SQLite all start with one).
+ */
 static int
 file_kind(const char *p, size_t n)
 {
 	size_t i = 0;
 
+	if (n > ATTR_SNIFF)
+		n = ATTR_SNIFF;
 	if (memchr(p, '\0', n) != NULL)
 		return -1;
 	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)

@@ -32,8 +32,11 @@ int
 attr_has_word(const char *p, size_t n, const char *word)
 {
 	size_t wn = strlen(word);
-	const char *q = p, *end = p + n;
+	const char *q = p, *end;
 
+	if (n == 0)
+		return 0;
+	end = p + n;
 	while ((size_t)(end - q) >= wn) {
 		const char *h = memmem(q, (size_t)(end - q), word, wn);
 
@@ -192,6 +195,8 @@ attr_command_kind(const char *cmd, size_t n)
 {
 	int kind = 0;
 
+	if (n == 0)
+		return 0;
 	if (attr_has_word(cmd, n, "sbatch")) {
 		kind |= ATTR_CMD_SBATCH;
 		if (memmem(cmd, n, "--parsable", 10) != NULL)

@@ -213,41 +213,28 @@ static const char transcript[] =
 	"\"user\",\"content\":[{\"tool_use_id\":\"toolu_06\",\"type\":"
 	"\"tool_result\",\"content\":\"Submitted batch job 84000006\\nmore";
 
-/* The claims found, one line each, in --claims order. */
-static void
-claims_text(const struct attr_claims *c, struct sp_buf *b)
+/* text in a temporary file, to be read again and again. */
+static FILE *
+text_file(const char *text, size_t n)
 {
-	size_t *o = attr_claims_sorted(c);
-
-	sp_buf_clear(b);
-	for (size_t i = 0; i < c->n; i++) {
-		const struct attr_claim *x = &c->v[o[i]];
-
-		sp_buf_printf(b, "%lu %s %s ", (unsigned long)x->job,
-			      x->cluster >= 0 ? sp_intern_str(&c->clusters,
-				  (size_t)x->cluster) : "-",
-			      sp_intern_str(&c->sources, x->source));
-		if (x->at_known)
-			sp_fmt_time(b, x->at);
-		else
-			sp_buf_adds(b, "-");
-		sp_buf_printf(b, " %s\n", x->dir >= 0 ?
-			      sp_intern_str(&c->dirs, (size_t)x->dir) : "-");
-	}
-	free(o);
-}
-
-/* Scans text as the file path, with a buffer of bufcap bytes. */
-static void
-scan_text(const char *text, size_t n, const char *path, size_t bufcap,
-	  struct sp_buf *out, struct attr_stats *st)
-{
-	struct attr_claims c;
 	FILE *fp = tmpfile();
 
-	if (fp == NULL || fwrite(text, 1, n, fp) != n || fflush(fp) != 0 ||
-	    fseek(fp, 0, SEEK_SET) != 0) {
+	if (fp == NULL || fwrite(text, 1, n, fp) != n || fflush(fp) != 0) {
 		diag("tmpfile failed");
+		exit(1);
+	}
+	return fp;
+}
+
+/* The file read as path, with a buffer of bufcap bytes: its claims. */
+static void
+scan_file(FILE *fp, const char *path, size_t bufcap, struct sp_buf *out,
+	  struct attr_stats *st)
+{
+	struct attr_claims c;
+
+	if (lseek(fileno(fp), 0, SEEK_SET) != 0) {
+		diag("lseek failed");
 		exit(1);
 	}
 	attr_claims_init(&c);
@@ -255,8 +242,18 @@ scan_text(const char *text, size_t n, const char *path, size_t bufcap,
 	memset(st, 0, sizeof *st);
 	if (attr_scan_fd(&c, fileno(fp), path, bufcap, st) < 0)
 		diag("scan failed");
-	claims_text(&c, out);
+	sp_buf_clear(out);
+	attr_claims_dump(&c, out);
 	attr_claims_free(&c);
+}
+
+static void
+scan_text(const char *text, size_t n, const char *path, size_t bufcap,
+	  struct sp_buf *out, struct attr_stats *st)
+{
+	FILE *fp = text_file(text, n);
+
+	scan_file(fp, path, bufcap, out, st);
 	fclose(fp);
 }
 
@@ -268,7 +265,9 @@ test_transcript(void)
 	const char *path = "p/" SID ".jsonl";
 	int differ = 0;
 
-	scan_text(transcript, sizeof transcript - 1, path, 0, &want, &st);
+	FILE *fp = text_file(transcript, sizeof transcript - 1);
+
+	scan_file(fp, path, 0, &want, &st);
 	is_string("84000001 - claude-code:" SID " 2026-01-05T10:00:02 "
 		  "/home/alice/proj\n"
 		  "84000003 - claude-code:" SID " 2026-01-05T10:02:01 "
@@ -281,16 +280,66 @@ test_transcript(void)
 		  sp_buf_str(&want),
 		  "a transcript: submissions only, mentions and a cat left out");
 	is_int(1, (long long)st.cut, "its cut last line is counted");
-	/* Every buffer size, down to the smallest, finds the same. */
-	for (size_t cap = ATTR_BUF_MIN; cap < sizeof transcript + 64; cap += 7) {
-		scan_text(transcript, sizeof transcript - 1, path, cap, &got, &st);
+	/* A buffer smaller than the file finds the same. */
+	for (size_t cap = ATTR_BUF_MIN; cap < sizeof transcript + 64; cap += 701) {
+		scan_file(fp, path, cap, &got, &st);
 		if (strcmp(sp_buf_str(&want), sp_buf_str(&got)) != 0) {
 			if (differ++ == 0)
 				diag("buffer %zu:\n%s", cap, sp_buf_str(&got));
 		}
 	}
-	is_int(0, differ, "the same claims at every buffer size");
+	is_int(0, differ, "the same claims with a smaller buffer");
+	fclose(fp);
 	sp_buf_free(&st.cut_first);
+	sp_buf_free(&want);
+	sp_buf_free(&got);
+}
+
+/*
+ * A line longer than the buffer streams through in pieces: at every
+ * buffer size, each needle lands on every side of a cut, and an escape
+ * too; the claims are the same as read whole.
+ */
+static void
+test_long_line(void)
+{
+	struct sp_buf line = { 0 }, want = { 0 }, got = { 0 };
+	struct attr_stats st = { 0 };
+	const char *path = "p/" SID ".jsonl";
+	int differ = 0;
+	FILE *fp;
+
+	sp_buf_adds(&line, CALL("toolu_L", "./many.sh", "2026-01-05T10:04:30Z"));
+	sp_buf_adds(&line, "{\"sessionId\":\"" SID "\",\"cwd\":\"/p\","
+		    "\"type\":\"user\",\"message\":{\"content\":[{"
+		    "\"tool_use_id\":\"toolu_L\",\"content\":\"");
+	for (int k = 1; k <= 12; k++) {
+		for (int i = 0; i < 17 + k * 3; i++)
+			sp_buf_adds(&line, "ab \\\"q\\\" \\t\\u001b\\n");
+		sp_buf_printf(&line, "Submitted batch job %d\\n", 84000100 + k);
+	}
+	sp_buf_adds(&line, "\"}]},\"timestamp\":\"2026-01-05T10:04:40Z\"}\n");
+	fp = text_file(line.p, line.len);
+	scan_file(fp, path, 0, &want, &st);
+	{
+		long long lines = 0;
+
+		for (const char *p = sp_buf_str(&want); *p; p++)
+			lines += *p == '\n';
+		is_int(12, lines, "a long line read whole: its twelve answers");
+	}
+	ok(strstr(sp_buf_str(&want), "84000112 - claude-code:" SID
+		  " 2026-01-05T10:04:40 /p\n") != NULL, "... its last answer");
+	for (size_t cap = ATTR_BUF_MIN; cap < line.len + 64; cap++) {
+		scan_file(fp, path, cap, &got, &st);
+		if (strcmp(sp_buf_str(&want), sp_buf_str(&got)) != 0 &&
+		    differ++ == 0)
+			diag("buffer %zu:\n%s", cap, sp_buf_str(&got));
+	}
+	is_int(0, differ, "the same claims at every buffer size");
+	fclose(fp);
+	sp_buf_free(&st.cut_first);
+	sp_buf_free(&line);
 	sp_buf_free(&want);
 	sp_buf_free(&got);
 }
@@ -339,6 +388,7 @@ main(void)
 	test_stamps();
 	test_rule();
 	test_transcript();
+	test_long_line();
 	test_text();
 	return done_testing();
 }
