@@ -23,7 +23,6 @@ struct sp_postmortem {
 	const struct sp_jobcalc *calc;
 	const struct sp_logs *logs;	/* NULL: not looked for */
 	const struct sp_findings *findings;
-	const struct sp_site *site;	/* NULL: unknown */
 	/* Every field of the record in record form, by column name. */
 	char *const *cols;
 	const struct sp_slice *fields;

@@ -231,7 +231,6 @@ view_job(struct run *R, const struct shown *s)
 	pm.calc = s->calc;
 	pm.logs = s->logs;
 	pm.findings = s->findings;
-	pm.site = &R->site;
 	pm.cols = R->r.cols;
 	pm.fields = s->h->alloc.f;
 	pm.nfields = s->h->alloc.nf;
