@@ -200,7 +200,8 @@ ending(const struct draw *D, struct sp_buf *b)
 		  (int)j->signal : 0;
 
 	if (D->c->open) {
-		sp_buf_adds(b, "not ended: figures so far");
+		sp_buf_adds(b, sp_job_ran(j) ? "not ended: figures so far" :
+			    "not started yet");
 		return;
 	}
 	if (!sp_job_ran(j)) {
