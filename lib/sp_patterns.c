@@ -512,13 +512,37 @@ sp_patterns_find(struct sp_pattern_list *out, const struct sp_hist *h,
 	near_limit(out, h, site);
 }
 
+/*
+ * The kinds, most telling first within a severity: a memory request
+ * settled by trial and error before the others; the allocations that
+ * computed nothing last, as every report already leads with them.
+ */
+static const char *const kind_order[] = { "memory-search",
+	"memory-unchanged", "array-probes", "near-limit", "repeat-failure",
+	"requeue-repeat", "noop-allocations", NULL };
+
+static size_t
+kind_rank(const char *code)
+{
+	size_t i = 0;
+
+	while (kind_order[i] != NULL && strcmp(kind_order[i], code) != 0)
+		i++;
+	return i;
+}
+
 static int
 by_severity(const void *a, const void *b)
 {
 	const struct sp_pattern *x = a, *y = b;
+	size_t kx, ky;
 
 	if (x->severity != y->severity)
 		return x->severity < y->severity ? -1 : 1;
+	kx = kind_rank(x->code);
+	ky = kind_rank(y->code);
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 

@@ -46,7 +46,9 @@ struct sp_pattern_list {
  */
 void sp_patterns_find(struct sp_pattern_list *out, const struct sp_hist *h,
 		      const struct sp_size_site *site);
-/* Most severe first; then as the workloads are ordered (stable). */
+/* Most severe first; then by kind, most telling first (memory-search,
+ * memory-unchanged, array-probes, near-limit, repeat-failure,
+ * requeue-repeat, noop-allocations); then as the workloads are ordered. */
 void sp_pattern_list_sort(struct sp_pattern_list *f);
 void sp_pattern_list_free(struct sp_pattern_list *f);
 

@@ -15,6 +15,7 @@
 #include <csv.h>
 
 #include "sp.h"
+#include "sp_term.h"
 #include "sp_scan.h"
 
 /* ---------------------------------------------------------------- reader */
@@ -671,9 +672,19 @@ sp_column_kind(const char *name)
 void
 sp_writer_init(struct sp_writer *w, FILE *out, enum sp_format fmt)
 {
+	int width;
+
 	memset(w, 0, sizeof *w);
 	w->out = out;
 	w->fmt = fmt;
+	if (fmt == SP_FMT_PLAIN && (width = sp_term_width(fileno(out))) > 0)
+		w->width = (size_t)width;
+}
+
+void
+sp_writer_width(struct sp_writer *w, size_t width)
+{
+	w->width = width;
 }
 
 void
@@ -687,6 +698,14 @@ sp_writer_column(struct sp_writer *w, const char *name)
 	w->cols[w->ncols] = sp_xstrdup(name);
 	w->kinds[w->ncols] = sp_column_kind(name);
 	w->ncols++;
+}
+
+void
+sp_writer_column_kind(struct sp_writer *w, const char *name,
+		      enum sp_kind kind)
+{
+	sp_writer_column(w, name);
+	w->kinds[w->ncols - 1] = kind;
 }
 
 void
@@ -704,7 +723,7 @@ sp_writer_columns_from(struct sp_writer *w, const struct sp_reader *r)
 static void
 write_failed(struct sp_writer *w)
 {
-	sp_die(SP_EXIT_FAIL, "%s:", w->out == stdout ? "<stdout>" : "output");
+	sp_die(SP_EXIT_USAGE, "%s:", w->out == stdout ? "<stdout>" : "output");
 }
 
 static void
@@ -1173,10 +1192,119 @@ sp_writer_end(struct sp_writer *w)
 		write_failed(w);
 }
 
+/* Cells a text column may be cut to at least: its name, and room for a
+ * character and the ellipsis. */
+#define PLAIN_MIN_CELLS 4
+
+/* Cells the table takes when no column is wider than its width. */
+static size_t
+plain_total(const size_t *width, size_t ncols)
+{
+	size_t t = 2 * (ncols - 1);
+
+	for (size_t c = 0; c < ncols; c++)
+		t += width[c];
+	return t;
+}
+
+/*
+ * Narrows the text columns, widest first, until the table fits w->width
+ * or every text column is at its floor: the level every wider column is
+ * cut to is found by bisection, so a cell of megabytes costs no loop per
+ * cell it loses.
+ */
+static void
+plain_fit(const struct sp_writer *w, size_t *width)
+{
+	size_t *floor, total = plain_total(width, w->ncols), lo = 0, hi = 0;
+
+	if (w->width == 0 || total <= w->width)
+		return;
+	floor = sp_xcalloc(w->ncols, sizeof *floor);
+	for (size_t c = 0; c < w->ncols; c++) {
+		const char *name = w->plain.p + w->plain_off[c];
+
+		floor[c] = width[c];
+		if (w->kinds[c] == SP_KIND_TEXT) {
+			size_t min = sp_display_width(name, strlen(name));
+
+			if (min < PLAIN_MIN_CELLS)
+				min = PLAIN_MIN_CELLS;
+			floor[c] = min < width[c] ? min : width[c];
+		}
+		if (width[c] > hi)
+			hi = width[c];
+	}
+	/* The highest level at which the table fits, or 0. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2, t = 2 * (w->ncols - 1);
+
+		for (size_t c = 0; c < w->ncols; c++)
+			t += width[c] > mid && mid > floor[c] ? mid :
+			     width[c] > mid ? floor[c] : width[c];
+		if (t <= w->width)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	for (size_t c = 0; c < w->ncols; c++)
+		if (width[c] > lo)
+			width[c] = lo > floor[c] ? lo : floor[c];
+	free(floor);
+}
+
+/* A cell in at most cells columns: cut, with an ellipsis, when wider. */
+static void
+plain_put_cell(struct sp_writer *w, const char *cell, size_t dw,
+	       size_t cells)
+{
+	const char *dots = sp_term_locale_utf8() ? "\xe2\x80\xa6" : "...";
+	size_t ndots = sp_display_width(dots, strlen(dots));
+
+	if (dw <= cells) {
+		fputs(cell, w->out);
+		return;
+	}
+	if (cells <= ndots) {
+		fwrite(cell, 1, sp_term_fit(cell, strlen(cell), cells), w->out);
+		return;
+	}
+	fwrite(cell, 1, sp_term_fit(cell, strlen(cell), cells - ndots),
+	       w->out);
+	fputs(dots, w->out);
+}
+
+/*
+ * A table that does not fit even with every text column at its name's
+ * width: each line is cut at the width, the columns past it lost rather
+ * than wrapped onto the next line.
+ */
+static void
+plain_put_line(struct sp_writer *w, const struct sp_buf *line)
+{
+	const char *dots = sp_term_locale_utf8() ? "\xe2\x80\xa6" : "...";
+	size_t ndots = sp_display_width(dots, strlen(dots));
+	size_t cells = sp_display_width(line->p, line->len);
+
+	if (w->width == 0 || cells <= w->width || w->width <= ndots) {
+		fwrite(line->p, 1, line->len, w->out);
+	} else {
+		fwrite(line->p, 1, sp_term_fit(line->p, line->len,
+					       w->width - ndots), w->out);
+		fputs(dots, w->out);
+	}
+	putc('\n', w->out);
+}
+
 static void
 plain_flush(struct sp_writer *w)
 {
 	size_t rows, *width;
+	struct sp_buf line = { 0 };
+	FILE *out = w->out, *mem;
+	char *text = NULL;
+	size_t textlen = 0;
+	int cut;
 
 	if (w->ncols == 0 || w->nplain == 0)
 		return;
@@ -1188,12 +1316,20 @@ plain_flush(struct sp_writer *w)
 		if (dw > width[i % w->ncols])
 			width[i % w->ncols] = dw;
 	}
+	plain_fit(w, width);
+	/* A table that still does not fit is laid out a line at a time in
+	 * memory, and each line cut; one that fits goes straight out. */
+	cut = w->width > 0 && plain_total(width, w->ncols) > w->width;
+	mem = cut ? open_memstream(&text, &textlen) : out;
+	if (mem == NULL)
+		sp_die(SP_EXIT_USAGE, "out of memory");
+	w->out = mem;
 	for (size_t r = 0; r < rows; r++) {
 		for (size_t c = 0; c < w->ncols; c++) {
 			const char *cell = w->plain.p +
 				w->plain_off[r * w->ncols + c];
 			size_t dw = sp_display_width(cell, strlen(cell));
-			size_t pad = width[c] - dw;
+			size_t pad = dw < width[c] ? width[c] - dw : 0;
 			int right = r > 0 && w->kinds[c] != SP_KIND_TEXT;
 			int last = c + 1 == w->ncols;
 
@@ -1202,13 +1338,29 @@ plain_flush(struct sp_writer *w)
 			if (right)
 				for (; pad; pad--)
 					putc(' ', w->out);
-			fputs(cell, w->out);
+			plain_put_cell(w, cell, dw, width[c]);
 			if (!last)
 				for (; pad; pad--)
 					putc(' ', w->out);
 		}
-		putc('\n', w->out);
+		if (!cut) {
+			putc('\n', out);
+			continue;
+		}
+		fflush(mem);
+		sp_buf_clear(&line);
+		sp_buf_add(&line, text, textlen);
+		rewind(mem);
+		textlen = 0;
+		w->out = out;
+		plain_put_line(w, &line);
+		w->out = mem;
 	}
+	w->out = out;
+	if (cut)
+		fclose(mem);
+	free(text);
+	sp_buf_free(&line);
 	free(width);
 }
 

@@ -122,12 +122,24 @@ struct sp_writer {
 	size_t *plain_off;	/* start of each cell in plain */
 	size_t nplain;
 	size_t plaincap;
+	size_t width;		/* --plain fits in this many cells; 0 any */
 	struct sp_buf rawbuf;	/* escaping for sp_writer_raw/num */
 	struct sp_buf line;	/* the TSV record being written */
 };
 
+/*
+ * --plain fits its table to the width of the terminal out writes to, or
+ * to $COLUMNS: the widest text columns are shortened, their cells cut
+ * with an ellipsis, never below their name; numbers are never cut.  Into
+ * a pipe without COLUMNS the table is whole.
+ */
 void sp_writer_init(struct sp_writer *w, FILE *out, enum sp_format fmt);
+/* Another width to fit --plain to (a --width option); 0: no limit. */
+void sp_writer_width(struct sp_writer *w, size_t width);
 void sp_writer_column(struct sp_writer *w, const char *name);
+/* A column whose kind its name does not tell (a count named "jobs"). */
+void sp_writer_column_kind(struct sp_writer *w, const char *name,
+			   enum sp_kind kind);
 /* Every column of a reader, in order (pass-through). */
 void sp_writer_columns_from(struct sp_writer *w, const struct sp_reader *r);
 /* Writes the header and flushes it, so a pipeline fails fast. */

@@ -51,6 +51,14 @@ width_from_tty(int fd)
 	return ws.ws_col;
 }
 
+int
+sp_term_width(int fd)
+{
+	int w = width_from_env();
+
+	return w > 0 ? w : width_from_tty(fd);
+}
+
 void
 sp_term_setup(struct sp_term *t, int fd, int width_opt, int no_color,
 	      int ascii_opt)

@@ -54,6 +54,9 @@ struct sp_term {
  */
 void sp_term_setup(struct sp_term *t, int fd, int width_opt, int no_color,
 		   int ascii_opt);
+/* The width to fit output on fd to: $COLUMNS, else the terminal's; 0
+ * when neither is known (a pipe, and no COLUMNS): no limit. */
+int sp_term_width(int fd);
 /* 1 when the locale's character set can draw the glyphs. */
 int sp_term_locale_utf8(void);
 

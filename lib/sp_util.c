@@ -190,7 +190,7 @@ sp_stdout_close(void)
 	}
 	if (failed) {
 		errno = saved ? saved : EIO;
-		sp_die(SP_EXIT_FAIL, "<stdout>:");
+		sp_die(SP_EXIT_USAGE, "<stdout>:");
 	}
 }
 

@@ -16,8 +16,9 @@
 /* Exit statuses shared by the whole family (design.md, Conventions). */
 enum {
 	SP_EXIT_OK = 0,
-	SP_EXIT_FAIL = 1,	/* a critical finding, or a failed write */
-	SP_EXIT_USAGE = 2	/* usage, input or environment error */
+	SP_EXIT_FAIL = 1,	/* a critical finding */
+	SP_EXIT_USAGE = 2	/* any error: usage, input, environment, a
+				 * failed write */
 };
 
 void sp_setprog(const char *argv0);
@@ -52,7 +53,7 @@ char *sp_xstrndup(const char *s, size_t n);
 /*
  * Standard output discipline: SIGPIPE keeps its default action (so
  * "sp-x | head" is quiet), and a failed flush or close of stdout is a
- * failed run ("prog: <stdout>: No space left on device", exit 1).
+ * failed run ("prog: <stdout>: No space left on device", exit 2).
  */
 void sp_stdout_init(void);
 void sp_stdout_close(void);

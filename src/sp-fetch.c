@@ -677,7 +677,7 @@ main(int argc, char **argv)
 	sp_stdout_init();
 	if (o.demo_sacct) {
 		if (sp_demo_write(stdout, o.demo_jobs) != 0)
-			sp_die(SP_EXIT_FAIL, "<stdout>:");
+			sp_die(SP_EXIT_USAGE, "<stdout>:");
 		sp_stdout_close();
 		return SP_EXIT_OK;
 	}

@@ -278,13 +278,15 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 	sp_advice_free(&a);
 }
 
-static void
+/* Returns 1 when a finding is critical. */
+static int
 findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "jobid", "code", "severity", "evidence",
 		"action", NULL };
 	struct sp_pattern_list all = { 0 };
+	int critical = 0;
 
 	columns(w, cols);
 	for (size_t i = 0; i < set->n; i++) {
@@ -302,11 +304,13 @@ findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 		write_buf(w, &f->jobids);
 		sp_writer_str(w, f->code);
 		sp_writer_str(w, sp_pattern_sev_name(f->severity));
+		critical |= f->severity == SP_PAT_CRITICAL;
 		write_buf(w, &f->evidence);
 		write_buf(w, &f->action);
 		sp_writer_end(w);
 	}
 	sp_pattern_list_free(&all);
+	return critical;
 }
 
 static void
@@ -345,7 +349,14 @@ cost(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 	}
 	for (int k = 0; k < 3; k++)
 		sp_advice_free(&a[k]);
-	columns(w, cols);
+	/* The figures are hours of a unit the row names: numbers. */
+	for (const char *const *col = cols; *col; col++)
+		if (strcmp(*col, "resource") == 0 || strcmp(*col, "unit") == 0 ||
+		    strcmp(*col, "note") == 0 || strcmp(*col, "runs") == 0)
+			sp_writer_column(w, *col);
+		else
+			sp_writer_column_kind(w, *col, SP_KIND_HOURS);
+	sp_writer_header(w);
 	for (int k = 0; k < SP_COST_N; k++) {
 		sp_writer_str(w, names[k]);
 		sp_writer_str(w, units[k]);
@@ -384,6 +395,7 @@ main(int argc, char **argv)
 	struct sp_writer w;
 	struct sp_histset set = { 0 };
 	struct sp_site s;
+	int critical = 0;
 
 	sp_setprog(argv[0]);
 	sp_stdout_init();
@@ -399,7 +411,7 @@ main(int argc, char **argv)
 		advice(&o, &set, &s, &w);
 		break;
 	case MODE_FINDINGS:
-		findings(&set, &s, &w);
+		critical = findings(&set, &s, &w);
 		break;
 	case MODE_COST:
 		cost(&set, &s, &w);
@@ -411,5 +423,6 @@ main(int argc, char **argv)
 	sp_histset_free(&set);
 	sp_reader_close(&r);
 	sp_stdout_close();
-	return SP_EXIT_OK;
+	/* A critical finding is the answer the caller must not miss. */
+	return critical ? SP_EXIT_FAIL : SP_EXIT_OK;
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bats
 # What every program of the family promises: --help and --version answer
 # with 0, an unknown option is one line and exit 2, a failed write to
-# standard output is exit 1, and a reader that goes away is no error.
+# standard output is exit 2, and a reader that goes away is no error.
 
 load lib/common
 
-PROGRAMS="sp-fetch sp-group sp-select sp-size sp-hang sp-nodes sp-show sp-page sp-attr sp-plot slurmpast"
+PROGRAMS="sp-fetch sp-group sp-select sp-size sp-hang sp-nodes sp-show sp-page sp-attr sp-plot sp-report slurmpast"
 
 @test "every program is built" {
 	for p in $PROGRAMS; do

@@ -533,18 +533,18 @@ cut_rows() {
 			run --separate-stderr sh -c '"$1" "$2" >/dev/full' _ \
 				"$p" "$in"
 		fi
-		[ "$status" -eq 1 ] || { echo "$p: status $status"; return 1; }
+		[ "$status" -eq 2 ] || { echo "$p: status $status"; return 1; }
 		# Notes about the input may come first; the failure is last.
 		[ "${stderr_lines[-1]}" = "$p: <stdout>: No space left on device" ] ||
 			{ echo "$p: $stderr"; return 1; }
 	done
 }
 
-@test "slurmpast --demo --plain to /dev/full exits 1" {
+@test "slurmpast --demo --plain to /dev/full exits 2" {
 	[ -w /dev/full ] || skip "no /dev/full on this system"
 	need slurmpast sp-fetch
 	run --separate-stderr sh -c 'slurmpast --demo --plain >/dev/full'
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[ -n "$stderr" ]
 }
 

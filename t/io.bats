@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Output discipline shared by the filters: writing to a full disk is a
-# failed run, a closed pipe is quiet, bad input names file and line.
+# failed run (exit 2, as every error), a closed pipe is quiet, bad input names file and line.
 
 load lib/common
 
@@ -12,10 +12,10 @@ setup() {
 	done >>"$records"
 }
 
-@test "sp-group: writing to /dev/full fails with exit 1" {
+@test "sp-group: writing to /dev/full fails with exit 2" {
 	[ -w /dev/full ] || skip "no /dev/full on this system"
 	run --separate-stderr sh -c 'sp-group "$1" >/dev/full' sh "$records"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-group: <stdout>: No space left on device" ]
 }
 
@@ -53,8 +53,30 @@ setup() {
 	    sp-hang "sp-hang --summary" sp-nodes "sp-group --json"; do
 		run --separate-stderr sh -c "$stage \"\$1\" >/dev/full" sh \
 			"$BATS_TEST_TMPDIR/g.tsv"
-		[ "$status" -eq 1 ] || { echo "$stage: status $status"; return 1; }
+		[ "$status" -eq 2 ] || { echo "$stage: status $status"; return 1; }
 		[ "$stderr" = "${stage%% *}: <stdout>: No space left on device" ] ||
 			{ echo "$stage: $stderr"; return 1; }
 	done
+}
+
+@test "--plain fits \$COLUMNS: text cells cut, names and numbers whole" {
+	sp-fetch --demo | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
+	sp-group --rollup --plain "$BATS_TEST_TMPDIR/g.tsv" >"$BATS_TEST_TMPDIR/whole"
+	COLUMNS=200 sp-group --rollup --plain "$BATS_TEST_TMPDIR/g.tsv" >"$BATS_TEST_TMPDIR/fit"
+	widest() { awk '{ if (length($0) > m) m = length($0) } END { print m }' "$1"; }
+	# the whole table is wider; the fitted one is not, line by line
+	[ "$(widest "$BATS_TEST_TMPDIR/whole")" -gt 200 ]
+	[ "$(widest "$BATS_TEST_TMPDIR/fit")" -le 200 ]
+	# every column keeps its name, every number its value
+	[ "$(head -1 "$BATS_TEST_TMPDIR/fit" | tr -s ' ' '\n')" = \
+	  "$(head -1 "$BATS_TEST_TMPDIR/whole" | tr -s ' ' '\n')" ]
+	[ "$(awk '{ print $7, $8, $15 }' "$BATS_TEST_TMPDIR/fit")" = \
+	  "$(awk '{ print $7, $8, $15 }' "$BATS_TEST_TMPDIR/whole")" ]
+	grep -q 'alice/gpu\.\.\.' "$BATS_TEST_TMPDIR/fit"
+	# into a pipe without COLUMNS: as it was
+	! grep -q '\.\.\.' "$BATS_TEST_TMPDIR/whole"
+	# narrower than the names and numbers allow: each line cut at the width
+	COLUMNS=100 sp-group --rollup --plain "$BATS_TEST_TMPDIR/g.tsv" >"$BATS_TEST_TMPDIR/cut"
+	[ "$(widest "$BATS_TEST_TMPDIR/cut")" -eq 100 ]
+	[[ "$(head -1 "$BATS_TEST_TMPDIR/cut")" == *'...' ]]
 }

@@ -190,10 +190,10 @@ Not counted as hangs: 0 runs moving data (0 B moved), 0 whose state says why; 0 
 	[ "$stderr" = "sp-hang: $BATS_TEST_TMPDIR/absent.tsv: No such file or directory" ]
 }
 
-@test "sp-hang: writing to /dev/full fails with exit 1" {
+@test "sp-hang: writing to /dev/full fails with exit 2" {
 	[ -w /dev/full ] || skip "no /dev/full on this system"
 	run --separate-stderr sh -c 'sp-hang --summary "$1" >/dev/full' sh "$IN"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-hang: <stdout>: No space left on device" ]
 }
 

@@ -310,13 +310,13 @@ sp-nodes: 2 node lists in all were cut the same way" ]
 	[ "$stderr" = "sp-nodes: $BATS_TEST_TMPDIR/absent.tsv: No such file or directory" ]
 }
 
-@test "sp-nodes: writing to /dev/full fails with exit 1" {
+@test "sp-nodes: writing to /dev/full fails with exit 2" {
 	[ -w /dev/full ] || skip "no /dev/full on this system"
 	run --separate-stderr sh -c 'sp-nodes "$1" >/dev/full' sh "$COT"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-nodes: <stdout>: No space left on device" ]
 	run --separate-stderr sh -c 'sp-nodes --exclude "$1" >/dev/full' sh "$COT"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-nodes: <stdout>: No space left on device" ]
 }
 

@@ -426,7 +426,7 @@ node_history() {
 	[[ "$output" == *midtrain* ]]
 	[ -w /dev/full ] || skip "no /dev/full on this system"
 	run --separate-stderr sh -c 'sp-show --no-logs ok.tsv >/dev/full'
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-show: <stdout>: No space left on device" ]
 }
 

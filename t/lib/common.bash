@@ -12,3 +12,6 @@ export SP_TOP SP_BIN PATH FIXTURES
 need_fixtures() {
 	[ -d "$FIXTURES" ] || skip "no ../shared/fixtures beside this clone"
 }
+
+# --plain tables fit $COLUMNS: tests lay out for no width unless they say.
+unset COLUMNS
