@@ -5,8 +5,11 @@
 #
 #   examples/json-jq.sh [--demo] [jobid]
 #
-# Each --json section is JSON Lines, one object per record, its keys the
-# record's column names; unknown values are null, never 0.
+# slurmpast --json writes JSON Lines, one object per record, each tagged
+# with its "section"; the keys are the record's column names, and
+# unknown values are null, never 0.  slurmpast's exit status 1 is a
+# critical finding (an answer); 2 is an error, which stops the script
+# with slurmpast's own message rather than an empty heading.
 set -u
 
 demo=
@@ -16,18 +19,31 @@ if [ "${1-}" = --demo ]; then
 fi
 job=${1-}
 
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+# ask FILE ARG...: slurmpast ARG... into FILE; any error ends the script.
+ask() {
+	out=$1
+	shift
+	# shellcheck disable=SC2086 # $demo is one word or none
+	slurmpast $demo "$@" >"$out"
+	[ $? -le 1 ] || exit 2
+}
+
+ask "$tmp/all" --patterns --sizing --json
 echo "Critical failures across runs:"
-slurmpast $demo --patterns --json |
-	jq -r 'select(.severity == "critical") | "  \(.workload): \(.code): \(.action)"'
+jq -r 'select(.section == "patterns" and .severity == "critical") |
+    "  \(.workload): \(.code): \(.action)"' "$tmp/all"
 
 echo "Memory requests to raise, ready to paste:"
-slurmpast $demo --sizing --json |
-	jq -r 'select(.flag == "--mem" and .verdict == "raise") |
-	    "  # \(.workload), now \(.requested): \(.basis)\n  \(.sbatch)"'
+jq -r 'select(.section == "sizing" and .flag == "--mem" and
+    .verdict == "raise") |
+    "  # \(.workload), now \(.requested): \(.basis)\n  \(.sbatch)"' "$tmp/all"
 
 if [ -n "$job" ]; then
+	ask "$tmp/job" --json "$job"
 	echo "Job $job:"
-	slurmpast $demo --json "$job" |
-		jq -r '"  \(.state), \(.elapsed_s)s of \(.timelimit_s // "no limit")s",
-		    (.findings[] | "  \(.severity) \(.code)")'
+	jq -r '"  \(.state), \(.elapsed_s)s of \(.timelimit_s // "no limit")s",
+	    (.findings[] | "  \(.severity) \(.code)")' "$tmp/job"
 fi

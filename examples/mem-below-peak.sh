@@ -17,7 +17,14 @@ else
 	fetch() { sp-fetch -S now-30days "$@"; }
 fi
 
-fetch "$@" | sp-group | awk -F '\t' '
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+# Each step into a file: a stage that fails stops the script (exit 2,
+# its own message), never an empty answer behind a pipe.
+fetch "$@" >"$tmp/jobs" || exit 2
+sp-group "$tmp/jobs" >"$tmp/grouped" || exit 2
+
+awk -F '\t' '
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 $c["open"] == 1 { next }
 {
@@ -42,4 +49,4 @@ END {
 		if (asked[k] != "" && asked[k] + 0 < peak[k])
 			printf "%s\tnewest --mem %.1f GiB (job %s) is below the peak of %.1f GiB (job %s)\n",
 			    k, asked[k] / gib, asked_job[k], peak[k] / gib, peak_job[k]
-}' | LC_ALL=C sort
+}' "$tmp/grouped" | LC_ALL=C sort

@@ -80,7 +80,7 @@ merge)
 	;;
 --demo)
 	# The demo cannot be asked by user (it is not sacct), so each task
-	# takes its users' records from the whole demo with awk instead.
+	# takes its users' records from the whole demo with sp-select.
 	tasks=${2:-2}
 	dir=$(mktemp -d)
 	trap 'rm -rf "$dir"' EXIT
@@ -90,12 +90,11 @@ merge)
 	i=0
 	while [ "$i" -lt "$tasks" ]; do
 		users=$(shard "$i" "$tasks" <"$dir/users")
-		USERS=$users awk -F '\t' '
-			NR == 1 { for (i = 1; i <= NF; i++) if ($i == "user") u = i
-				n = split(ENVIRON["USERS"], v, ","); for (i = 1; i <= n; i++) want[v[i]] = 1
-				print; next }
-			$u in want' "$dir/demo.tsv" |
-			sp-group | sp-size | by_workload "$dir/header" \
+		if [ -n "$users" ]; then
+			sp-select -u "$users" "$dir/demo.tsv"
+		else
+			head -1 "$dir/demo.tsv"	# a task with no user
+		fi | sp-group | sp-size | by_workload "$dir/header" \
 			>"$dir/part-$i.tsv"
 		echo "task $i: ${users:-no users}, $(wc -l <"$dir/part-$i.tsv") advice records"
 		i=$((i + 1))

@@ -19,7 +19,7 @@ demo=
 body=$(mktemp) || exit 2
 trap 'rm -f "$body"' EXIT
 
-slurmpast $demo -n 10 --plain >"$body" 2>&1
+slurmpast $demo --top 10 --plain >"$body" 2>&1
 case $? in
 0) subject="slurmpast: your week, nothing critical" ;;
 1) subject="slurmpast: your week, a critical finding" ;;

@@ -206,6 +206,25 @@
 #define SP_PROBE_KEEP			64
 
 /*
+ * The report (sp-report).  Its headline leads with the GPU-hours held by
+ * allocations that computed nothing when they are this share of every
+ * GPU-hour, or this many; it names the workload that held most of them
+ * when that workload's own idle GPU-hours are at least
+ * SP_IDLE_NAMED_MIN_GPU_H and pass the same test against its GPU-hours.
+ */
+#define SP_IDLE_LEAD_SHARE		0.10
+#define SP_IDLE_LEAD_GPU_H		100.0
+#define SP_IDLE_NAMED_MIN_GPU_H		1.0
+/* What one screen holds before "N more": workloads by name, findings
+ * across runs, problem jobs, changes of advice, and holds (advice to
+ * leave a request as it is) counted apart so that raises never hide them. */
+#define SP_REPORT_WORKLOADS		10
+#define SP_REPORT_FINDINGS		15
+#define SP_REPORT_PROBLEMS		25
+#define SP_REPORT_CHANGES		12
+#define SP_REPORT_HOLDS			5
+
+/*
  * sp-fetch: an AveCPUFreq reading is a CPU clock only inside this range;
  * outside it the value x1000 is tried (sacct prints kHz as if Hz on some
  * versions), and a value that fits neither way is unknown.

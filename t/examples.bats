@@ -51,6 +51,18 @@ fake_sacct() {
 	grep -qx -- "$(date +%Y-%m-01)" "$FAKE_SACCT_LOG"
 }
 
+@test "costliest.sh and mem-below-peak.sh fail loudly when sacct does" {
+	fake_sacct
+	export FAKE_SACCT_MODE=dbd
+	for ex in costliest.sh mem-below-peak.sh; do
+		run --separate-stderr "$EX/$ex"
+		[ "$status" -eq 2 ] || { echo "$ex: status $status"; return 1; }
+		[ -z "$output" ] || { echo "$ex: $output"; return 1; }
+		[[ "$stderr" == "sp-fetch: sacct cannot reach the accounting database"* ]] ||
+			{ echo "$ex: $stderr"; return 1; }
+	done
+}
+
 @test "mem-below-peak.sh: the gating experiment asks for less than it used" {
 	run --separate-stderr "$EX/mem-below-peak.sh" --demo
 	[ "$status" -eq 0 ]
@@ -66,7 +78,7 @@ fake_sacct() {
 	[ "${lines[0]}" = "Subject: slurmpast: your week, a critical finding" ]
 	[ "${lines[1]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
 	[[ "$output" == *$'\nProblem jobs, newest first\n'* ]]
-	[[ "$output" == *"more: slurmpast -n 0 lists every one"* ]]
+	[[ "$output" == *"more: slurmpast --top 0 lists every one"* ]]
 }
 
 @test "weekly-report.sh from cron: mailed, the subject saying how it went" {
@@ -136,4 +148,14 @@ you@example.org" ]
 	[[ "$output" == *$'\n  #SBATCH --mem=45G\n'* ]]
 	[[ "$output" == *$'\nJob 53449206:\n  COMPLETED, 2497s of 86400s\n'* ]]
 	[[ "$output" == *$'\n  warning rss-above-limit'* ]]
+}
+
+@test "json-jq.sh: slurmpast failing stops it, no empty heading" {
+	command -v jq >/dev/null || skip "no jq"
+	fake_sacct
+	export FAKE_SACCT_MODE=dbd
+	run --separate-stderr "$EX/json-jq.sh"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "slurmpast: sacct cannot reach the accounting database"* ]]
 }

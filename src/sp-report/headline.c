@@ -1,0 +1,360 @@
+/*
+ * headline.c - the report's first lines: what leads (the GPU-hours that
+ * computed nothing, else the failures, else that nothing was flagged),
+ * then the window: how many jobs, whose, when, in how many workloads,
+ * what a view shows, and what was left out.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define NAMED_USERS 3		/* more are counted, not named */
+
+struct head {
+	long runs, failed, workloads, open;
+	double gpu_h;			/* every closed allocation's */
+	double idle_gpu_h;		/* of those that computed nothing */
+	struct sp_buf idle_key;		/* the workload that held most */
+	double idle_key_gpu_h;		/* ... of them */
+	double idle_key_total_h;	/* ... of all its GPU-hours */
+	struct sp_buf idle_name;
+	struct sp_intern users;
+	struct sp_buf first, last;
+	long rows, unknown_states;	/* NAN-free: -1 when not known */
+	long shown;			/* records a view shows, or -1 */
+	struct sp_buf read;		/* what sp-fetch could not read */
+};
+
+static void
+read_hang_summary(struct head *h, const struct opts *o)
+{
+	struct sp_reader r;
+	int section, held, count, key;
+	int have_key = 0;
+
+	input_open(&r, o, IN_HANGSUM);
+	section = sp_reader_need(&r, "section", "sp-hang --summary");
+	held = sp_reader_need(&r, "held_gpu_h", "sp-hang --summary");
+	count = sp_reader_need(&r, "count", "sp-hang --summary");
+	key = sp_reader_need(&r, "workload_key", "sp-hang --summary");
+	while (sp_next_or_die(&r)) {
+		struct sp_slice s = r.f[section];
+		double v = field_num(r.f[held]);
+
+		if (sp_slice_eq(s, "record"))
+			h->gpu_h = v;
+		else if (sp_slice_eq(s, "hangs"))
+			h->idle_gpu_h = v;
+		else if (sp_slice_eq(s, "open"))
+			h->open = (long)field_num(r.f[count]);
+		else if (sp_slice_eq(s, "workload") && !have_key) {
+			/* Most idle GPU-hours first. */
+			sp_buf_add(&h->idle_key, r.f[key].p, r.f[key].n);
+			h->idle_key_gpu_h = v;
+			have_key = 1;
+		}
+	}
+	sp_reader_close(&r);
+}
+
+/*
+ * What sp-fetch read and could not (sp-fetch --stats): every count but
+ * the rows and the records written is a gap, said in its own words.
+ */
+static void
+read_fetch_stats(struct head *h, const struct opts *o)
+{
+	struct sp_reader r;
+	int key, count, message;
+
+	h->rows = h->unknown_states = -1;
+	if (o->in[IN_FETCHSTATS] == NULL)
+		return;
+	input_open(&r, o, IN_FETCHSTATS);
+	key = sp_reader_need(&r, "key", "sp-fetch --stats");
+	count = sp_reader_need(&r, "count", "sp-fetch --stats");
+	message = sp_reader_need(&r, "message", "sp-fetch --stats");
+	while (sp_next_or_die(&r)) {
+		double n = field_num(r.f[count]);
+
+		if (sp_slice_eq(r.f[key], "rows")) {
+			h->rows = isnan(n) ? -1 : (long)n;
+		} else if (sp_slice_eq(r.f[key], "records")) {
+			continue;
+		} else if (r.f[message].n > 0 && n > 0) {
+			if (sp_slice_eq(r.f[key], "unknown_states"))
+				h->unknown_states = (long)n;
+			sp_buf_adds(&h->read, h->read.len ? "; " : "");
+			field_text(&h->read, r.f[message]);
+		}
+	}
+	sp_reader_close(&r);
+}
+
+/* The jobs a view shows: its records that ended. */
+static void
+count_shown(struct head *h, const struct opts *o)
+{
+	struct sp_reader r;
+	int open;
+
+	h->shown = -1;
+	if (o->in[IN_SHOWN] == NULL)
+		return;
+	input_open(&r, o, IN_SHOWN);
+	open = sp_reader_col(&r, "open");
+	h->shown = 0;
+	while (sp_next_or_die(&r))
+		h->shown += !(open >= 0 && sp_slice_eq(r.f[open], "1"));
+	sp_reader_close(&r);
+}
+
+static void
+read_rollup(struct head *h, const struct opts *o)
+{
+	struct sp_reader r;
+	int runs, failed, user, first, last, key, gpu, label;
+
+	input_open(&r, o, IN_ROLLUP);
+	runs = sp_reader_need(&r, "runs", "sp-group --rollup");
+	failed = sp_reader_need(&r, "failed", "sp-group --rollup");
+	key = sp_reader_need(&r, "workload_key", "sp-group --rollup");
+	gpu = sp_reader_need(&r, "gpu_h", "sp-group --rollup");
+	label = sp_reader_need(&r, "label", "sp-group --rollup");
+	user = sp_reader_col(&r, "user");
+	first = sp_reader_col(&r, "first");
+	last = sp_reader_col(&r, "last");
+	while (sp_next_or_die(&r)) {
+		double n = field_num(r.f[runs]), f = field_num(r.f[failed]);
+
+		h->workloads++;
+		h->runs += isnan(n) ? 0 : (long)n;
+		h->failed += isnan(f) ? 0 : (long)f;
+		if (user >= 0)
+			sp_intern(&h->users, r.f[user].p, r.f[user].n);
+		/* ISO 8601 times order as text. */
+		if (first >= 0 && r.f[first].n > 0 &&
+		    (h->first.len == 0 ||
+		     strcmp(r.f[first].p, sp_buf_str(&h->first)) < 0)) {
+			sp_buf_clear(&h->first);
+			sp_buf_add(&h->first, r.f[first].p, r.f[first].n);
+		}
+		if (last >= 0 && r.f[last].n > 0 &&
+		    strcmp(r.f[last].p, sp_buf_str(&h->last)) > 0) {
+			sp_buf_clear(&h->last);
+			sp_buf_add(&h->last, r.f[last].p, r.f[last].n);
+		}
+		if (h->idle_key.len > 0 && r.f[key].n == h->idle_key.len &&
+		    memcmp(r.f[key].p, h->idle_key.p, h->idle_key.len) == 0) {
+			h->idle_key_total_h = field_num(r.f[gpu]);
+			field_text(&h->idle_name, r.f[label]);
+		}
+	}
+	sp_reader_close(&r);
+}
+
+/* As many digits as a figure of its size deserves: 1568, 9.4. */
+static void
+round_figure(struct sp_buf *b, double x)
+{
+	sp_buf_printf(b, x >= 10 ? "%.0f" : "%.1f", x);
+}
+
+/* Idle GPU-hours worth leading with: a share of all, or many. */
+static int
+idle_leads(double idle, double of)
+{
+	return idle > 0 && (idle >= SP_IDLE_LEAD_SHARE * of ||
+			    idle >= SP_IDLE_LEAD_GPU_H);
+}
+
+/* The first line, and the second (empty when there is none). */
+static const char *
+lead(struct head *h, struct sp_buf *text, struct sp_buf *more)
+{
+	double k = h->idle_key_gpu_h, of = h->idle_key_total_h;
+
+	if (idle_leads(h->idle_gpu_h, h->gpu_h)) {
+		round_figure(text, h->gpu_h);
+		sp_buf_adds(text, " GPU-hours, ");
+		round_figure(text, h->idle_gpu_h);
+		sp_buf_adds(text, " of them in allocations that never "
+			    "computed");
+		if (h->idle_name.len > 0 && of > 0 &&
+		    k >= SP_IDLE_NAMED_MIN_GPU_H && idle_leads(k, of)) {
+			round_figure(more, k);
+			sp_buf_printf(more, " of them in %s (",
+				      sp_buf_str(&h->idle_name));
+			sp_fmt_percent(more, k / of);
+			sp_buf_adds(more, " of its ");
+			round_figure(more, of);
+			sp_buf_adds(more, " GPU-hours).");
+		}
+		return "idle";
+	}
+	if (h->runs == 0) {
+		sp_buf_adds(text, "No job has ended yet");
+		return "none";
+	}
+	if (h->failed > 0) {
+		/* A state nothing here knows is neither success nor
+		 * failure: out of the count, and said below. */
+		long of = h->runs - (h->unknown_states > 0 &&
+				     h->unknown_states < h->runs ?
+				     h->unknown_states : 0);
+
+		sp_buf_printf(text, "%ld of %ld jobs failed", h->failed, of);
+		return "failed";
+	}
+	sp_buf_printf(text, "%ld jobs, nothing flagged", h->runs);
+	return "ok";
+}
+
+static void
+users_text(struct sp_buf *b, const struct head *h)
+{
+	size_t n = h->users.n;
+
+	if (n > NAMED_USERS) {
+		sp_buf_printf(b, "%zu users", n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *u = sp_intern_str(&h->users, i);
+
+		if (i > 0)
+			sp_buf_adds(b, i + 1 == n ? " and " : ", ");
+		field_text(b, (struct sp_slice){ u, strlen(u) });
+	}
+}
+
+static void
+window(struct head *h, const struct opts *o, struct sp_buf *b)
+{
+	sp_buf_printf(b, "%ld jobs", h->runs);
+	if (h->users.n > 0) {
+		sp_buf_adds(b, " of ");
+		users_text(b, h);
+	}
+	if (h->first.len > 0)
+		sp_buf_printf(b, ", %.10s to %.10s", sp_buf_str(&h->first),
+			      sp_buf_str(&h->last));
+	else
+		sp_buf_adds(b, ", none ended");
+	if (o->source != NULL && *o->source)
+		sp_buf_printf(b, ", %s", o->source);
+	sp_buf_printf(b, ", in %ld workloads", h->workloads);
+	if (h->shown >= 0)
+		sp_buf_printf(b, ": every run of the workloads of the %ld jobs "
+			      "shown (%s)", h->shown, o->view ? o->view : "");
+	if (h->open > 0)
+		sp_buf_printf(b, "; %ld still running or pending, left out",
+			      h->open);
+	sp_buf_addc(b, '.');
+}
+
+static void
+write_record(struct head *h, const struct opts *o, const char *kind,
+	     const struct sp_buf *text, const struct sp_buf *more,
+	     const struct sp_buf *win)
+{
+	struct sp_writer w;
+	struct sp_buf users = { 0 };
+
+	sp_writer_init(&w, stdout, o->fmt);
+	sp_writer_column(&w, "lead");
+	sp_writer_column_kind(&w, "jobs", SP_KIND_NUMBER);
+	sp_writer_column(&w, "failed");
+	sp_writer_column(&w, "users");
+	sp_writer_column_kind(&w, "workloads", SP_KIND_NUMBER);
+	sp_writer_column(&w, "first");
+	sp_writer_column(&w, "last");
+	sp_writer_column(&w, "open");
+	sp_writer_column(&w, "gpu_h");
+	sp_writer_column(&w, "idle_gpu_h");
+	sp_writer_column(&w, "idle_workload_key");
+	sp_writer_column(&w, "idle_workload_gpu_h");
+	sp_writer_column_kind(&w, "shown", SP_KIND_NUMBER);
+	sp_writer_column(&w, "text");
+	sp_writer_column(&w, "detail");
+	sp_writer_column(&w, "window");
+	sp_writer_column_kind(&w, "rows", SP_KIND_NUMBER);
+	sp_writer_column_kind(&w, "unknown_states", SP_KIND_NUMBER);
+	sp_writer_column(&w, "unread");
+	sp_writer_header(&w);
+	sp_writer_str(&w, kind);
+	sp_writer_int(&w, h->runs);
+	sp_writer_int(&w, h->failed);
+	for (size_t i = 0; i < h->users.n; i++) {
+		if (i)
+			sp_buf_addc(&users, ',');
+		sp_buf_adds(&users, sp_intern_str(&h->users, i));
+	}
+	sp_writer_field(&w, users.p ? users.p : "", users.len);
+	sp_writer_int(&w, h->workloads);
+	sp_writer_field(&w, h->first.p ? h->first.p : "", h->first.len);
+	sp_writer_field(&w, h->last.p ? h->last.p : "", h->last.len);
+	sp_writer_int(&w, h->open);
+	sp_writer_num(&w, h->gpu_h);
+	sp_writer_num(&w, h->idle_gpu_h);
+	sp_writer_field(&w, h->idle_key.p ? h->idle_key.p : "",
+			h->idle_key.len);
+	sp_writer_num(&w, h->idle_key.len ? h->idle_key_gpu_h : NAN);
+	if (h->shown >= 0)
+		sp_writer_int(&w, h->shown);
+	else
+		sp_writer_empty(&w);
+	sp_writer_raw(&w, sp_buf_str(text), text->len);
+	sp_writer_raw(&w, sp_buf_str(more), more->len);
+	sp_writer_raw(&w, sp_buf_str(win), win->len);
+	if (h->rows >= 0)
+		sp_writer_int(&w, h->rows);
+	else
+		sp_writer_empty(&w);
+	sp_writer_int(&w, h->unknown_states > 0 ? h->unknown_states : 0);
+	sp_writer_raw(&w, sp_buf_str(&h->read), h->read.len);
+	sp_writer_end(&w);
+	sp_writer_finish(&w);
+	sp_buf_free(&users);
+}
+
+int
+part_headline(const struct opts *o)
+{
+	struct head h;
+	struct sp_buf text = { 0 }, more = { 0 }, win = { 0 };
+	const char *kind;
+
+	memset(&h, 0, sizeof h);
+	h.gpu_h = h.idle_gpu_h = NAN;
+	read_hang_summary(&h, o);
+	read_fetch_stats(&h, o);
+	count_shown(&h, o);
+	read_rollup(&h, o);
+	kind = lead(&h, &text, &more);
+	window(&h, o, &win);
+	if (o->fmt == SP_FMT_PLAIN) {
+		/* The first line is the screen's title: RS marks it. */
+		printf("\036%s\n", sp_buf_str(&text));
+		if (more.len > 0)
+			printf("%s\n", sp_buf_str(&more));
+		printf("%s\n", sp_buf_str(&win));
+		if (h.read.len > 0)
+			printf("Not all of the input was read: %s.\n",
+			       sp_buf_str(&h.read));
+	} else {
+		write_record(&h, o, kind, &text, &more, &win);
+	}
+	sp_buf_free(&text);
+	sp_buf_free(&more);
+	sp_buf_free(&win);
+	sp_buf_free(&h.idle_key);
+	sp_buf_free(&h.idle_name);
+	sp_buf_free(&h.first);
+	sp_buf_free(&h.last);
+	sp_buf_free(&h.read);
+	sp_intern_free(&h.users);
+	return SP_EXIT_OK;
+}

@@ -1,0 +1,364 @@
+/*
+ * problems.c - the jobs that failed or held an allocation and computed
+ * nothing (only the failed ones with --failed-only), newest first, each
+ * with why: what it held and for how long, or the most severe of its own
+ * findings (sp-show --findings).  Only the listed jobs are kept: the
+ * rest are counted.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Up to this many listed jobs are kept in order as they come (an
+ * insertion each); a longer list is sorted once at the end. */
+#define KEEP_IN_ORDER 1024
+
+struct prow {
+	char *when;		/* start, else submit: ISO 8601 */
+	uint64_t id;		/* the numeric job id, to order ties */
+	size_t seq;		/* the order read, to order the rest */
+	char *jobid, *name, *user, *key, *state, *why;
+};
+
+struct plist {
+	struct prow *v;
+	size_t n, cap;
+	size_t top;		/* 0: keep every one */
+	size_t total, seq;
+};
+
+/* Newer first: the later start, then the higher id, then read first. */
+static int
+newer(const struct prow *a, const struct prow *b)
+{
+	int c = strcmp(a->when, b->when);
+
+	if (c != 0)
+		return c > 0;
+	if (a->id != b->id)
+		return a->id > b->id;
+	return a->seq < b->seq;
+}
+
+static int
+by_newness(const void *x, const void *y)
+{
+	const struct prow *a = x, *b = y;
+
+	return newer(a, b) ? -1 : newer(b, a) ? 1 : 0;
+}
+
+static void
+row_free(struct prow *p)
+{
+	free(p->when);
+	free(p->jobid);
+	free(p->name);
+	free(p->user);
+	free(p->key);
+	free(p->state);
+	free(p->why);
+}
+
+/* Keeps the row if it is among the top newest so far. */
+static void
+offer(struct plist *l, struct prow *p)
+{
+	size_t at;
+
+	l->total++;
+	p->seq = l->seq++;
+	if (l->top == 0 || l->top > KEEP_IN_ORDER) {
+		/* Every one is kept, and sorted once at the end. */
+		l->v = sp_xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+		l->v[l->n++] = *p;
+		return;
+	}
+	if (l->n < l->top) {
+		l->v = sp_xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+		at = l->n++;
+	} else if (newer(p, &l->v[l->n - 1])) {
+		row_free(&l->v[l->n - 1]);
+		at = l->n - 1;
+	} else {
+		row_free(p);
+		return;
+	}
+	while (at > 0 && newer(p, &l->v[at - 1])) {
+		l->v[at] = l->v[at - 1];
+		at--;
+	}
+	l->v[at] = *p;
+}
+
+struct pcols {
+	int jobid, jobid_raw, cluster, submit, start, name, user, key, state,
+	    open, why;
+};
+
+static void
+resolve(struct pcols *c, const struct sp_reader *r, const char *added_by)
+{
+	c->jobid = sp_reader_need(r, "jobid", added_by);
+	c->state = sp_reader_need(r, "state", added_by);
+	c->jobid_raw = sp_reader_col(r, "jobid_raw");
+	c->cluster = sp_reader_col(r, "cluster");
+	c->submit = sp_reader_col(r, "submit");
+	c->start = sp_reader_col(r, "start");
+	c->name = sp_reader_col(r, "name");
+	c->user = sp_reader_col(r, "user");
+	c->key = sp_reader_col(r, "workload_key");
+	c->open = sp_reader_col(r, "open");
+	c->why = sp_reader_col(r, "why");
+}
+
+static struct sp_slice
+col(const struct sp_reader *r, int i)
+{
+	return i >= 0 ? r->f[i] : (struct sp_slice){ "", 0 };
+}
+
+static char *
+dup_slice(struct sp_slice s)
+{
+	return sp_xstrndup(s.p, s.n);
+}
+
+/* The same job in both inputs: its id, cluster and submit time. */
+static void
+job_key(struct sp_buf *b, const struct sp_reader *r, const struct pcols *c)
+{
+	struct sp_slice id = col(r, c->jobid), cl = col(r, c->cluster),
+			sub = col(r, c->submit);
+
+	sp_buf_clear(b);
+	sp_buf_add(b, id.p, id.n);
+	sp_buf_addc(b, '\t');
+	sp_buf_add(b, cl.p, cl.n);
+	sp_buf_addc(b, '\t');
+	sp_buf_add(b, sub.p, sub.n);
+}
+
+static int
+state_failed(struct sp_slice s)
+{
+	for (size_t i = 0; sp_job_failed_states[i]; i++)
+		if (sp_slice_eq(s, sp_job_failed_states[i]))
+			return 1;
+	return 0;
+}
+
+static void
+make_row(struct prow *p, const struct sp_reader *r, const struct pcols *c,
+	 int with_why)
+{
+	struct sp_slice start = col(r, c->start), raw = col(r, c->jobid_raw);
+	struct sp_slice when = start.n ? start : col(r, c->submit);
+
+	memset(p, 0, sizeof *p);
+	if (raw.n == 0)
+		raw = col(r, c->jobid);
+	p->when = dup_slice(when);
+	p->id = strtoull(raw.p, NULL, 10);
+	p->jobid = dup_slice(col(r, c->jobid));
+	p->name = dup_slice(col(r, c->name));
+	p->user = dup_slice(col(r, c->user));
+	p->key = dup_slice(col(r, c->key));
+	p->state = dup_slice(col(r, c->state));
+	p->why = dup_slice(with_why ? col(r, c->why) : (struct sp_slice){
+			   "", 0 });
+}
+
+/* The hangs, then the failed records that are not hangs too. */
+static void
+gather(struct plist *l, const struct opts *o)
+{
+	struct sp_reader r;
+	struct pcols c;
+	struct sp_intern failed_hangs = { 0 };
+	struct sp_buf key = { 0 };
+	struct prow p;
+
+	input_open(&r, o, IN_HANGS);
+	resolve(&c, &r, "sp-hang");
+	while (sp_next_or_die(&r)) {
+		int failed = state_failed(r.f[c.state]);
+
+		if (sp_slice_eq(col(&r, c.open), "1"))
+			continue;
+		if (failed) {
+			job_key(&key, &r, &c);
+			sp_intern(&failed_hangs, key.p, key.len);
+		} else if (o->failed_only) {
+			continue;
+		}
+		make_row(&p, &r, &c, 1);
+		offer(l, &p);
+	}
+	sp_reader_close(&r);
+
+	input_open(&r, o, IN_FAILED);
+	resolve(&c, &r, "sp-select --failed");
+	while (sp_next_or_die(&r)) {
+		if (sp_slice_eq(col(&r, c.open), "1") ||
+		    !state_failed(r.f[c.state]))
+			continue;
+		job_key(&key, &r, &c);
+		if (sp_intern_find(&failed_hangs, key.p, key.len) >= 0)
+			continue;
+		make_row(&p, &r, &c, 0);
+		offer(l, &p);
+	}
+	sp_reader_close(&r);
+	sp_intern_free(&failed_hangs);
+	sp_buf_free(&key);
+	if (l->top == 0 || l->top > KEEP_IN_ORDER) {
+		sp_sort(l->v, l->n, sizeof *l->v, by_newness);
+		while (l->top > 0 && l->n > l->top)
+			row_free(&l->v[--l->n]);
+	}
+}
+
+/* Each listed job's most severe finding, "code: evidence". */
+struct joined {
+	struct sp_intern ids;
+	int *rank;
+	char **text;
+	size_t cap;
+};
+
+static void
+join_findings(struct joined *j, const struct plist *l, const struct opts *o)
+{
+	struct sp_reader r;
+	int id, code, sev, ev;
+
+	memset(j, 0, sizeof *j);
+	for (size_t i = 0; i < l->n; i++)
+		sp_intern(&j->ids, l->v[i].jobid, strlen(l->v[i].jobid));
+	j->cap = j->ids.n;
+	j->rank = sp_xcalloc(j->cap + 1, sizeof *j->rank);
+	j->text = sp_xcalloc(j->cap + 1, sizeof *j->text);
+	if (o->in[IN_JOBFINDINGS] == NULL)
+		return;
+	input_open(&r, o, IN_JOBFINDINGS);
+	id = sp_reader_need(&r, "jobid", "sp-show --findings");
+	code = sp_reader_need(&r, "code", "sp-show --findings");
+	sev = sp_reader_need(&r, "severity", "sp-show --findings");
+	ev = sp_reader_need(&r, "evidence", "sp-show --findings");
+	while (sp_next_or_die(&r)) {
+		long i = sp_intern_find(&j->ids, r.f[id].p, r.f[id].n);
+		int rank = severity_rank(r.f[sev]);
+		struct sp_buf b = { 0 };
+
+		if (i < 0 || (j->text[i] != NULL && rank <= j->rank[i]))
+			continue;
+		sp_buf_add(&b, r.f[code].p, r.f[code].n);
+		sp_buf_adds(&b, ": ");
+		sp_buf_add(&b, r.f[ev].p, r.f[ev].n);
+		free(j->text[i]);
+		j->text[i] = sp_xstrdup(sp_buf_str(&b));
+		j->rank[i] = rank;
+		sp_buf_free(&b);
+	}
+	sp_reader_close(&r);
+}
+
+static void
+joined_free(struct joined *j)
+{
+	for (size_t i = 0; i < j->cap; i++)
+		free(j->text[i]);
+	free(j->text);
+	free(j->rank);
+	sp_intern_free(&j->ids);
+}
+
+/* A field as one line of a cell: decoded, safe, its line breaks spaces. */
+static void
+cell(struct sp_buf *b, const char *field)
+{
+	size_t at = b->len;
+
+	field_lines(b, (struct sp_slice){ field, strlen(field) }, "");
+	for (size_t i = at; i < b->len; i++)
+		if (b->p[i] == '\n')
+			b->p[i] = ' ';
+}
+
+static void
+write_rows(const struct plist *l, const struct joined *j,
+	   const struct opts *o)
+{
+	static const char *const plain_cols[] = { "jobid", "name", "state",
+		"started", "finding", NULL };
+	static const char *const record_cols[] = { "jobid", "name", "user",
+		"workload_key", "state", "started", "why", "finding",
+		"severity", NULL };
+	struct sp_writer w;
+	struct sp_buf b = { 0 };
+	int plain = o->fmt == SP_FMT_PLAIN;
+
+	table_start(&w, o, plain ? plain_cols : record_cols);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct prow *p = &l->v[i];
+		long k = sp_intern_find(&j->ids, p->jobid, strlen(p->jobid));
+		const char *finding = k >= 0 && j->text[k] ? j->text[k] : "";
+		const char *say = *p->why ? p->why : finding;
+
+		sp_writer_str(&w, p->jobid);
+		sp_writer_str(&w, p->name);
+		if (!plain) {
+			sp_writer_str(&w, p->user);
+			sp_writer_str(&w, p->key);
+		}
+		sp_writer_str(&w, p->state);
+		sp_writer_str(&w, p->when);
+		if (plain) {
+			sp_buf_clear(&b);
+			cell(&b, say);
+			sp_writer_raw(&w, b.p ? b.p : "", b.len);
+		} else {
+			sp_writer_str(&w, p->why);
+			sp_writer_str(&w, finding);
+			sp_writer_str(&w, k >= 0 && j->text[k] ?
+				      severity_word(j->rank[k]) : "");
+		}
+		sp_writer_end(&w);
+	}
+	sp_writer_finish(&w);
+	sp_buf_free(&b);
+}
+
+int
+part_problems(const struct opts *o)
+{
+	struct plist l;
+	struct joined j;
+
+	memset(&l, 0, sizeof l);
+	l.top = top_of(o, SP_REPORT_PROBLEMS);
+	gather(&l, o);
+	if (o->ids) {
+		for (size_t i = 0; i < l.n; i++)
+			printf("%s%s", i ? "," : "", l.v[i].jobid);
+		if (l.n)
+			putchar('\n');
+	} else if (o->fmt == SP_FMT_PLAIN && l.total == 0) {
+		printf("No job failed or sat idle.\n");
+	} else {
+		join_findings(&j, &l, o);
+		write_rows(&l, &j, o);
+		joined_free(&j);
+		if (o->fmt == SP_FMT_PLAIN && l.total > l.n)
+			printf("%zu more%s%s\n", l.total - l.n,
+			       o->more ? ": " : "", o->more ? o->more : "");
+	}
+	for (size_t i = 0; i < l.n; i++)
+		row_free(&l.v[i]);
+	free(l.v);
+	return SP_EXIT_OK;
+}

@@ -1,0 +1,118 @@
+/*
+ * workloads.c - the workloads in the rollup's order (most compute
+ * first), each as severe as the most severe of its findings across runs:
+ * the table shows no verdict the findings do not show.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+static const char *const table_cols[] = { "workload", "user", "partition",
+	"runs", "failed", "noop", "gpu_h", "core_h", "share", "severity",
+	NULL };
+
+/* Every rollup record, its severity the findings'. */
+static void
+records(struct sp_reader *r, const struct severities *sev,
+	const struct opts *o)
+{
+	struct sp_writer w;
+	int key = sp_reader_need(r, "workload_key", "sp-group");
+	int at = sp_reader_col(r, "severity");
+
+	sp_writer_init(&w, stdout, o->fmt);
+	sp_writer_columns_from(&w, r);
+	if (at < 0)
+		sp_writer_column(&w, "severity");
+	sp_writer_header(&w);
+	while (sp_next_or_die(r)) {
+		const char *word = severity_word(severity_of(sev, r->f[key]));
+
+		for (size_t i = 0; i < r->ncols; i++)
+			if ((int)i == at)
+				sp_writer_str(&w, word);
+			else
+				sp_writer_slice(&w, r->f[i]);
+		if (at < 0)
+			sp_writer_str(&w, word);
+		sp_writer_end(&w);
+	}
+	sp_writer_finish(&w);
+}
+
+/* The first --top workloads as a table, the rest summed in one line;
+ * returns the highest severity shown. */
+static int
+table(struct sp_reader *r, const struct severities *sev,
+      const struct opts *o)
+{
+	struct sp_writer w = { 0 };
+	size_t top = top_of(o, SP_REPORT_WORKLOADS), shown = 0, more = 0;
+	long more_runs = 0;
+	double more_share = 0;
+	int key = sp_reader_need(r, "workload_key", "sp-group");
+	int c[9], worst = 0;
+	static const char *const from[] = { "label", "user", "partition",
+		"runs", "failed", "noop", "gpu_h", "core_h", "share" };
+
+	for (int i = 0; i < 9; i++)
+		c[i] = sp_reader_need(r, from[i], "sp-group --rollup");
+	while (sp_next_or_die(r)) {
+		double share = field_num(r->f[c[8]]);
+
+		if (top == 0 || shown < top) {
+			/* The header waits for a row: none has a line. */
+			if (shown == 0)
+				table_start(&w, o, table_cols);
+			int rank = severity_of(sev, r->f[key]);
+
+			for (int i = 0; i < 9; i++)
+				sp_writer_slice(&w, r->f[c[i]]);
+			sp_writer_str(&w, severity_word(rank));
+			if (rank > worst)
+				worst = rank;
+			sp_writer_end(&w);
+			shown++;
+			continue;
+		}
+		more++;
+		more_runs += (long)field_num(r->f[c[3]]);
+		more_share += isnan(share) ? 0 : share;
+	}
+	if (shown == 0) {
+		printf("None with a run that ended.\n");
+		return worst;
+	}
+	sp_writer_finish(&w);
+	if (more > 0) {
+		struct sp_buf b = { 0 };
+
+		sp_fmt_percent(&b, more_share);
+		printf("%zu more workloads (%ld runs) holding %s of the "
+		       "compute\n", more, more_runs, sp_buf_str(&b));
+		sp_buf_free(&b);
+	}
+	return worst;
+}
+
+int
+part_workloads(const struct opts *o)
+{
+	struct severities sev;
+	struct sp_reader r;
+	int status;
+
+	severities_load(&sev, o);
+	input_open(&r, o, IN_ROLLUP);
+	/* A critical finding among the workloads shown: status 1. */
+	if (o->fmt == SP_FMT_PLAIN) {
+		status = table(&r, &sev, o) >= 3 ? SP_EXIT_FAIL : SP_EXIT_OK;
+	} else {
+		records(&r, &sev, o);
+		status = sev.worst >= 3 ? SP_EXIT_FAIL : SP_EXIT_OK;
+	}
+	sp_reader_close(&r);
+	severities_free(&sev);
+	return status;
+}

@@ -1,0 +1,258 @@
+#!/usr/bin/env bats
+# sp-report: each part of the report from the stages' records, exactly,
+# on small records made by hand and on the demo; its rules (what leads,
+# a workload's severity, the orders, how many fit) and its refusals.
+
+load lib/common
+
+ROLLUP_HEADER='user	workload	workload_key	label	partition	names	runs	completed	failed	cancelled	noop	problems	gpu_h	core_h	compute	share	cum_share	severity	first	last'
+FINDINGS_HEADER='user	workload	workload_key	jobid	code	severity	evidence	action'
+HANGSUM_HEADER='section	workload_key	workload	jobid	state	runs	count	elapsed_s	held_gpu_h	held_core_h	share	why'
+ADVICE_HEADER='user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution'
+
+setup_file() {
+	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_FILE_TMPDIR/jobs"
+	sp-group --rollup "$BATS_FILE_TMPDIR/jobs" >"$BATS_FILE_TMPDIR/rollup"
+	sp-size --findings "$BATS_FILE_TMPDIR/jobs" >"$BATS_FILE_TMPDIR/findings" 2>/dev/null || true
+	sp-size "$BATS_FILE_TMPDIR/jobs" >"$BATS_FILE_TMPDIR/advice" 2>/dev/null
+	sp-hang --summary "$BATS_FILE_TMPDIR/jobs" >"$BATS_FILE_TMPDIR/hangsum" 2>/dev/null
+}
+
+setup() {
+	D=$BATS_FILE_TMPDIR
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# rollup ROW...: a rollup file "r" of tab-separated rows (no header).
+rollup() {
+	{ printf '%s\n' "$ROLLUP_HEADER"; [ $# -eq 0 ] || printf '%s\n' "$@"; } >r
+}
+
+# hangsum TOTAL_GPU_H IDLE_GPU_H [KEY KEY_GPU_H]: a summary file "h".
+hangsum() {
+	{
+		printf '%s\n' "$HANGSUM_HEADER"
+		printf 'record\t\t\t\t\t10\t10\t\t%s\t1\t1\tall\n' "$1"
+		printf 'hangs\t\t\t\t\t10\t2\t\t%s\t1\t0.1\tidle\n' "$2"
+		[ $# -lt 4 ] || printf 'workload\t%s\tw\t\t\t5\t2\t\t%s\t1\t0.1\twhy\n' "$3" "$4"
+	} >h
+}
+
+@test "headline: idle GPU-hours lead at 10% or 100 hours, the workload named" {
+	rollup $'alice\tw\talice/gpu/gpu/w\ttrain-w\tgpu\t1\t5\t5\t0\t0\t2\t2\t80\t8\t1288\t1\t1\tok\t2026-01-05T10:00:00\t2026-01-07T10:00:00'
+	hangsum 1000 100 alice/gpu/gpu/w 40
+	run sp-report headline --plain --rollup r --hang-summary h
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = $'\036''1000 GPU-hours, 100 of them in allocations that never computed' ]
+	[ "${lines[1]}" = "40 of them in train-w (50.0% of its 80 GPU-hours)." ]
+	[ "${lines[2]}" = "5 jobs of alice, 2026-01-05 to 2026-01-07, in 1 workloads." ]
+	# 99 of 1000 hours: under both lines, so the failures lead
+	hangsum 1000 99
+	run sp-report headline --plain --rollup r --hang-summary h
+	[ "${lines[0]}" = $'\036''5 jobs, nothing flagged' ]
+	# 100 hours of 10000: the floor alone is enough
+	hangsum 10000 100
+	run sp-report headline --plain --rollup r --hang-summary h
+	[[ "${lines[0]}" == *"10000 GPU-hours, 100 of them"* ]]
+}
+
+@test "headline: failures, states nothing knows left out of the count, and what was not read" {
+	rollup $'bob\tx\tbob/cpu/cpu/x\tx\tcpu\t1\t20\t10\t4\t0\t0\t4\t\t5\t5\t1\t1\tok\t2026-01-05T10:00:00\t2026-01-06T10:00:00'
+	hangsum 0 0
+	printf 'key\tcount\tmessage\nrows\t60\t\nrecords\t20\t\nlong_rows\t3\tdropped 3 rows with more fields than the 12 named\nunknown_states\t6\t6 records in states slurmpast does not know (FOO, BAR): kept as printed, counted as neither success nor failure\n' >s
+	run sp-report headline --plain --rollup r --hang-summary h --fetch-stats s \
+		--source "read from dump.txt"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = $'\036''4 of 14 jobs failed' ]
+	[ "${lines[1]}" = "20 jobs of bob, 2026-01-05 to 2026-01-06, read from dump.txt, in 1 workloads." ]
+	[ "${lines[2]}" = "Not all of the input was read: dropped 3 rows with more fields than the 12 named; 6 records in states slurmpast does not know (FOO, BAR): kept as printed, counted as neither success nor failure." ]
+	run sp-report headline --json --rollup r --hang-summary h --fetch-stats s
+	[ "$(jq -r .lead <<<"$output")" = failed ]
+	[ "$(jq -r .rows <<<"$output")" = 60 ]
+	[ "$(jq -r .unknown_states <<<"$output")" = 6 ]
+	[ "$(jq -r '.jobs | type' <<<"$output")" = number ]
+}
+
+@test "headline: a view says how many jobs it shows, those that ended" {
+	rollup $'bob\tx\tbob/cpu/cpu/x\tx\tcpu\t1\t3\t3\t0\t0\t0\t0\t\t5\t5\t1\t1\tok\t2026-01-05T10:00:00\t2026-01-06T10:00:00'
+	hangsum 0 0
+	printf 'jobid\topen\n1\t0\n2\t1\n3\t0\n' >shown
+	run sp-report headline --plain --rollup r --hang-summary h --shown shown \
+		--view "partition cpu, failed"
+	[ "${lines[1]}" = "3 jobs of bob, 2026-01-05 to 2026-01-06, in 1 workloads: every run of the workloads of the 2 jobs shown (partition cpu, failed)." ]
+}
+
+@test "workloads: a workload is as severe as its findings, never more (oom_array)" {
+	# the rollup's own rule called it critical: 3 of 4 runs failed
+	rollup $'alice\toom_array\talice/cpu/cpu/oom_array\toom_array\tcpu\t1\t4\t1\t3\t0\t0\t3\t\t2.5\t2.5\t1\t1\tcritical\t2026-01-05T10:00:00\t2026-01-05T12:00:00'
+	printf '%s\n' "$FINDINGS_HEADER" >f
+	run sp-report workloads --plain --rollup r --findings f
+	[ "$status" -eq 0 ]
+	[ "$output" = "workload   user   partition  runs  failed  noop  gpu_h  core_h  share   severity
+oom_array  alice  cpu           4       3     0    n/a     2.5  100.0%  ok" ]
+	printf 'alice\toom_array\talice/cpu/cpu/oom_array\t1,2\tmemory-search\tcritical\tkilled\tstop\n' >>f
+	run sp-report workloads --plain --rollup r --findings f
+	[ "$status" -eq 1 ]
+	[[ "${lines[1]}" == *"  critical" ]]
+	run sp-report workloads --json --rollup r --findings f
+	[ "$status" -eq 1 ]
+	[ "$(jq -r .severity <<<"$output")" = critical ]
+}
+
+@test "workloads: the ten costliest, the rest in one line; status from those shown" {
+	run sp-report workloads --plain --rollup "$D/rollup" --findings "$D/findings"
+	# the tokenizer is critical, but not among the ten shown
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 12 ]
+	[ "${lines[11]}" = "460 more workloads (2376 runs) holding 46.4% of the compute" ]
+	[[ "${lines[2]}" =~ ^rollout-gen\ +alice\ +gpu\ +1098\ .*\ warning$ ]]
+	run sp-report workloads --plain --top 0 --rollup "$D/rollup" --findings "$D/findings"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 471 ]
+}
+
+@test "findings: the first 15 in order, then how many more and where" {
+	run sp-report findings --plain --rollup "$D/rollup" --findings "$D/findings" \
+		--more "slurmpast --patterns"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "critical  rc-tok-github_code (alice): memory-search" ]
+	[[ "${lines[1]}" == "          8 submissions were killed for memory"* ]]
+	[ "${lines[-1]}" = "19 more findings: slurmpast --patterns" ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -cE '^(critical|warning|info) ')" -eq 15 ]
+	printf '%s\n' "$FINDINGS_HEADER" >f
+	rollup
+	run sp-report findings --plain --rollup r --findings f
+	[ "$status" -eq 0 ]
+	[ "$output" = "No failure repeats across runs." ]
+}
+
+@test "problems: newest first, the hang's why or the job's own finding, failed-only" {
+	printf 'jobid\tjobid_raw\tcluster\tsubmit\tstart\tname\tuser\tstate\topen\tworkload_key\twhy\n' >hangs
+	printf '7\t7\tc\t2026-01-02T00:00:00\t2026-01-02T00:00:01\tidle\tbob\tCANCELLED\t0\tk\theld 1 GPU for 01:00:00\n' >>hangs
+	printf '9\t9\tc\t2026-01-04T00:00:00\t2026-01-04T00:00:01\tslow\tbob\tTIMEOUT\t0\tk\tblocked, not slow\n' >>hangs
+	printf 'jobid\tjobid_raw\tcluster\tsubmit\tstart\tname\tuser\tstate\topen\n' >failed
+	printf '8\t8\tc\t2026-01-03T00:00:00\t2026-01-03T00:00:01\tboom\tbob\tFAILED\t0\n' >>failed
+	printf '9\t9\tc\t2026-01-04T00:00:00\t2026-01-04T00:00:01\tslow\tbob\tTIMEOUT\t0\n' >>failed
+	printf '10\t10\tc\t2026-01-05T00:00:00\t\tq\tbob\tFAILED\t1\n' >>failed
+	run sp-report problems --hangs hangs --failed failed --ids
+	[ "$output" = "9,8,7" ]
+	printf 'jobid\tcode\tseverity\tevidence\n8\texit-nonzero\twarning\tExited 1\n8\toom\tcritical\tkilled\\nfor memory\n' >jf
+	run sp-report problems --plain --hangs hangs --failed failed --job-findings jf --top 2 --more "see all"
+	[ "$status" -eq 0 ]
+	[ "$output" = "jobid  name  state    started              finding
+9      slow  TIMEOUT  2026-01-04T00:00:01  blocked, not slow
+8      boom  FAILED   2026-01-03T00:00:01  oom: killed for memory
+1 more: see all" ]
+	run sp-report problems --hangs hangs --failed failed --failed-only --ids
+	[ "$output" = "9,8" ]
+	printf 'jobid\tstate\n' >none
+	run sp-report problems --plain --hangs none --failed none
+	[ "$output" = "No job failed or sat idle." ]
+}
+
+@test "advice: raises first, the largest first; holds; then lowers; each capped apart" {
+	rollup $'a\tw\ta/c/c/w\tw\tc\t1\t9\t9\t0\t0\t0\t0\t\t1\t1\t1\t1\tok\t\t'
+	{
+		printf '%s\n' "$ADVICE_HEADER"
+		printf 'a\tw\ta/c/c/w\t--mem\t9\traise\t10G\t--mem=12G\t#SBATCH --mem=12G\t\tsmall raise\t\n'
+		printf 'a\tw\ta/c/c/w\t--time\t9\tlower\t10:00:00\t--time=01:00:00\t#SBATCH --time=01:00:00\t\tbig lower\t\n'
+		printf 'a\tw\ta/c/c/w\t--cpus-per-task\t9\thold\t4\t\t\t\theld\tchange the input\n'
+		printf 'a\tw\ta/c/c/w\t--gpus\t1\traise\t1\t--gpus=4\t#SBATCH --gpus=4\t\tbig raise\t\n'
+		printf 'a\tw\ta/c/c/w\t--time\t2\trefuse\t\t\t\t\t2 runs\t\n'
+	} >a
+	run sp-report advice --plain --rollup r --advice a
+	[ "$status" -eq 0 ]
+	[ "$output" = "# w, 1 run: raise --gpus from 1; big raise
+#SBATCH --gpus=4
+# w, 9 runs: raise --mem from 10G; small raise
+#SBATCH --mem=12G
+# w, 9 runs: hold --cpus-per-task at 4; held; change the input
+# w, 9 runs: lower --time from 10:00:00; big lower
+#SBATCH --time=01:00:00" ]
+	run sp-report advice --plain --rollup r --advice a --top 1 --more "see --sizing"
+	[ "${lines[0]}" = "# w, 1 run: raise --gpus from 1; big raise" ]
+	[ "${lines[2]}" = "# w, 9 runs: hold --cpus-per-task at 4; held; change the input" ]
+	[ "${lines[3]}" = "2 more: see --sizing" ]
+	run sp-report advice --plain --rollup r --advice a --all
+	[ "${lines[-1]}" = "1 refused: fewer than 3 usable runs of the workload" ]
+}
+
+@test "advice: with nothing to show, why, in the constants' numbers" {
+	rollup $'a\tw\ta/c/c/w\tw\tc\t1\t9\t9\t0\t0\t0\t0\t\t1\t1\t1\t1\tok\t\t'
+	{ printf '%s\n' "$ADVICE_HEADER"
+	  printf 'a\tw\ta/c/c/w\t--mem\t9\tkeep\t10G\t\t\t\tabout right\t\n'; } >a
+	run sp-report advice --plain --rollup r --advice a
+	[ "$output" = "Nothing to change: every request is within 20% of what its history supports." ]
+	printf 'b\tv\tb/c/c/v\t--mem\t2\trefuse\t\t\t\t\t2 runs\t\n' >>a
+	run sp-report advice --plain --rollup r --advice a
+	[ "$output" = "Nothing to change where the history suffices: every request judged is within 20% of what its history supports; 1 of the 2 workloads has a request with fewer than the 3 usable runs a verdict needs." ]
+	{ printf '%s\n' "$ADVICE_HEADER"
+	  printf 'b\tv\tb/c/c/v\t--mem\t2\trefuse\t\t\t\t\t2 runs\t\n'; } >a
+	run sp-report advice --plain --rollup r --advice a
+	[ "$output" = "No advice yet: the one workload has fewer than the 3 usable runs a verdict needs." ]
+	printf '%s\n' "$ADVICE_HEADER" >a
+	run sp-report advice --plain --rollup r --advice a
+	[ "$output" = "No advice: no run has ended." ]
+}
+
+@test "advice and exclude on the demo: the article's lines, the machines named" {
+	sp-nodes "$D/jobs" >nodes 2>/dev/null
+	sp-nodes --exclude "$D/jobs" >exclude 2>/dev/null
+	run sp-report advice --plain --rollup "$D/rollup" --advice "$D/advice" \
+		--nodes nodes --exclude exclude --more "slurmpast --sizing"
+	[ "${lines[0]}" = "# ablate-warmup-# (carol), 8 runs: raise --time from 00:35:00; longest of 8 completed runs took 04:10:00" ]
+	[ "${lines[1]}" = "#SBATCH --time=05:15:00" ]
+	[ "${lines[-3]}" = "# rollout-gen (alice): leave out g003, g011, g017, worse than the other machines for it" ]
+	[ "${lines[-2]}" = "#SBATCH --exclude=g[003,011,017]" ]
+	[ "${lines[-1]}" = "348 more: slurmpast --sizing" ]
+}
+
+@test "screen: titles bold and severities coloured only with --color; controls shown" {
+	printf '\036Title\ncritical  x\nwarning   y\nname\033[2J\n' >p1
+	printf 'second\n' >p2
+	run sp-report screen p1 p2
+	[ "$output" = 'Title
+critical  x
+warning   y
+name\x1b[2J
+
+second' ]
+	run sp-report screen --color p1
+	[ "${lines[0]}" = $'\033[1mTitle\033[0m' ]
+	[ "${lines[1]}" = $'\033[1;31mcritical\033[0m  x' ]
+	[ "${lines[2]}" = $'\033[33mwarning\033[0m   y' ]
+}
+
+@test "screen: a long line wrapped at words, under its first word; a comment stays one" {
+	printf '%s\n' "one two three four five six seven eight nine ten eleven twelve thirteen fourteen" >p
+	printf '          %s\n' "indented prose that runs on well past the forty columns of this width" >>p
+	printf '# %s\n' "a comment that runs on well past the forty columns asked for here" >>p
+	run sp-report screen --width 40 p
+	[ "$output" = "one two three four five six seven eight
+  nine ten eleven twelve thirteen
+  fourteen
+          indented prose that runs on
+          well past the forty columns of
+          this width
+# a comment that runs on well past the
+#   forty columns asked for here" ]
+	# into a pipe, without a width, as written
+	run sp-report screen p
+	[ "${lines[0]}" = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen" ]
+}
+
+@test "refusals: a part named, its inputs given, one line each" {
+	check() {
+		local want=$1
+		shift
+		run --separate-stderr sp-report "$@"
+		[ "$status" -eq 2 ] || { echo "$*: status $status"; return 1; }
+		[ "$stderr" = "sp-report: $want" ] || { echo "$*: $stderr"; return 1; }
+	}
+	check "no part named: headline, workloads, findings, problems, advice, exclude or screen"
+	check "unknown part 'summary': headline, workloads, findings, problems, advice, exclude or screen" summary
+	check "workloads needs --findings FILE" workloads --rollup "$D/rollup"
+	check "--width: '20' is not a count (40 or more)" screen --width 20
+	check "--ids and --job-findings are different outputs: choose one" problems --ids --job-findings x
+	check "findings reads its records from its options, not 'x'" findings x
+}
