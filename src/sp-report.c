@@ -33,7 +33,7 @@ static const char usage_text[] =
 "       sp-report advice --rollup file --advice file [--all] [--top n]\n"
 "                 [--more text] [--nodes file --exclude file]\n"
 "       sp-report exclude --rollup file --nodes file --exclude file [--all]\n"
-"       sp-report screen [--width n] [--color] file ...\n";
+"       sp-report screen [--width n] [--color] [--no-pager] file ...\n";
 
 static const char help_text[] =
 "\n"
@@ -71,13 +71,15 @@ static const char help_text[] =
 "      --all                 every verdict (advice); why none (exclude)\n"
 "      --width n             the width to lay out for\n"
 "      --color               colour the screen's titles and severities\n"
+"      --no-pager            the screen never through a pager\n"
 "      --tsv, --plain, --json, --csv   records, or text (--plain)\n"
 "  -h, --help                this text\n"
 "      --version             the version\n";
 
 enum {
 	OPT_TOP = 0x2000, OPT_MORE, OPT_VIEW, OPT_SOURCE,
-	OPT_FAILED_ONLY, OPT_IDS, OPT_ALL, OPT_WIDTH, OPT_COLOR, OPT_VERSION,
+	OPT_FAILED_ONLY, OPT_IDS, OPT_ALL, OPT_WIDTH, OPT_COLOR, OPT_NO_PAGER,
+	OPT_VERSION,
 	OPT_ROLE	/* + enum role */
 };
 
@@ -147,6 +149,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "color", no_argument, NULL, OPT_COLOR },
+		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		SP_FORMAT_OPTIONS,
@@ -191,6 +194,9 @@ parse_options(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_COLOR:
 			o->color = 1;
+			break;
+		case OPT_NO_PAGER:
+			o->no_pager = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -243,8 +249,10 @@ main(int argc, char **argv)
 		if (strcmp(part, "screen") != 0 && o.nfiles > 0)
 			sp_die(SP_EXIT_USAGE, "%s reads its records from its "
 			       "options, not '%s'", part, o.files[0]);
+		/* The screen may be paged: it closes its own output. */
 		status = parts[i].run(&o);
-		sp_stdout_close();
+		if (strcmp(part, "screen") != 0)
+			sp_stdout_close();
 		return status;
 	}
 	sp_die(SP_EXIT_USAGE, "unknown part '%s': headline, workloads, "

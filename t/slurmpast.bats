@@ -5,6 +5,7 @@
 # is missing, a failed write.
 
 load lib/common
+load lib/tmux
 
 FAILED_RE='^(FAILED|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|BOOT_FAIL|DEADLINE)$'
 
@@ -24,6 +25,10 @@ recall() {
 	status=$(cat "$BATS_FILE_TMPDIR/$1.status")
 	stderr=$(cat "$BATS_FILE_TMPDIR/$1.err")
 	mapfile -t stderr_lines <"$BATS_FILE_TMPDIR/$1.err"
+}
+
+teardown() {
+	term_stop
 }
 
 setup_file() {
@@ -341,6 +346,8 @@ No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
 	command -v script >/dev/null || skip "no script(1) to give a terminal"
 	export TERM=xterm
 	unset NO_COLOR
+	# script's terminal has no size a pager could trust: none here
+	export SLURMPAST_PAGER=cat
 	script -qec "slurmpast --demo --overview" /dev/null >"$BATS_TEST_TMPDIR/tty"
 	grep -q $'\033\[1m' "$BATS_TEST_TMPDIR/tty"
 	for how in "NO_COLOR=1 slurmpast" "slurmpast --no-color" \
@@ -350,6 +357,65 @@ No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
 		grep -q 'Workloads by compute' "$BATS_TEST_TMPDIR/tty"
 		! grep -q $'\033' "$BATS_TEST_TMPDIR/tty" || { echo "$how"; return 1; }
 	done
+}
+
+# The widest line of the screen, the lines the terminal wrapped joined.
+widest() {
+	term_screen -J
+	printf '%s\n' "${lines[@]}" | LC_ALL=C.UTF-8 awk '
+		{ if (length($0) > m) m = length($0) } END { print m + 0 }'
+}
+
+@test "a terminal: the screen fits 80 columns, through the pager, q leaves" {
+	term_start 80 24 "slurmpast --demo"
+	term_wait_for "Demo: a synthetic history"
+	# less holds the rest: the first screen only, and no prompt of ours
+	term_screen
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+	[[ "$output" != *"What the next submission"* ]]
+	[ "$(widest)" -le 80 ]
+	# tables cut their cells, the column keeping its name
+	[[ "$output" == *"workload  user   partition"* ]]
+	[[ "$output" == *"train-w…"* ]]
+	term_keys q
+	term_wait_done
+}
+
+@test "a terminal 40 wide: prose wrapped at words under a hanging indent" {
+	# (messages on stderr are one line each, never wrapped)
+	term_start 40 200 "slurmpast --demo --overview --no-pager 2>/dev/null"
+	term_wait_done
+	term_screen
+	[ "$(widest)" -le 40 ]
+	[ "${lines[2]}" = "26033 GPU-hours, 1568 of them in" ]
+	[ "${lines[3]}" = "  allocations that never computed" ]
+	# nothing broken inside a word
+	[[ "$output" != *"pe"$'\n'"nding"* ]]
+}
+
+@test "a terminal: --no-pager and SLURMPAST_PAGER=cat write it all at once" {
+	for how in "slurmpast --demo --no-pager" "SLURMPAST_PAGER=cat slurmpast --demo" \
+	    "PAGER= slurmpast --demo"; do
+		term_start 100 400 "$how"
+		term_wait_done
+		term_screen
+		[[ "$output" == *"What the next submission should ask for"* ]] ||
+			{ echo "$how"; printf '%s\n' "$output" | head; return 1; }
+		term_stop
+	done
+}
+
+@test "--width: the screen laid out for it into a pipe too; below 40 refused" {
+	run --separate-stderr slurmpast --demo --overview --width 60
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | LC_ALL=C.UTF-8 awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 60 ]
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real" ]
+	[ "${lines[1]}" = "  cluster's record." ]
+	[ "${lines[5]}" = "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-13," ]
+	[ "${lines[6]}" = "  in 470 workloads; 4 still running or pending, left out." ]
+	run --separate-stderr slurmpast --demo --width 39
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --width: at least 40 columns, not 39" ]
 }
 
 @test "--plain is the screen a pipe gets" {
@@ -1022,7 +1088,7 @@ exit 2'
 @test "a failed write is exit 2 with one line; a reader that leaves is none" {
 	run --separate-stderr bash -c 'slurmpast --demo --overview >/dev/full'
 	[ "$status" -eq 2 ]
-	printf '%s\n' "$stderr" | grep -qx 'slurmpast: write error: No space left on device'
+	[ "${stderr_lines[-1]}" = "slurmpast: <stdout>: No space left on device" ]
 	run --separate-stderr bash -c 'slurmpast --demo | head -1'
 	[ "$status" -eq 0 ]
 	[ "$output" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]

@@ -343,10 +343,10 @@ sources() {
 	[ "$stderr" = "sp-attr: <stdin>: no header line (empty input)" ]
 }
 
-@test "writing to /dev/full fails with exit 1" {
+@test "writing to /dev/full fails with exit 2" {
 	[ -w /dev/full ] || skip "no /dev/full on this system"
 	write_sessions
 	run --separate-stderr sh -c 'sp-attr "$1" <"$2" >/dev/full' sh "$P" "$JOBS"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-attr: <stdout>: No space left on device" ]
 }

@@ -73,7 +73,7 @@ field_text(struct sp_buf *b, struct sp_slice f)
 void
 field_lines(struct sp_buf *b, struct sp_slice f, const char *indent)
 {
-	static const struct sp_term plain = { 0, 0, 0 };
+	static const struct sp_term plain = { .width = 0 };
 	struct sp_buf raw = { 0 }, clean = { 0 };
 
 	sp_field_decode(&raw, f.p, f.n);

@@ -35,6 +35,7 @@ struct opts {
 	int all;
 	/* screen */
 	int color;
+	int no_pager;
 	const char **files;
 	size_t nfiles;
 };

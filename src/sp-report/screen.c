@@ -3,13 +3,15 @@
  * a title (a line the part marked with RS) in bold, a severity at the
  * start of a line in its colour, every control character from a record
  * shown rather than obeyed, and each line longer than the width wrapped
- * at words, its next lines under its first word.
+ * at words, its next lines under its first word; through a pager when it
+ * is longer than the terminal (lib/sp_pager).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "sp_pager.h"
 #include "sp_term.h"
 
 /* The cells a wrapped line's next lines start at, and what they start
@@ -154,7 +156,10 @@ part_screen(const struct opts *o)
 		}
 		free(text);
 	}
+	/* Everything is read and laid out before a pager takes the terminal. */
+	sp_pager_start(o->no_pager);
 	fwrite(out.p ? out.p : "", 1, out.len, stdout);
 	sp_buf_free(&out);
+	sp_pager_end();
 	return SP_EXIT_OK;
 }
