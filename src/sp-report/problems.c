@@ -145,10 +145,7 @@ job_key(struct sp_buf *b, const struct sp_reader *r, const struct pcols *c)
 static int
 state_failed(struct sp_slice s)
 {
-	for (size_t i = 0; sp_job_failed_states[i]; i++)
-		if (sp_slice_eq(s, sp_job_failed_states[i]))
-			return 1;
-	return 0;
+	return sp_state_failed(sp_state_of(s));
 }
 
 static void
