@@ -34,6 +34,27 @@ sp_size_site_unknown(struct sp_size_site *s)
 }
 
 void
+sp_size_site_of(const struct sp_site *s, const struct sp_hist *h,
+		struct sp_size_site *out)
+{
+	struct sp_slice part;
+
+	sp_size_site_unknown(out);
+	if (s == NULL)
+		return;
+	if (s->known) {
+		out->gather = s->gather;
+		out->gather_freq_s = s->gather_freq_s;
+		out->gpuutil_tracked = s->gpuutil_tracked;
+	}
+	part = sp_hist_partition(h);
+	if (part.n == 0 || (part.n == 1 && part.p[0] == '?'))
+		return;
+	sp_site_partition_ceiling(s, part.p, part.n, &out->ceiling_cores,
+				  &out->ceiling_mem_b);
+}
+
+void
 sp_advice_free(struct sp_advice *a)
 {
 	sp_buf_free(&a->requested_txt);
@@ -213,6 +234,42 @@ sp_verdict_actionable(enum sp_verdict v)
 	return v == SP_V_RAISE || v == SP_V_LOWER;
 }
 
+/* Timeouts the record cannot tell a hang from a run cut off computing. */
+static long
+unsure(const struct sp_hist *h)
+{
+	return (long)h->cpu_unknown_timeouts + h->short_timeouts;
+}
+
+/* What those timeouts are, and why their cause is unknown. */
+static void
+unsure_timeouts(const struct sp_hist *h, struct sp_buf *b, struct sp_buf *t)
+{
+	long unk = h->cpu_unknown_timeouts, shrt = h->short_timeouts;
+	long n = unk + shrt;
+
+	if (n == 0)
+		return;
+	clause(b, "%ld %s timed out at up to %s", n, plural(n, "run", "runs"),
+	       t_hms(t, h->unsure_timeout_limit_s));
+	if (shrt == 0) {
+		sp_buf_printf(b, ", and CPU time (total_cpu_s) is not in %s "
+			      "record: whether %s computing or hung is unknown",
+			      plural(n, "its", "their"),
+			      plural(n, "it was", "they were"));
+		return;
+	}
+	if (unk > 0)
+		sp_buf_printf(b, ": %ld with no CPU time (total_cpu_s) in %s "
+			      "record and %ld", unk,
+			      plural(unk, "its", "their"), shrt);
+	sp_buf_printf(b, " using under %.0f CPU-seconds in under %s, so "
+		      "whether %s computing or hung is unknown",
+		      SP_NOOP_MAX_CPU_S,
+		      t_hms(t, SP_NOOP_MIN_ELAPSED_S),
+		      plural(n, "it was", "they were"));
+}
+
 static void
 advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 	    struct sp_buf *t2)
@@ -259,6 +316,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 			       "cannot say", (long)h->comp_timeouts,
 			       plural(h->comp_timeouts, "run", "runs"),
 			       t_hms(t, h->comp_timeout_limit_s));
+		unsure_timeouts(h, &a->caution, t);
 		return;
 	}
 	longest = h->longest.a;
@@ -281,6 +339,19 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		       "at least %s", (long)h->comp_timeouts,
 		       plural(h->comp_timeouts, "run", "runs"),
 		       t_hms(t, h->comp_timeout_limit_s), t_hms(t2, s.floor));
+	/* A timeout of unknown cause is no floor: it may have hung.  Nor
+	 * can the completed runs be trusted where its limit would have
+	 * raised their figure: it may have been cut off computing. */
+	if (unsure(h) > 0 &&
+	    sp_suggest_time(h->unsure_timeout_limit_s) > s.value) {
+		a->verdict = SP_V_REFUSE;
+		unsure_timeouts(h, &a->basis, t);
+		clause(&a->basis, "so %s may be too short, and a longer "
+		       "limit may only buy a longer hang", t_hms(t, s.value));
+		clause(&a->caution, "the runs' CPU time (sacct's TotalCPU), or "
+		       "their logs, tell a hang from a run cut off computing");
+		return;
+	}
 	a->target = s.value;
 	a->verdict = judge_newest(h, a, t);
 	/* Inside the band, but the longest run nearly hit this very limit:
@@ -294,7 +365,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 	}
 	if (sp_verdict_actionable(a->verdict) || unasked(a))
 		suggest(a, t);
-	else
+	else if (a->target != a->requested)
 		clause(&a->basis, "%s would do, within %.0f%% of the request",
 		       t_hms(t, a->target), SP_SIZE_CHANGE * 100);
 	if (h->comp_timeouts > 0)
@@ -309,6 +380,11 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		       plural(hung, "is", "are"),
 		       h->comp_timeouts > 0 ? "that floor" :
 		       "the figure above");
+	if (unsure(h) > 0) {
+		unsure_timeouts(h, &a->caution, t);
+		clause(&a->caution, "no floor is taken from %s",
+		       plural(unsure(h), "it", "them"));
+	}
 	if (sp_hist_more(h)->near.n > 0) {
 		const struct sp_topk *near = &sp_hist_more(h)->near;
 		/* The tightest: the highest share of its limit used. */
@@ -353,8 +429,10 @@ mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
 
 	if (!sp_positive(ceiling) || !(a->target > ceiling))
 		return;
-	/* It wants more than the partition's nodes have. */
-	if (sp_known(a->requested) && a->requested >= ceiling) {
+	/* It wants more than the partition's nodes have; a request at what
+	 * they have (in whole GiB) is capped, never "raised" to itself. */
+	if (sp_known(a->requested) &&
+	    a->requested >= floor(ceiling / GIB) * GIB) {
 		a->verdict = SP_V_CAPPED;
 		clause(&a->basis, "at this partition's ceiling of %s per node: "
 		       "a larger request needs a partition with larger nodes",
@@ -470,7 +548,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	mem_ceiling(site, a, t);
 	if (sp_verdict_actionable(a->verdict) || unasked(a))
 		suggest(a, t);
-	else if (a->verdict == SP_V_KEEP)
+	else if (a->verdict == SP_V_KEEP && a->target != a->requested)
 		clause(&a->basis, "%s would do, within %.0f%% of the request",
 		       t_mem(t, a->target), SP_SIZE_CHANGE * 100);
 	if (h->mem_untrusted > 0)
@@ -502,6 +580,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 	double busy, ceiling = site->ceiling_cores;
 	struct sp_suggestion s;
 	const char *bt;
+	int inverted = 0;
 
 	a->runs = h->cpu_runs;
 	if (h->cpu_runs < SP_SIZE_MIN_RUNS) {
@@ -541,13 +620,14 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 		a->target = ceiling;
 	} else if (a->verdict == SP_V_RAISE && busy < SP_CPU_RAISE_MIN_BUSY) {
 		a->verdict = SP_V_KEEP;
+		inverted = 1;
 		clause(&a->basis, "one saturated core is no evidence that a "
 		       "second would help: raising needs %.0f or more cores busy",
 		       SP_CPU_RAISE_MIN_BUSY);
 	}
 	if (sp_verdict_actionable(a->verdict) || unasked(a)) {
 		suggest(a, t);
-	} else if (a->verdict == SP_V_KEEP && a->target != req) {
+	} else if (a->verdict == SP_V_KEEP && a->target != req && !inverted) {
 		clause(&a->basis, "%g would do, within %.0f%% of the request",
 		       a->target, SP_SIZE_CHANGE * 100);
 	}
@@ -669,3 +749,72 @@ sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 	return 0;
 }
 
+
+/* ------------------------------------------------------------ one job */
+
+double
+sp_pick(const struct sp_hist *wl, const struct sp_size_site *site,
+	const struct sp_hist *one, enum sp_flag f, struct sp_pick *p)
+{
+	struct sp_suggestion s;
+
+	p->flag = f;
+	p->from = SP_PICK_NONE;
+	p->value = NAN;
+	p->runs = 0;
+	sp_buf_clear(&p->text);
+	p->adv.verdict = SP_V_REFUSE;
+	if (wl == NULL)
+		sp_buf_clear(&p->adv.basis);
+	if (wl != NULL && sp_size_advise(wl, site, f, &p->adv) == 0 &&
+	    p->adv.verdict != SP_V_REFUSE) {
+		p->from = SP_PICK_WORKLOAD;
+		p->runs = p->adv.runs;
+		/* Where the request stands, the figure is the request. */
+		if (sp_verdict_actionable(p->adv.verdict) ||
+		    !sp_known(p->adv.requested))
+			p->value = p->adv.target;
+		else if (p->adv.verdict != SP_V_HOLD)
+			p->value = p->adv.requested;
+	} else if (one != NULL && sp_known(sp_suggest(one, f, &s))) {
+		p->from = SP_PICK_RUN;
+		p->value = s.value;
+		p->runs = 1;
+	}
+	if (sp_known(p->value))
+		sp_suggest_spell(&p->text, f, p->value);
+	return p->value;
+}
+
+void
+sp_pick_free(struct sp_pick *p)
+{
+	sp_advice_free(&p->adv);
+	sp_buf_free(&p->text);
+}
+
+void
+sp_pick_source(struct sp_buf *b, const struct sp_pick *p,
+	       const char *why_alone)
+{
+	switch (p->from) {
+	case SP_PICK_WORKLOAD:
+		sp_buf_printf(b, "sp-size's advice from %ld %s of this "
+			      "workload", p->runs, plural(p->runs, "run",
+			      "runs"));
+		break;
+	case SP_PICK_RUN:
+	case SP_PICK_NONE:
+		sp_buf_adds(b, "one run's estimate: ");
+		if (p->adv.basis.len > 0)
+			sp_buf_printf(b, "sp-size has no verdict for its "
+				      "workload, which %s",
+				      sp_buf_str(&p->adv.basis));
+		else if (why_alone != NULL)
+			sp_buf_adds(b, why_alone);
+		else
+			sp_buf_adds(b, "its workload's other runs were not "
+				    "read");
+		break;
+	}
+}

@@ -26,6 +26,10 @@ struct sp_size_site {
 };
 
 void sp_size_site_unknown(struct sp_size_site *s);
+/* What the site s (loaded, or not) tells the rules about workload h: its
+ * gather settings and its partition's ceiling. */
+void sp_size_site_of(const struct sp_site *s, const struct sp_hist *h,
+		     struct sp_size_site *out);
 
 enum sp_verdict { SP_V_RAISE, SP_V_LOWER, SP_V_KEEP, SP_V_REFUSE,
 		  SP_V_HOLD, SP_V_CAPPED };
@@ -58,5 +62,44 @@ void sp_advice_free(struct sp_advice *a);
  */
 int sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 		   enum sp_flag flag, struct sp_advice *a);
+
+/*
+ * The figure one job's findings name for a flag (design.md: one job's
+ * suggestion is its workload's when the workload has a verdict).  With
+ * the job's workload history wl, its advice (sp_size_advise) is taken
+ * whenever it is a verdict on the request (raise, lower, keep, capped:
+ * SP_PICK_WORKLOAD) or a hold (SP_PICK_WORKLOAD, no figure); without wl,
+ * or where the workload's advice refuses (too few runs), the figure is
+ * the one run's own (sp_suggest over one, a history of one:
+ * SP_PICK_RUN), which a finding must label as such.
+ */
+enum sp_pick_from { SP_PICK_NONE, SP_PICK_WORKLOAD, SP_PICK_RUN };
+
+struct sp_pick {
+	enum sp_flag flag;
+	enum sp_pick_from from;
+	double value;			/* NaN: no figure */
+	long runs;			/* the runs the figure rests on */
+	struct sp_advice adv;		/* the workload's advice, when read */
+	struct sp_buf text;		/* value as its flag takes it */
+};
+
+/*
+ * The pick for flag f into *p, which is zeroed ({ 0 }) or holds an
+ * earlier pick; sp_pick_free when done.  wl may be NULL.  Returns
+ * p->value.
+ */
+double sp_pick(const struct sp_hist *wl, const struct sp_size_site *site,
+	       const struct sp_hist *one, enum sp_flag f, struct sp_pick *p);
+void sp_pick_free(struct sp_pick *p);
+/*
+ * Where a picked figure comes from, as a parenthesis for an action:
+ * "sp-size's advice from 993 runs of this workload", or "one run's
+ * estimate: sp-size has no verdict for its workload, which needs 3
+ * completed runs; there were 2".
+ * why_alone says why there is no workload (NULL: none was read).
+ */
+void sp_pick_source(struct sp_buf *b, const struct sp_pick *p,
+		    const char *why_alone);
 
 #endif

@@ -60,8 +60,12 @@
 #define SP_FIND_STRAGGLER_SPREAD	0.25
 /* task-memory-imbalance: one task's peak over the tasks' mean. */
 #define SP_FIND_TASK_MEM_IMBALANCE	2.0
-/* paging: major page faults. */
+/* paging: major page faults, at least this many and this many a second
+ * of the run; only a peak at this share of the limit or above points at
+ * memory (below it the faults are files read through memory). */
 #define SP_FIND_PAGING_MIN_PAGES	1000.0
+#define SP_FIND_PAGING_MIN_RATE		1.0
+#define SP_FIND_PAGING_NEAR_LIMIT	0.8
 /* GPU utilisation (0..1): idle, underused; with no GPU figure, a CPU
  * this idle suggests the cards idled too. */
 #define SP_FIND_GPU_IDLE		0.05
@@ -149,8 +153,11 @@
 #define SP_TIME_STEP_SHORT_S		300.0
 #define SP_TIME_STEP_LONG_S		900.0
 /* --mem: largest trustworthy peak x margin, whole GiB up; the largest
- * limit killed for memory x margin is a floor. */
+ * limit killed for memory x margin is a floor.  Under a GiB the figure
+ * is rounded up to this step instead (a whole GiB can be five times a
+ * small job's need). */
 #define SP_MEM_MARGIN			1.30
+#define SP_MEM_SMALL_STEP		(50.0 * 1024 * 1024)
 /* A peak read from this few samples or fewer may be low (sp_thin). */
 #define SP_MEM_THIN_SAMPLES		5
 /* --cpus-per-task: busiest run's busy cores per task x margin, at least

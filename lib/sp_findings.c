@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sp_advice.h"
 #include "sp_const.h"
 #include "sp_findings.h"
 #include "sp_hist.h"
@@ -225,6 +226,7 @@ sp_jobcalc(struct sp_jobcalc *c, const struct sp_job *j,
 
 	c->open = sp_job_is_open(j);
 	c->noop = sp_job_noop(j);
+	c->noop_known = sp_job_noop_known(j);
 	c->cores = sp_job_cores(j);
 	c->gpus = sp_known(j->alloc_gpus) ? j->alloc_gpus : 0;
 	c->nodes = j->nnodes;
@@ -332,7 +334,12 @@ struct ctx {
 	 * history of one, read by the rules sp-size reads a workload by. */
 	struct sp_pool pool;
 	struct sp_hist one;
-	struct sp_buf fig;	/* a figure, spelled */
+	/* The figures the actions name (sp_pick): the workload's advice
+	 * where it has a verdict, else this run's own; read on first use. */
+	struct sp_size_site wsite;
+	struct sp_pick picks[SP_FLAG_N];
+	unsigned picked;
+	struct sp_buf src;	/* where a figure comes from, in words */
 };
 
 static int
@@ -347,38 +354,60 @@ thin(const struct ctx *x)
 	return sp_thin(x->c.samples);
 }
 
-/*
- * The figure the flag's rule gives for the evidence, spelled as sbatch
- * takes it; NULL when the evidence gives none.
- */
-static const char *
-figure(struct ctx *x, enum sp_flag f, int floor)
-{
-	struct sp_suggestion s;
-
-	sp_suggest(&x->one, f, &s);
-	if (isnan(floor ? s.floor : s.value))
-		return NULL;
-	sp_buf_clear(&x->fig);
-	sp_suggest_spell(&x->fig, f, floor ? s.floor : s.value);
-	return sp_buf_str(&x->fig);
-}
-
-/* The same where the finding's condition implies a figure. */
-static const char *
-figure_text(struct ctx *x, enum sp_flag f, int floor)
-{
-	const char *t = figure(x, f, floor);
-
-	return t != NULL ? t : "n/a";
-}
-
 /* The margin a flag's rule adds, in percent. */
 static double
 margin_pct(enum sp_flag f)
 {
 	return (sp_suggest_margin(f) - 1) * 100;
 }
+
+/* The figure an action names for flag f (sp_pick). */
+static const struct sp_pick *
+pick(struct ctx *x, enum sp_flag f)
+{
+	struct sp_pick *p = &x->picks[f];
+
+	if (!(x->picked & 1u << f)) {
+		sp_pick(x->d->workload, &x->wsite, &x->one, f, p);
+		x->picked |= 1u << f;
+	}
+	return p;
+}
+
+/*
+ * Where a picked figure comes from: "sp-size's advice from 21 runs of
+ * this workload", or, for one run's own, how it is made (margin) and
+ * why it stands alone.
+ */
+static const char *
+source(struct ctx *x, const struct sp_pick *p, const char *what)
+{
+	sp_buf_clear(&x->src);
+	if (p->from == SP_PICK_RUN && (p->flag == SP_FLAG_CPUS ||
+				       p->flag == SP_FLAG_GPUS))
+		sp_buf_printf(&x->src, "%s, rounded up, ", what);
+	else if (p->from == SP_PICK_RUN)
+		sp_buf_printf(&x->src, "%s plus %.0f%%, ", what,
+			      margin_pct(p->flag));
+	sp_pick_source(&x->src, p, x->d->no_workload);
+	return sp_buf_str(&x->src);
+}
+
+/*
+ * Whether the pick asks for less than the job had: a figure below its
+ * request from this run alone, or the workload's own lower.  Where the
+ * workload's runs keep (or raise) the request, one short run is no
+ * reason to cut it.
+ */
+static int
+tighter(const struct sp_pick *p, double current)
+{
+	if (!sp_known(p->value) || !(p->value < current))
+		return 0;
+	return p->from == SP_PICK_RUN ||
+	    (p->from == SP_PICK_WORKLOAD && p->adv.verdict == SP_V_LOWER);
+}
+
 
 /* " At most N samples in E: the peak may be higher than any of them." */
 static void
@@ -411,13 +440,74 @@ say_cpu_doubt(struct ctx *x, struct sp_buf *b)
 	}
 }
 
+/* What a job cut off while computing should ask for next. */
+static void
+timeout_action(struct ctx *x)
+{
+	const struct sp_job *j = x->j;
+	const struct sp_pick *p = pick(x, SP_FLAG_TIME);
+	enum sp_verdict v = p->adv.verdict;
+
+	if (p->from == SP_PICK_WORKLOAD && v == SP_V_HOLD) {
+		say(&x->dr.act, "Do not raise --time yet: most of this "
+		    "workload's timeouts computed nothing, and a longer limit "
+		    "buys a longer hang (sp-size holds it, from %L runs). Find "
+		    "the blocking call first.", (double)p->runs);
+	} else if (p->from == SP_PICK_WORKLOAD && v == SP_V_KEEP &&
+		   p->value > j->timelimit_s) {
+		say(&x->dr.act, "This workload now asks for --time=%s, which "
+		    "its %L runs support (sp-size keeps it).",
+		    sp_buf_str(&p->text), (double)p->runs);
+	} else if (p->from == SP_PICK_WORKLOAD && p->value > j->timelimit_s) {
+		say(&x->dr.act, "Raise --time to %s (%s).",
+		    sp_buf_str(&p->text), source(x, p, "this run"));
+	} else {
+		say(&x->dr.act, "Raise --time well above %T: a timed-out run "
+		    "only shows the work takes longer than that, not how much "
+		    "longer.", j->timelimit_s);
+	}
+	say(&x->dr.act, " Checkpoint, so the next timeout loses less.");
+}
+
+/*
+ * A timeout whose record cannot tell a hang from work cut off: only a
+ * timeout, with no raise (a hung job would be told to hang longer).
+ */
+static void
+rule_timeout_unsure(struct ctx *x, enum sp_timeout cause)
+{
+	const struct sp_job *j = x->j;
+
+	say(&x->dr.ev, "Ran out of wall clock at its %D limit after %D.",
+	    j->timelimit_s, j->elapsed_s);
+	if (cause == SP_TO_UNKNOWN)
+		say(&x->dr.ev, " CPU time is not in this record, so whether "
+		    "it was working or hung cannot be told.");
+	else
+		say(&x->dr.ev, " It used %D of CPU in under %D: too short to "
+		    "tell a hang from a wait.", j->total_cpu_s,
+		    SP_NOOP_MIN_ELAPSED_S);
+	say(&x->dr.act, "Find out before raising --time: a longer limit only "
+	    "helps work that was cut off; a hung job would just hang longer. "
+	    "The log's last lines%s say which.", cause == SP_TO_UNKNOWN ?
+	    ", or the CPU time (sacct -o TotalCPU)," : "");
+	add(x->out, "timeout", SP_SEV_WARNING, &x->dr);
+}
+
 static void
 rule_walltime(struct ctx *x)
 {
 	const struct sp_job *j = x->j;
 
 	if (state_is(x, "TIMEOUT")) {
-		if (x->c.noop) {
+		enum sp_timeout cause = sp_timeout_cause(j->elapsed_s,
+							 j->total_cpu_s);
+
+		if (cause == SP_TO_UNKNOWN || cause == SP_TO_SHORT) {
+			rule_timeout_unsure(x, cause);
+			return;
+		}
+		if (cause == SP_TO_HUNG) {
 			say(&x->dr.ev, "Held the allocation for %D, to its "
 			    "limit, but used %D of CPU: blocked, not slow.",
 			    j->elapsed_s, j->total_cpu_s);
@@ -431,29 +521,82 @@ rule_walltime(struct ctx *x)
 		}
 		say(&x->dr.ev, "Ran out of wall clock at its %D limit while "
 		    "working (%D of CPU).", j->timelimit_s, j->total_cpu_s);
-		if (!sp_known(j->total_cpu_s))
-			say(&x->dr.ev, " CPU time was not recorded, so a hang "
-			    "cannot be ruled out.");
-		say(&x->dr.act, "Raise --time well above %T: a timed-out run "
-		    "only shows the work takes longer than that, not how much "
-		    "longer. Checkpoint, so the next timeout loses less.",
-		    j->timelimit_s);
+		timeout_action(x);
 		add(x->out, "timeout-real", SP_SEV_CRITICAL, &x->dr);
 		return;
 	}
 	if (state_is(x, "COMPLETED") && !x->c.noop &&
 	    x->c.walltime_used < SP_FIND_WALLTIME_SLACK) {
-		const char *t = figure(x, SP_FLAG_TIME, 0);
+		const struct sp_pick *p = pick(x, SP_FLAG_TIME);
 
+		/* Nothing to do where the figure is no tighter. */
+		if (!tighter(p, j->timelimit_s))
+			return;
 		say(&x->dr.ev, "Used %D of its %D limit (%P).", j->elapsed_s,
 		    j->timelimit_s, x->c.walltime_used);
-		if (t != NULL)
-			say(&x->dr.act, "A tighter --time=%s (this run plus "
-			    "%L%%) starts sooner: short jobs fit the "
-			    "scheduler's backfill gaps. One run is one sample; "
-			    "sp-size sizes from all of them.", t,
-			    margin_pct(SP_FLAG_TIME));
+		say(&x->dr.act, "A tighter --time=%s (%s) starts sooner: short "
+		    "jobs fit the scheduler's backfill gaps.",
+		    sp_buf_str(&p->text), source(x, p, "this run"));
 		add(x->out, "walltime-slack", SP_SEV_INFO, &x->dr);
+	}
+}
+
+/* "keeps --mem=800G", "raises --mem to 94G": a workload's verdict. */
+static const char *
+verdict_words(struct ctx *x, const struct sp_pick *p)
+{
+	const char *flag = sp_flag_name(p->flag), *v = sp_buf_str(&p->text);
+
+	sp_buf_clear(&x->src);
+	switch (p->adv.verdict) {
+	case SP_V_RAISE:
+		sp_buf_printf(&x->src, "raises %s to %s", flag, v);
+		break;
+	case SP_V_LOWER:
+		sp_buf_printf(&x->src, "lowers %s to %s", flag, v);
+		break;
+	case SP_V_CAPPED:
+		sp_buf_printf(&x->src, "caps %s at %s", flag, v);
+		break;
+	default:
+		sp_buf_printf(&x->src, "keeps %s=%s", flag, v);
+		break;
+	}
+	return sp_buf_str(&x->src);
+}
+
+static const char *const hold_less = "hold less at once: fewer "
+	"dataloader workers, a smaller prefetch or cache.";
+
+/* What a job killed for memory at limit should ask for next. */
+static void
+oom_action(struct ctx *x, double limit)
+{
+	const struct sp_pick *p = pick(x, SP_FLAG_MEM);
+	enum sp_verdict v = p->adv.verdict;
+
+	if (p->from == SP_PICK_WORKLOAD && v == SP_V_HOLD) {
+		say(&x->dr.act, "Do not raise --mem: %s (sp-size holds it, "
+		    "from %L runs of this workload). Find what else changed "
+		    "between the runs: workers, batch size, input shard.",
+		    sp_buf_str(&p->adv.basis), (double)p->runs);
+	} else if (p->from == SP_PICK_WORKLOAD && v == SP_V_CAPPED) {
+		say(&x->dr.act, "This workload asks for --mem=%s, as much as "
+		    "the partition's nodes have (sp-size caps it there, from "
+		    "%L runs): %s Or use a partition with larger nodes.",
+		    sp_buf_str(&p->text), (double)p->runs, hold_less);
+	} else if (p->from == SP_PICK_WORKLOAD && v == SP_V_KEEP &&
+		   sp_known(p->value)) {
+		say(&x->dr.act, "This workload now asks for --mem=%s, which its "
+		    "%L runs support (sp-size keeps it); if that is killed too, "
+		    "%s", sp_buf_str(&p->text), (double)p->runs, hold_less);
+	} else if (sp_known(p->value) && sp_known(limit) &&
+		   p->value > limit) {
+		say(&x->dr.act, "Raise --mem to %s (%s), or %s",
+		    sp_buf_str(&p->text),
+		    source(x, p, "the size that was killed"), hold_less);
+	} else {
+		say(&x->dr.act, "Raise --mem, or %s", hold_less);
 	}
 }
 
@@ -483,16 +626,7 @@ rule_memory(struct ctx *x)
 			say(&x->dr.ev, "Killed for memory at %B per node "
 			    "before any memory sample was taken.", limit);
 		}
-		if (sp_known(limit))
-			say(&x->dr.act, "Raise --mem (--mem=%s is %L%% over "
-			    "the size that was killed), or hold less at once: "
-			    "fewer dataloader workers, a smaller prefetch or "
-			    "cache.", figure_text(x, SP_FLAG_MEM, 1),
-			    margin_pct(SP_FLAG_MEM));
-		else
-			say(&x->dr.act, "Raise --mem, or hold less at once: "
-			    "fewer dataloader workers, a smaller prefetch or "
-			    "cache.");
+		oom_action(x, limit);
 		add(x->out, "host-oom", SP_SEV_CRITICAL, &x->dr);
 		return;
 	}
@@ -510,11 +644,15 @@ rule_memory(struct ctx *x)
 	if (state_is(x, "COMPLETED") && !x->c.noop &&
 	    x->c.mem_used < SP_FIND_MEM_SLACK &&
 	    limit - rss >= SP_FIND_MEM_SLACK_MIN_B) {
+		const struct sp_pick *p = pick(x, SP_FLAG_MEM);
+
+		if (!tighter(p, limit))
+			return;
 		say(&x->dr.ev, "Peak %B of %B per node (%P): %B never used.",
 		    rss, limit, x->c.mem_used, limit - rss);
 		say_thin(x, &x->dr.ev);
-		say(&x->dr.act, "Try --mem=%s (the peak plus %L%%). ",
-		    figure_text(x, SP_FLAG_MEM, 0), margin_pct(SP_FLAG_MEM));
+		say(&x->dr.act, "Try --mem=%s (%s). ", sp_buf_str(&p->text),
+		    source(x, p, "the peak"));
 		sp_caveat_rss(&x->dr.act, x->d->site);
 		add(x->out, "memory-slack", SP_SEV_INFO, &x->dr);
 	}
@@ -580,6 +718,32 @@ rule_noop(struct ctx *x)
 	add(x->out, "noop-allocation", SP_SEV_CRITICAL, &x->dr);
 }
 
+/* What a job that idled its cores should ask for next. */
+static void
+cpu_action(struct ctx *x)
+{
+	const struct sp_pick *p = pick(x, SP_FLAG_CPUS);
+	double cpt = x->c.cpus_per_task;
+
+	if (tighter(p, cpt)) {
+		say(&x->dr.act, "Try --cpus-per-task=%s (%s), unless dataloader "
+		    "workers or a detached pool do the work%s.",
+		    sp_buf_str(&p->text), source(x, p, "this run's busy cores "
+		    "per task"), x->c.tasks > 1 ? " (it is per task)" : "");
+	} else if (p->from == SP_PICK_WORKLOAD && sp_known(p->value)) {
+		say(&x->dr.act, "Across this workload's %L runs sp-size %s: "
+		    "the cores this run left idle are its own (its input, or a "
+		    "wait on I/O or on another job).", (double)p->runs,
+		    verdict_words(x, p));
+	} else if (x->c.tasks > 1 && sp_known(p->value)) {
+		/* Never the current value as a change. */
+		say(&x->dr.act, "--cpus-per-task is already %s: the idle cores "
+		    "are whole tasks, so ask for fewer tasks (--ntasks), unless "
+		    "the work needs them all at moments the average hides.",
+		    sp_buf_str(&p->text));
+	}
+}
+
 static void
 rule_cpu(struct ctx *x)
 {
@@ -599,9 +763,7 @@ rule_cpu(struct ctx *x)
 		say(&x->dr.ev, " across %L tasks", x->c.tasks);
 	say(&x->dr.ev, ", about %1 cores of real work.", x->c.busy_cores);
 	say_cpu_doubt(x, &x->dr.ev);
-	say(&x->dr.act, "Try --cpus-per-task=%s, unless dataloader workers "
-	    "or a detached pool do the work%s.", figure_text(x, SP_FLAG_CPUS, 0),
-	    x->c.tasks > 1 ? " (it is per task)" : "");
+	cpu_action(x);
 	add(x->out, "cpu-overrequest", SP_SEV_WARNING, &x->dr);
 }
 
@@ -684,15 +846,47 @@ rule_parallel(struct ctx *x)
 	}
 }
 
+/*
+ * Major faults matter at a rate, not a count: 2,048 over hours cost
+ * seconds.  And they come from memory pressure only near the limit;
+ * below it they are files read through memory (mmap'd input, a cold page
+ * cache), which more memory does not cure.
+ */
 static void
 rule_paging(struct ctx *x)
 {
-	if (!(x->j->max_pages >= SP_FIND_PAGING_MIN_PAGES))
+	const struct sp_job *j = x->j;
+	double pages = j->max_pages, used = x->c.mem_used;
+	const struct sp_pick *p;
+
+	if (!(pages >= SP_FIND_PAGING_MIN_PAGES) || !(j->elapsed_s > 0) ||
+	    !(pages / j->elapsed_s >= SP_FIND_PAGING_MIN_RATE))
 		return;
-	say(&x->dr.ev, "%L major page faults: the job waited on the disk "
-	    "for its own memory.", x->j->max_pages);
-	say(&x->dr.act, "Raise --mem or shrink the working set; memory-mapped "
-	    "files larger than the free memory fault the same way.");
+	say(&x->dr.ev, "%L major page faults in %D (%1 a second): the job "
+	    "waited on the disk for pages.", pages, j->elapsed_s,
+	    pages / j->elapsed_s);
+	if (sp_known(used) && used < SP_FIND_PAGING_NEAR_LIMIT) {
+		say(&x->dr.ev, " Its peak, %B, stayed at %P of the limit, so "
+		    "memory was not short.", j->max_rss_b, used);
+		say(&x->dr.act, "Do not raise --mem for this: faults far below "
+		    "the limit come from files read through memory (a "
+		    "memory-mapped input, a cold page cache on first read). "
+		    "Read the input sequentially, or stage it to node-local "
+		    "disk.");
+	} else {
+		p = pick(x, SP_FLAG_MEM);
+		if (sp_known(used))
+			say(&x->dr.ev, " Its peak reached %P of the limit.",
+			    used);
+		say(&x->dr.act, "Raise --mem");
+		if (p->from == SP_PICK_WORKLOAD &&
+		    p->adv.verdict == SP_V_RAISE)
+			say(&x->dr.act, " to %s (%s)", sp_buf_str(&p->text),
+			    source(x, p, "the peak"));
+		say(&x->dr.act, " or shrink the working set%s; a memory-mapped "
+		    "input or a cold page cache faults the same way.",
+		    sp_known(used) ? "" : " if the peak was near the limit");
+	}
 	add(x->out, "paging", SP_SEV_WARNING, &x->dr);
 }
 
@@ -1154,7 +1348,7 @@ static int
 end_explained(const struct ctx *x)
 {
 	static const char *const ends[] = { "timeout-hang", "timeout-real",
-		"host-oom", NULL };
+		"timeout", "host-oom", NULL };
 
 	for (size_t i = x->from; i < x->out->n; i++)
 		for (const char *const *e = ends; *e; e++)
@@ -1348,6 +1542,8 @@ sp_diagnose(const struct sp_diag *d, struct sp_findings *out)
 
 		view_run(&r, d->job, &x.c);
 		sp_hist_one(&x.one, &x.pool, &r);
+		sp_size_site_of(d->site, d->workload ? d->workload : &x.one,
+				&x.wsite);
 		rule_walltime(&x);
 		rule_memory(&x);
 		rule_cpu(&x);
@@ -1362,7 +1558,9 @@ sp_diagnose(const struct sp_diag *d, struct sp_findings *out)
 	sort_by_severity(out, from);
 	sp_buf_free(&x.dr.ev);
 	sp_buf_free(&x.dr.act);
-	sp_buf_free(&x.fig);
+	for (int f = 0; f < SP_FLAG_N; f++)
+		sp_pick_free(&x.picks[f]);
+	sp_buf_free(&x.src);
 	sp_pool_free(&x.pool);
 	free(x.state);
 }

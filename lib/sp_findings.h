@@ -17,6 +17,8 @@
 #include "sp_site.h"
 #include "sp_util.h"
 
+struct sp_hist;
+
 enum sp_severity { SP_SEV_INFO, SP_SEV_WARNING, SP_SEV_CRITICAL };
 
 struct sp_finding {
@@ -40,6 +42,13 @@ struct sp_diag {
 	const struct sp_site *site;	/* NULL: the site is unknown */
 	const struct sp_logs *logs;	/* NULL or !looked: none read */
 	const char *node_note;		/* sp_node_history_note, or NULL */
+	/*
+	 * The job's workload (sp-group's workload_key), whose advice the
+	 * actions' figures are when it has a verdict (sp_pick): its
+	 * history, or NULL, with why in no_workload (NULL: not read).
+	 */
+	const struct sp_hist *workload;
+	const char *no_workload;
 };
 
 /*
@@ -70,6 +79,7 @@ struct sp_jobcalc {
 	double gpu_hours;	/* NaN without GPUs */
 	double core_hours;
 	int noop;		/* computed nothing (sp_job_noop) */
+	int noop_known;		/* ... can be told (sp_job_noop_known) */
 	int open;
 };
 

@@ -83,6 +83,7 @@ sp_hist_init_kept(struct sp_hist *h, struct sp_pool *pool, const char *key,
 	sp_best_init(&h->busiest);
 	sp_best_init(&h->gpu_busiest);
 	h->comp_timeout_limit_s = NAN;
+	h->unsure_timeout_limit_s = NAN;
 	h->kill_limit_b = NAN;
 	h->shortest_trusted_s = NAN;
 	h->tasks_max = NAN;
@@ -176,10 +177,18 @@ push_float(struct sp_pool *pool, float **v, size_t *n, size_t *cap,
 	(*v)[(*n)++] = (float)x;
 }
 
+/* *m = the larger of *m and x, where NaN is none yet. */
+static void
+max_into(double *m, double x)
+{
+	if (!sp_known(*m) || x > *m)
+		*m = x;
+}
+
 static void
 add_time(struct sp_hist *h, const struct sp_run *r)
 {
-	double limit = r->timelimit_s;
+	double limit = r->timelimit_s, cut;
 
 	if (r->st == SP_ST_COMPLETED && !r->noop && r->elapsed_s > 0) {
 		push_float(h->pool, &h->done_s, &h->ndone, &h->donecap,
@@ -198,16 +207,23 @@ add_time(struct sp_hist *h, const struct sp_run *r)
 	if (r->st != SP_ST_TIMEOUT)
 		return;
 	h->timeouts++;
-	if (r->noop) {
+	cut = sp_positive(limit) ? limit : r->elapsed_s;
+	switch (sp_timeout_cause(r->elapsed_s, r->total_cpu_s)) {
+	case SP_TO_HUNG:
 		h->hung_timeouts++;
-	} else {
-		double cut = sp_positive(limit) ? limit : r->elapsed_s;
-
+		return;
+	case SP_TO_COMPUTING:
 		h->comp_timeouts++;
-		if (!sp_known(h->comp_timeout_limit_s) ||
-		    cut > h->comp_timeout_limit_s)
-			h->comp_timeout_limit_s = cut;
+		max_into(&h->comp_timeout_limit_s, cut);
+		return;
+	case SP_TO_SHORT:
+		h->short_timeouts++;
+		break;
+	case SP_TO_UNKNOWN:
+		h->cpu_unknown_timeouts++;
+		break;
 	}
+	max_into(&h->unsure_timeout_limit_s, cut);
 }
 
 static long
@@ -345,18 +361,20 @@ add_mem(struct sp_hist *h, const struct sp_run *r)
 
 	if (lim && (r->st == SP_ST_OUT_OF_MEMORY || (!r->noop && rss)))
 		h->mem_runs++;
-	if (!r->noop && lim && rss) {
+	if (!r->noop && lim && rss && r->rss_b <= r->limit_b) {
 		h->mem_measured++;
-		if (r->rss_b <= r->limit_b) {
-			h->mem_trusted++;
-			sp_best_offer(&h->peak, h->pool, r->rss_b, r->limit_b,
-				   &r->o, r->jobid);
-			if (!sp_known(h->shortest_trusted_s) ||
-			    r->elapsed_s < h->shortest_trusted_s)
-				h->shortest_trusted_s = r->elapsed_s;
-		} else {
-			h->mem_untrusted++;
-		}
+		h->mem_trusted++;
+		sp_best_offer(&h->peak, h->pool, r->rss_b, r->limit_b, &r->o,
+			      r->jobid);
+		if (!sp_known(h->shortest_trusted_s) ||
+		    r->elapsed_s < h->shortest_trusted_s)
+			h->shortest_trusted_s = r->elapsed_s;
+	} else if (!r->noop && lim && rss && r->st != SP_ST_OUT_OF_MEMORY) {
+		/* Above the limit without a kill: no footprint.  A killed
+		 * run's reading above its limit is the kill's, counted
+		 * there. */
+		h->mem_measured++;
+		h->mem_untrusted++;
 	}
 	if (r->nodes > 1)
 		h->multinode++;

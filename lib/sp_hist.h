@@ -120,6 +120,11 @@ struct sp_hist {
 	struct sp_best longest;		/* a = elapsed, b = its limit */
 	double comp_timeout_limit_s;	/* the largest; NaN none */
 	sp_count timeouts, hung_timeouts, comp_timeouts;
+	/* Timeouts whose cause the record cannot tell (sp_timeout_cause):
+	 * no CPU time in it, or too short to tell a hang from a wait; and
+	 * the largest limit among them (NaN none). */
+	sp_count cpu_unknown_timeouts, short_timeouts;
+	double unsure_timeout_limit_s;
 
 	/* --mem (per node) */
 	sp_count mem_runs;		/* a reading, or a kill at a limit */

@@ -177,6 +177,41 @@ sp_histset_finish(struct sp_histset *s)
 		sp_sort(s->v, s->n, sizeof *s->v, by_compute);
 }
 
+long
+sp_histset_lookup(struct sp_histset *s, const char *key, size_t n)
+{
+	uint32_t hash = (uint32_t)sp_hash_bytes(key, n);
+	size_t mask, i;
+
+	if (s->n == 0)
+		return -1;
+	if (s->slot == NULL) {
+		/* The finished order: index every workload once. */
+		for (s->slotcap = 64; s->slotcap < s->n * 2; s->slotcap *= 2)
+			;
+		s->slot = sp_xcalloc(s->slotcap, sizeof *s->slot);
+		mask = s->slotcap - 1;
+		for (size_t k = 0; k < s->n; k++) {
+			uint32_t h = (uint32_t)sp_hash_bytes(s->v[k].key,
+							     s->v[k].keylen);
+
+			for (i = h & mask; s->slot[i].idx; i = (i + 1) & mask)
+				;
+			s->slot[i].idx = (uint32_t)(k + 1);
+			s->slot[i].hash = h;
+		}
+	}
+	mask = s->slotcap - 1;
+	for (i = hash & mask; s->slot[i].idx; i = (i + 1) & mask) {
+		const struct sp_wl *w = &s->v[s->slot[i].idx - 1];
+
+		if (s->slot[i].hash == hash && w->keylen == n &&
+		    memcmp(w->key, key, n) == 0)
+			return (long)s->slot[i].idx - 1;
+	}
+	return -1;
+}
+
 const struct sp_hist *
 sp_histset_hist(struct sp_histset *s, size_t i)
 {

@@ -54,6 +54,11 @@ void sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j);
  * added after.
  */
 void sp_histset_finish(struct sp_histset *s);
+/*
+ * After sp_histset_finish: the number of the workload with this key, or
+ * -1 when the input had none (the index is rebuilt on the first call).
+ */
+long sp_histset_lookup(struct sp_histset *s, const char *key, size_t n);
 /* The history of workload i; one of few runs is built on demand and
  * stays valid until the next call. */
 const struct sp_hist *sp_histset_hist(struct sp_histset *s, size_t i);

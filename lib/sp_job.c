@@ -340,6 +340,23 @@ sp_job_hang(const struct sp_job *j)
 	       !sp_state_explains_idle(sp_state_of(j->state));
 }
 
+enum sp_timeout
+sp_timeout_cause(double elapsed_s, double total_cpu_s)
+{
+	if (isnan(total_cpu_s))
+		return SP_TO_UNKNOWN;
+	if (total_cpu_s >= SP_NOOP_MAX_CPU_S)
+		return SP_TO_COMPUTING;
+	return elapsed_s > SP_NOOP_MIN_ELAPSED_S ? SP_TO_HUNG : SP_TO_SHORT;
+}
+
+int
+sp_job_noop_known(const struct sp_job *j)
+{
+	return sp_job_usable(j) && (j->elapsed_s <= SP_NOOP_MIN_ELAPSED_S ||
+				    !isnan(j->total_cpu_s));
+}
+
 int
 sp_job_hang_known(const struct sp_job *j)
 {

@@ -119,6 +119,21 @@ int sp_job_hang(const struct sp_job *j);
  * Where it is 0, sp_job_hang's 0 means "unknown", not "computed".
  */
 int sp_job_hang_known(const struct sp_job *j);
+/*
+ * Why a run ended in TIMEOUT, as far as its record can tell.  Only a
+ * run that used SP_NOOP_MAX_CPU_S of CPU or more was cut off while
+ * computing, and only that says the work needs more time; one that ran
+ * over SP_NOOP_MIN_ELAPSED_S using less hung (sp_job_noop); one that used
+ * less in a shorter time is too short to tell a hang from a wait; and
+ * where the record has no CPU time the cause is unknown.
+ */
+enum sp_timeout { SP_TO_COMPUTING, SP_TO_HUNG, SP_TO_SHORT, SP_TO_UNKNOWN };
+enum sp_timeout sp_timeout_cause(double elapsed_s, double total_cpu_s);
+/*
+ * Whether sp_job_noop can be answered: a closed allocation with elapsed
+ * known that ran SP_NOOP_MIN_ELAPSED_S or less, or has total_cpu_s.
+ */
+int sp_job_noop_known(const struct sp_job *j);
 /* Moving data fast enough to explain the idle CPU. */
 int sp_job_io_explains(const struct sp_job *j);
 /* Cores: alloc_cpus, else req_cpus; NaN when neither is known. */

@@ -148,9 +148,16 @@ repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
 			}
 			sp_buf_addc(&f->action, '.');
 		}
+	} else if (dom == SP_ST_TIMEOUT && h->comp_timeouts == 0) {
+		/* A timeout of unknown cause may have hung: no raise. */
+		sp_buf_adds(&f->action, "No timeout is known to have been "
+			    "computing (no CPU time in the record, or too short "
+			    "to tell), so a longer --time may only buy a longer "
+			    "hang: the runs' CPU time (sacct's TotalCPU) or their "
+			    "logs tell which.");
 	} else if (dom == SP_ST_TIMEOUT) {
 		sp_buf_clear(&t);
-		sp_fmt_hms(&t, m->timeout_limit_max);
+		sp_fmt_hms(&t, h->comp_timeout_limit_s);
 		sp_buf_printf(&f->action, "Raise --time above %s (sp-size "
 			      "--time says by how much).", sp_buf_str(&t));
 	} else if (dom == SP_ST_OUT_OF_MEMORY) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sp.h"
+#include "sp_histset.h"
 #include "sp_nodes.h"
 #include "sp_postmortem.h"
 
@@ -1041,9 +1042,11 @@ void
 sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 		      const struct sp_job *steps, size_t nsteps,
 		      const struct sp_site *site, struct sp_logctx *logs,
-		      struct sp_node_history *history, int figures_only)
+		      struct sp_node_history *history,
+		      struct sp_histset *workloads, int figures_only)
 {
 	struct sp_diag d;
+	long w;
 
 	memset(a, 0, sizeof *a);
 	sp_jobcalc(&a->calc, j, steps, nsteps, site);
@@ -1063,6 +1066,15 @@ sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 		while (a->note.len > 0 && a->note.p[a->note.len - 1] == '.')
 			a->note.p[--a->note.len] = '\0';
 		d.node_note = a->note.p;
+	}
+	if (workloads == NULL) {
+		d.no_workload = "the input has no workload_key, which sp-group "
+		    "adds";
+	} else if ((w = sp_histset_lookup(workloads, j->workload_key.p,
+					  j->workload_key.n)) >= 0) {
+		d.workload = sp_histset_hist(workloads, (size_t)w);
+	} else {
+		d.no_workload = "its workload has no usable run in the input";
 	}
 	sp_diagnose(&d, &a->findings);
 }

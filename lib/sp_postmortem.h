@@ -30,14 +30,18 @@ struct sp_postmortem {
 	int all;		/* also every field and the steps */
 };
 
+struct sp_histset;
 struct sp_logctx;
 struct sp_node_history;
 
 /*
  * What one job's post-mortem rests on, worked out once: its figures, its
  * logs (none looked for when logs is NULL: --no-logs), its findings (the
- * node note among them when a history is given).  figures_only: the
- * figures alone (a table needs no more), no log read, no rule run.
+ * node note among them when a history is given; the figures their
+ * actions name from the job's workload in workloads, every workload of
+ * the input, or one run's own when it is NULL: no workload_key).
+ * figures_only: the figures alone (a table needs no more), no log read,
+ * no rule run.
  */
 struct sp_analysis {
 	struct sp_jobcalc calc;
@@ -49,7 +53,8 @@ struct sp_analysis {
 void sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 			   const struct sp_job *steps, size_t nsteps,
 			   const struct sp_site *site, struct sp_logctx *logs,
-			   struct sp_node_history *history, int figures_only);
+			   struct sp_node_history *history,
+			   struct sp_histset *workloads, int figures_only);
 void sp_analysis_free(struct sp_analysis *a);
 
 /*

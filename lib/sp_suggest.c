@@ -31,11 +31,19 @@ sp_round_time(double s)
 }
 
 double
-sp_round_gib(double b)
+sp_round_mem(double b)
 {
-	double g = ceil(b / GIB - SP_SUGGEST_GIB_SLACK);
+	double m;
 
-	return (g < 1 ? 1 : g) * GIB;
+	if (b > GIB)
+		return ceil(b / GIB - SP_SUGGEST_GIB_SLACK) * GIB;
+	/* Under a GiB a whole GiB can be five times the need: round steps
+	 * of MiB instead, up to the GiB itself. */
+	m = ceil(b / SP_MEM_SMALL_STEP - SP_SUGGEST_GIB_SLACK) *
+	    SP_MEM_SMALL_STEP;
+	if (m < SP_MEM_SMALL_STEP)
+		m = SP_MEM_SMALL_STEP;
+	return m > GIB ? GIB : m;
 }
 
 double
@@ -59,7 +67,7 @@ sp_suggest_time(double elapsed_s)
 double
 sp_suggest_mem(double peak_b)
 {
-	return sp_round_gib(peak_b * SP_MEM_MARGIN);
+	return sp_round_mem(peak_b * SP_MEM_MARGIN);
 }
 
 /* Busy units to a request: no margin where it would double it. */

@@ -6,8 +6,9 @@
  *                    else to SP_TIME_STEP_LONG_S; the largest limit a run
  *                    timed out at while computing, the same way, is a floor
  *   --mem            the largest trustworthy peak x SP_MEM_MARGIN, whole
- *                    GiB up; the largest limit killed for memory, the same
- *                    way, is a floor
+ *                    GiB up (under a GiB, SP_MEM_SMALL_STEP up); the
+ *                    largest limit killed for memory, the same way, is a
+ *                    floor
  *   --cpus-per-task  the busiest run's busy cores per task x SP_CPU_MARGIN,
  *                    whole cores up; under SP_CPU_RAISE_MIN_BUSY busy no
  *                    margin (SP_CPU_NOISE of a core not counted)
@@ -58,8 +59,11 @@ double sp_suggest_margin(enum sp_flag f);
 
 /* A duration rounded up to the step its size calls for. */
 double sp_round_time(double s);
-/* Whole GiB, rounded up, at least one. */
-double sp_round_gib(double bytes);
+/*
+ * Memory rounded up as --mem is given: whole GiB from one GiB up, below
+ * it a multiple of SP_MEM_SMALL_STEP (50M, 100M, ...).
+ */
+double sp_round_mem(double bytes);
 
 /*
  * How many memory samples a run of elapsed_s took at most under

@@ -254,6 +254,7 @@ show(struct run *R, struct held *h)
 	}
 	sp_postmortem_analyse(&a, &h->alloc.j, steps, h->nsteps, &R->site,
 			      R->o->no_logs ? NULL : &R->logctx, R->history,
+			      R->have_workloads ? &R->workloads : NULL,
 			      R->o->mode == MODE_TABLE);
 	s.h = h;
 	s.steps = steps;
@@ -335,6 +336,7 @@ main(int argc, char **argv)
 
 	status = R.worst == SP_SEV_CRITICAL ? SP_EXIT_FAIL : SP_EXIT_OK;
 	sp_node_history_free(R.history);
+	sp_histset_free(&R.workloads);
 	sp_logctx_free(&R.logctx);
 	sp_site_free(&R.site);
 	sp_buf_free(&R.out);

@@ -162,26 +162,6 @@ read_history(struct sp_reader *r, struct sp_histset *set)
 	sp_histset_finish(set);
 }
 
-/* Site facts, asked once for the run (sp_site_load). */
-static void
-site_for(const struct sp_site *s, const struct sp_hist *h,
-	 struct sp_size_site *out)
-{
-	struct sp_slice part;
-
-	sp_size_site_unknown(out);
-	if (s->known) {
-		out->gather = s->gather;
-		out->gather_freq_s = s->gather_freq_s;
-		out->gpuutil_tracked = s->gpuutil_tracked;
-	}
-	part = sp_hist_partition(h);
-	if (part.n == 0 || (part.n == 1 && part.p[0] == '?'))
-		return;
-	sp_site_partition_ceiling(s, part.p, part.n, &out->ceiling_cores,
-	    &out->ceiling_mem_b);
-}
-
 static void
 columns(struct sp_writer *w, const char *const *cols)
 {
@@ -253,7 +233,7 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 
 		if (h->runs == 0)
 			continue;
-		site_for(s, h, &site);
+		sp_size_site_of(s, h, &site);
 		for (int f = 0; f < SP_FLAG_N; f++) {
 			if (!o->flags[f] ||
 			    sp_size_advise(h, &site, (enum sp_flag)f, &a) < 0)
@@ -293,7 +273,7 @@ findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 		const struct sp_hist *h = sp_histset_hist(set, i);
 		struct sp_size_site site;
 
-		site_for(s, h, &site);
+		sp_size_site_of(s, h, &site);
 		sp_patterns_find(&all, h, &site);
 	}
 	sp_pattern_list_sort(&all);
@@ -341,7 +321,7 @@ cost(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 
 		if (h->runs == 0)
 			continue;
-		site_for(s, h, &site);
+		sp_size_site_of(s, h, &site);
 		sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);
 		sp_size_advise(h, &site, SP_FLAG_CPUS, &a[1]);
 		sp_size_advise(h, &site, SP_FLAG_TIME, &a[2]);

@@ -183,13 +183,15 @@ xdmod_arrays() {
 @test "-j on a real dump: the array ids sacct printed, commas and all" {
 	xdmod_arrays
 	run sp-show --findings --no-logs -j '4103947_[1,5],4103947_[9-11,13,16-20]' arrays.tsv
-	[ "$status" -eq 1 ]
+	# Timeouts with no CPU time in the dump: warnings, never a critical
+	# "timeout-real" (issue 14, item 3).
+	[ "$status" -eq 0 ]
 	# [1,5] names its own record and task 1 of [1-3]; the second list
 	# overlaps three records.
 	[ "$(printf '%s\n' "$output" | awk -F '\t' 'NR > 1 { print $4 }' | sort -u | paste -sd ' ')" = \
 	  "4103947_[1,5] 4103947_[1-3] 4103947_[9-11,13,16-20] 4103947_[9-11,20]" ]
 	run --separate-stderr sp-show --findings --no-logs -j 4103947_101 arrays.tsv
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | awk -F '\t' 'NR > 1 { print $4 }')" = "4103947_[91,100-102]" ]
 }
 
@@ -829,4 +831,20 @@ array_input() {
 	[ "${#lines[@]}" -eq 484 ]
 	[ "${lines[1]}" = "$(printf '67108865\t\tOUT_OF_MEMORY\t316\t\t0.413241\t\t\t0')" ]
 	[ -z "$(printf '%s\n' "$output" | awk -F '\t' 'NR > 1 && $5 != ""')" ]
+}
+
+@test "a timeout with no CPU time in the record is only a timeout (pozidriv)" {
+	need_fixtures
+	sp-fetch --input "$FIXTURES/xdmod/pozidriv.log" --fields JobID,JobIDRaw,Cluster,Partition,QOS,Account,Group,GID,User,UID,Submit,Eligible,Start,End,Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Timelimit,NodeList,JobName 2>/dev/null >poz.tsv
+	run sp-show --findings --no-logs poz.tsv
+	printf '%s\n' "$output" >found.tsv
+	# Issue 14, item 3: ten critical timeout-real "while working (n/a of
+	# CPU)" on records with no CPU time.
+	! grep -q 'timeout-real' found.tsv
+	timeouts=$(awk -F '\t' '$14 == "TIMEOUT" && $5 == ""' poz.tsv | wc -l)
+	[ "$timeouts" -gt 0 ]
+	[ "$(awk -F '\t' '$5 == "timeout" && $6 == "warning"' found.tsv | wc -l)" -eq "$timeouts" ]
+	grep -q 'CPU time is not in this record, so whether it was working or hung cannot be told' found.tsv
+	run sp-show --json --no-logs -j "$(awk -F '\t' '$5 == "timeout" { print $4; exit }' found.tsv)" poz.tsv
+	[[ "$output" == *'"noop":null'* ]]
 }

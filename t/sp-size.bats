@@ -258,3 +258,36 @@ fake_site() {
 	# The critical finding comes first.
 	[ "$(sed -n 2p "$T/found" | cut -f5,6)" = "$(printf 'memory-search\tcritical')" ]
 }
+
+# XDMoD's pozidriv.log: no TotalCPU in the dump.
+pozidriv() {
+	need_fixtures
+	sp-fetch --input "$FIXTURES/xdmod/pozidriv.log" --fields JobID,JobIDRaw,Cluster,Partition,QOS,Account,Group,GID,User,UID,Submit,Eligible,Start,End,Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Timelimit,NodeList,JobName 2>/dev/null |
+		sp-group >"$T/poz.tsv"
+}
+
+@test "sp-size: a timeout with no CPU time in the record is only a timeout (pozidriv)" {
+	pozidriv
+	sp-size --time "$T/poz.tsv" 2>/dev/null >"$T/advice"
+	# Issue 14, item 3: "3 runs timed out while computing" raised the
+	# limit to 3-18:00:00 on records that hold no CPU time at all.
+	! grep -q 'timed out while computing' "$T/advice"
+	! grep -q -- '--time=3-18:00:00' "$T/advice"
+	run awk -F '\t' '$1 == "sancr" && $11 ~ /timed out/ { print $6 "|" $11 }' "$T/advice"
+	[ "$output" = "refuse|longest of 21 completed runs took 2-02:38:45 (p95 00:05:46); 3 runs timed out at up to 3-00:00:00, and CPU time (total_cpu_s) is not in their record: whether they were computing or hung is unknown; so 2-15:30:00 may be too short, and a longer limit may only buy a longer hang" ]
+	sp-size --findings "$T/poz.tsv" 2>/dev/null >"$T/found"
+	! grep -q 'Raise --time' "$T/found"
+}
+
+@test "sp-size: only runs that were not killed are left out for MaxRSS above the limit (hpc-cost-simulator)" {
+	need_fixtures
+	sp-fetch --input "$FIXTURES/hpc-cost-simulator/sacct-output-v2.txt" --fields State,JobID,ReqCPUS,ReqMem,ReqNodes,Constraints,Submit,Eligible,Start,Elapsed,Suspended,End,ExitCode,DerivedExitCode,AllocNodes,NCPUS,MaxDiskRead,MaxDiskWrite,MaxPages,MaxRSS,MaxVMSize,CPUTime,UserCPU,SystemCPU,TotalCPU,Partition 2>/dev/null |
+		sp-group | sp-size --mem 2>/dev/null >"$T/advice"
+	# Issue 15, item 8: 183 were claimed, killed runs among them; 5 true.
+	run awk -F '\t' '$3 ~ /^\?\/\?\// { print $6, $8 }' "$T/advice"
+	[ "$output" = "raise --mem=8G" ]
+	grep -q '5 runs left out: MaxRSS above the limit without a kill' "$T/advice"
+	# Issue 15, item 7: killed at 100M, the next step is 150M, not 1G.
+	run awk -F '\t' '$3 ~ /\/partition1\// { print $6, $7, $8, $15 }' "$T/advice"
+	[ "$output" = "raise 100M --mem=150M 157286400" ]
+}

@@ -41,7 +41,7 @@ advice() {
 	workload 480.00000008 3600 1 470 "" "" >"$T/w.tsv"
 	run action walltime-slack "$T/w.tsv"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "A tighter --time=00:10:00 (this run plus 25%) starts sooner"* ]]
+	[[ "$output" == "A tighter --time=00:10:00 (sp-size's advice from 3 runs of this workload) starts sooner"* ]]
 	run advice --time "$T/w.tsv"
 	[ "$output" = "lower --time=00:10:00" ]
 }
@@ -50,7 +50,7 @@ advice() {
 	workload 1000 3600 1 900 68719476736 10737418240.000002 >"$T/w.tsv"
 	run action memory-slack "$T/w.tsv"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "Try --mem=13G (the peak plus 30%)."* ]]
+	[[ "$output" == "Try --mem=13G (sp-size's advice from 3 runs of this workload)."* ]]
 	run advice --mem "$T/w.tsv"
 	[ "$output" = "lower --mem=13G" ]
 }
@@ -59,7 +59,7 @@ advice() {
 	workload 3600 7200 16 7200 "" "" >"$T/w.tsv"
 	run action cpu-overrequest "$T/w.tsv"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "Try --cpus-per-task=3, unless"* ]]
+	[[ "$output" == "Try --cpus-per-task=3 (sp-size's advice from 3 runs of this workload), unless"* ]]
 	run advice --cpus-per-task "$T/w.tsv"
 	[ "$output" = "lower --cpus-per-task=3" ]
 }
@@ -70,5 +70,64 @@ advice() {
 	run advice --cpus-per-task "$T/rp.tsv"
 	[ "$output" = "lower --cpus-per-task=4" ]
 	run action cpu-overrequest "$T/rp.tsv"
-	[[ "$output" == "Try --cpus-per-task=4, unless"* ]]
+	[[ "$output" == "Try --cpus-per-task=4 (sp-size's advice from "*" runs of this workload), unless"* ]]
+}
+
+@test "one run alone: the same rule's figure, said to be one run's, and why" {
+	workload 480.00000008 3600 1 470 "" "" | head -2 >"$T/one.tsv"
+	run action walltime-slack "$T/one.tsv"
+	[ "$output" = "A tighter --time=00:10:00 (this run plus 25%, one run's estimate: sp-size has no verdict for its workload, which needs 3 completed runs; there was 1) starts sooner: short jobs fit the scheduler's backfill gaps." ]
+	cut -f 1-8 "$T/one.tsv" >"$T/nokey.tsv"
+	run action walltime-slack "$T/nokey.tsv"
+	[ "$output" = "A tighter --time=00:10:00 (this run plus 25%, one run's estimate: the input has no workload_key, which sp-group adds) starts sooner: short jobs fit the scheduler's backfill gaps." ]
+}
+
+# Issue 14, item 4: one job against its workload.  Every figure a job's
+# finding takes from its workload is that workload's advice, and only a
+# flag the workload has no verdict on gets one run's estimate.
+@test "the demo: a job's figures are its workload's advice, never one run's under it" {
+	sp-fetch --demo 2>/dev/null | sp-group >"$T/demo.tsv"
+	run sp-show --findings --no-logs "$T/demo.tsv"
+	[ "$status" -eq 1 ]
+	printf '%s\n' "$output" >"$T/findings.tsv"
+	sp-size "$T/demo.tsv" 2>/dev/null >"$T/advice.tsv"
+	run awk -F '\t' '
+	FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+	FILENAME == ARGV[1] {
+		k = $c[FILENAME, "workload_key"]
+		f = $c[FILENAME, "flag"]
+		verdict[k, f] = $c[FILENAME, "verdict"]
+		target[k, f] = $c[FILENAME, "target_value"]
+		sugg[k, f] = $c[FILENAME, "suggestion"]
+		req[k, f] = $c[FILENAME, "requested"]
+		next
+	}
+	{
+		k = $c[FILENAME, "workload_key"]
+		a = $c[FILENAME, "action"]
+		if (!match(a, /--(time|mem|cpus-per-task)=[^ ]+ \(/))
+			next
+		fig = substr(a, RSTART, RLENGTH - 2)
+		f = substr(fig, 1, index(fig, "=") - 1)
+		v = verdict[k, f]
+		if (a ~ /one run.s estimate/) {
+			alone++
+			if (v != "refuse" && v != "hold")
+				bad = bad "\n" $c[FILENAME, "jobid"] " " fig \
+				    ": one run, though the workload says " v
+			next
+		}
+		checked++
+		if (fig != sugg[k, f] && fig != f "=" req[k, f])
+			bad = bad "\n" $c[FILENAME, "jobid"] " " fig \
+			    " against " v " " sugg[k, f]
+	}
+	END { printf "%d checked, %d alone%s\n", checked, alone, bad }
+	' "$T/advice.tsv" "$T/findings.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *$'\n'* ]] || { echo "$output"; false; }
+	[[ "$output" != "0 checked"* ]]
+	# The issue's two jobs.
+	grep -q $'^alice\ttrain-web\t[^\t]*\t51176530\twalltime-slack\t.*--time=20:45:00 (sp-size.s advice from 21 runs of this workload)' "$T/findings.tsv"
+	grep -q $'\t51126620\tmemory-slack\t.*--mem=94G (sp-size.s advice from 993 runs of this workload)' "$T/findings.tsv"
 }

@@ -240,17 +240,24 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 	sp_open_or_die(&r, files, nfiles);
 	sp_jobcols_need(&r, "sp-fetch", "jobid", "state", NULL);
 	sp_jobcols_resolve(&cols, &r);
+	R->have_workloads = cols.workload_key >= 0;
 	if (spool != NULL)
 		spool_record(spool, &line, r.cols, NULL, r.ncols);
 	while (sp_next_or_die(&r)) {
 		sp_job_parse(&j, &cols, &r);
 		if (!sp_job_is_step(&j))
 			sp_node_history_add(R->history, &j);
+		if (R->have_workloads)
+			sp_histset_add(&R->workloads,
+				       sp_histset_find(&R->workloads,
+						       j.workload_key.p,
+						       j.workload_key.n), &j);
 		if (spool != NULL)
 			spool_record(spool, &line, NULL, r.f, r.ncols);
 	}
 	sp_reader_close(&r);
 	sp_buf_free(&line);
+	sp_histset_finish(&R->workloads);
 	if (spool == NULL)
 		return;
 	if (fflush(spool) != 0 || ferror(spool))

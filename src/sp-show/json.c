@@ -216,7 +216,7 @@ json_derived(struct sp_buf *b, const struct sp_jobcalc *c,
 	D("core_h", c->core_hours)
 	D("gpu_h", c->gpu_hours)
 	json_key(b, "noop", &first);
-	sp_buf_adds(b, c->noop ? "true" : "false");
+	sp_buf_adds(b, !c->noop_known ? "null" : c->noop ? "true" : "false");
 	sp_buf_addc(b, '}');
 #undef D
 }

@@ -12,6 +12,7 @@
 
 #include "sp.h"
 #include "sp_findings.h"
+#include "sp_histset.h"
 #include "sp_jobspec.h"
 #include "sp_logs.h"
 #include "sp_nodes.h"
@@ -77,6 +78,10 @@ struct run {
 	struct sp_site site;
 	struct sp_logctx logctx;
 	struct sp_node_history *history;
+	/* Every workload of the input (sp-group's workload_key): the
+	 * figures a job's findings name are its workload's advice. */
+	struct sp_histset workloads;
+	int have_workloads;
 	struct sp_term term;
 	enum sp_format fmt;	/* of the output */
 	struct sp_writer w;	/* --findings, --table */

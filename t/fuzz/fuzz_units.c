@@ -45,7 +45,7 @@ check_mem(const char *s, size_t n, double bare_unit, int zero_unknown)
 		   "scope is n, c or none");
 	if (bytes > EXACT_MAX)
 		return;
-	sp_mem_spell(&b, sp_round_gib(bytes));
+	sp_mem_spell(&b, sp_round_mem(bytes));
 	FUZZ_CHECK(b.len > 0 && b.len < FORM_MAX, "--mem form is bounded");
 	FUZZ_CHECK(sp_parse_mem(b.p, b.len, 1024.0 * 1024.0, 0, &back,
 				&back_scope) == SP_VAL_OK,

@@ -199,6 +199,41 @@ time_computing_floor(void)
 	ok(has(&adv.caution, "1 timeout consumed almost no CPU and is left out of that floor"), "floor: the hung one is left out");
 }
 
+/*
+ * Issue 14, item 3 and issue 15, item 10: a timeout is evidence of work
+ * only where its CPU time says so.  XDMoD's pozidriv.log has no TotalCPU:
+ * its 3 timeouts at 3 days once raised --time to 3-18:00:00.
+ */
+static void
+time_unknown_cause(void)
+{
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "86400",
+		    .lim = "259200");
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 5), .state = "TIMEOUT", .el = "259223",
+		    .lim = "259200");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("refuse", verdict(), "unknown cause: no raise from the timeouts, and no lower past them");
+	is_string("", sp_buf_str(&adv.suggestion), "unknown cause: nothing to paste");
+	is_string("longest of 4 completed runs took 1-00:00:00; 3 runs timed out at up to 3-00:00:00, and CPU time (total_cpu_s) is not in their record: whether they were computing or hung is unknown; so 1-06:00:00 may be too short, and a longer limit may only buy a longer hang",
+		  sp_buf_str(&adv.basis), "unknown cause: the basis names the column and both risks");
+
+	/* Timeouts far below what the completed runs need change nothing. */
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "7000",
+		    .lim = "14400", .cpu = "6000");
+	ROW(.id = "0", .state = "TIMEOUT", .el = "87", .lim = "60",
+	    .cpu = "0");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("lower", verdict(), "a short idle timeout far below: the completed runs decide");
+	is_string("--time=02:30:00", sp_buf_str(&adv.suggestion), "a short idle timeout far below: 7000 s x 1.25");
+	ok(has(&adv.caution, "1 run timed out at up to 00:01:00 using under 10 CPU-seconds in under 00:05:00, so whether it was computing or hung is unknown; no floor is taken from it"),
+	   "a short idle timeout: said, and no floor");
+}
+
 static void
 time_p95(void)
 {
@@ -359,6 +394,65 @@ mem_rss_above_limit(void)
 		  sp_buf_str(&adv.basis), "above limit: the basis");
 	ok(has(&adv.caution, "1 run left out: MaxRSS above the limit without a kill"), "above limit: the exclusion is said");
 	ok(has(&adv.caution, "the sampling interval is unknown here"), "lower with an unknown interval is cautious");
+}
+
+/* Issue 15, item 8: a run killed for memory whose MaxRSS reads above
+ * its limit is a kill, not a reading "above the limit without a kill". */
+static void
+mem_killed_not_untrusted(void)
+{
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600",
+		    .mem = G(32), .rss = G(10 + i));
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 6), .state = "OUT_OF_MEMORY", .el = "600",
+		    .mem = G(8), .rss = G(9));
+	ROW(.id = "10", .state = "COMPLETED", .el = "600", .mem = G(32),
+	    .rss = G(40));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	ok(has(&adv.caution, "1 run left out: MaxRSS above the limit without a kill"),
+	   "killed runs above their limit are not counted as left out");
+}
+
+/* Issue 15, item 7: under a GiB, MiB in round steps, never 1G. */
+static void
+mem_small(void)
+{
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "60",
+		    .mem = N(200 * 1048576.0));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("raise", verdict(), "small: killed at 200M");
+	is_string("--mem=300M", sp_buf_str(&adv.suggestion), "small: 200M x 1.3 = 260M -> 300M, not 1G");
+	is_string("200M", sp_buf_str(&adv.requested_txt), "small: the request in the same spelling");
+	is_double(300 * 1048576.0, adv.target, 0, "small: the number is the one spelled");
+}
+
+/* Issue 15, item 11: never the current value as a change. */
+static void
+keep_is_not_a_change(void)
+{
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "36000",
+		    .lim = "45000", .cpu = "30000", .mem = G(16), .rss = G(12));
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("keep", verdict(), "keep: 10 h x 1.25 is the 12:30:00 asked");
+	is_string("longest of 3 completed runs took 10:00:00", sp_buf_str(&adv.basis), "keep: no \"12:30:00 would do\" for the 12:30:00 asked");
+	advise(NULL, SP_FLAG_MEM);
+	is_string("keep", verdict(), "keep: 12 GiB x 1.3 -> 16G, the 16G asked");
+	ok(!has(&adv.basis, "would do"), "keep: no \"16G would do\"");
+
+	/* One busy core never raises, nor says "2 would do, within 20%". */
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600",
+		    .cpus = "1", .tasks = "1", .cpu = "5400");
+	load();
+	advise(NULL, SP_FLAG_CPUS);
+	is_string("keep", verdict(), "inversion: keep");
+	ok(!has(&adv.basis, "would do"), "inversion: 2 is not within 20%% of 1");
 }
 
 static void
@@ -542,11 +636,15 @@ main(void)
 	no_request();
 	time_hang_veto();
 	time_computing_floor();
+	time_unknown_cause();
 	time_p95();
 	time_near_limit();
 	mem_oom_floor();
 	mem_contradiction_hold();
 	mem_rss_above_limit();
+	mem_killed_not_untrusted();
+	mem_small();
+	keep_is_not_a_change();
 	mem_thin_sampling();
 	mem_refuse();
 	mem_ceiling();

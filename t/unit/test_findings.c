@@ -11,6 +11,7 @@
 
 #include "sp.h"
 #include "sp_findings.h"
+#include "sp_hist.h"
 #include "tap.h"
 #include "testjob.h"
 
@@ -164,6 +165,32 @@ test_walltime(struct sp_findings *f)
 	       "00:30:00"), "a timeout that computed: raise --time");
 	ok(!find(f, "timeout-hang"), "and it did not hang");
 
+	/* Issue 14, item 3: no CPU time in the record (XDMoD's dumps) is
+	 * no evidence of work; a hung job would be told to hang longer. */
+	tj_num(&j, "total_cpu_s", NAN);
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(!find(f, "timeout-real") && !find(f, "timeout-hang"),
+	   "CPU time unknown: neither working nor hung");
+	ok(has(f, "timeout", SP_SEV_WARNING, "CPU time is not in this "
+	       "record"), "only a timeout, saying the CPU time is unknown");
+	ok(has(f, "timeout", SP_SEV_WARNING, "Find out before raising "
+	       "--time"), "with no raise");
+
+	/* Issue 15, item 10: 87 s and 0.00 s of CPU (a sleep) is below the
+	 * hang rule's floor: a short timeout of unknown cause. */
+	tj_num(&j, "elapsed_s", 87);
+	tj_num(&j, "timelimit_s", 60);
+	tj_num(&j, "total_cpu_s", 0);
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(!find(f, "timeout-real") && !find(f, "timeout-hang"),
+	   "87 s with no CPU: not working, and too short to call a hang");
+	ok(has(f, "timeout", SP_SEV_WARNING, "too short to tell a hang from "
+	       "a wait"), "a short timeout of unknown cause");
+	tj_num(&j, "total_cpu_s", 80);
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(has(f, "timeout-real", SP_SEV_CRITICAL, "while working"),
+	   "87 s with 80 s of CPU was working");
+
 	healthy(&j);
 	tj_num(&j, "elapsed_s", 4032);
 	tj_num(&j, "timelimit_s", 43200);
@@ -183,10 +210,17 @@ test_walltime(struct sp_findings *f)
 	tj_num(&j, "elapsed_s", 480.00000008);
 	run(f, &j, &site_linux, NULL, NULL);
 	ok(has(f, "walltime-slack", SP_SEV_INFO, "--time=00:10:00 (this run "
-	       "plus 25%)"), "a rounding error above a step is that step");
+	       "plus 25%, one run's estimate: its workload's other runs were "
+	       "not read)"), "a rounding error above a step is that step");
 	tj_num(&j, "elapsed_s", 2400);
 	run(f, &j, &site_linux, NULL, NULL);
 	ok(!find(f, "walltime-slack"), "two thirds of the limit is no slack");
+	/* Issue 15, item 11: 2 minutes of 5 is 2:30, which rounds up to
+	 * the 5 minutes it had: no "tighter" current value. */
+	tj_num(&j, "elapsed_s", 120);
+	tj_num(&j, "timelimit_s", 300);
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(!find(f, "walltime-slack"), "never the current --time as a change");
 }
 
 static void
@@ -206,8 +240,9 @@ test_memory(struct sp_findings *f)
 	   "OOM with MaxRSS above the limit: the figure is impossible");
 	ok(has(f, "host-oom", SP_SEV_CRITICAL, "upper bound"),
 	   "with the linux gather caveat");
-	ok(has(f, "host-oom", SP_SEV_CRITICAL, "--mem=42G is 30% over"),
-	   "and --mem 30%% over the killed size");
+	ok(has(f, "host-oom", SP_SEV_CRITICAL, "Raise --mem to 42G (the size "
+	       "that was killed plus 30%, one run's estimate"),
+	   "and --mem 30%% over the killed size, said to be one run's");
 	for (size_t i = 0; i < f->n; i++)
 		memory_findings += strcmp(f->v[i].code, "rss-above-limit") == 0 ||
 				   strcmp(f->v[i].code, "memory-slack") == 0;
@@ -249,7 +284,8 @@ test_memory(struct sp_findings *f)
 	   "10 GiB of 64: --mem=13G");
 	ok(has(f, "memory-slack", SP_SEV_INFO, "54.0 GiB never used"),
 	   "naming what was never used");
-	ok(has(f, "memory-slack", SP_SEV_INFO, "(the peak plus 30%)"),
+	ok(has(f, "memory-slack", SP_SEV_INFO, "(the peak plus 30%, one "
+	       "run's estimate"),
 	   "the margin is said as the rule has it");
 	/* A peak a hair above 10 GiB is 13G plus float noise: sp-size's
 	 * rule says 13G, and so does one job's finding now. */
@@ -406,6 +442,20 @@ test_parallel(struct sp_findings *f)
 	   "one task held 2.5x the mean");
 	ok(has(f, "paging", SP_SEV_WARNING, "820000 major page faults"),
 	   "paging");
+	ok(has(f, "paging", SP_SEV_WARNING, "Raise --mem or shrink the "
+	       "working set"), "a peak at 92%% of the limit: raise --mem");
+	tj_num(&j, "max_rss_b", 20 * GiB);
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(has(f, "paging", SP_SEV_WARNING, "Do not raise --mem"),
+	   "a peak at 10%% of the limit: memory was not short");
+	ok(has(f, "paging", SP_SEV_WARNING, "memory-mapped input"),
+	   "and what else faults is named");
+	/* Issue 15, item 9: slurm2sql's job 43974388, 2,048 faults in 3.5
+	 * hours at 10%% of its limit. */
+	tj_num(&j, "max_pages", 2048);
+	tj_num(&j, "elapsed_s", 12600);
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(!find(f, "paging"), "2048 faults in 3.5 hours cost seconds");
 	ok(has(f, "exit-nonzero-nolog", SP_SEV_WARNING, "uncaught exception"),
 	   "exit 1 and no log: an uncaught exception looks like this");
 	ok(has(f, "exit-nonzero-nolog", SP_SEV_WARNING, "no log was read"),
@@ -676,6 +726,88 @@ test_gpu(struct sp_findings *f)
 	ok(!find(f, "gpu-suspect-idle"), "no GPUs, no GPU finding");
 }
 
+/* A history of the given jobs, as sp-show builds one from its input. */
+static void
+history_of(struct sp_hist *h, struct sp_pool *pool, const struct sp_job *v,
+	   size_t n)
+{
+	sp_hist_init(h, pool, "u/p/cpu/w", 9);
+	for (size_t i = 0; i < n; i++) {
+		struct sp_run r;
+
+		sp_run_of(&r, &v[i]);
+		sp_hist_add_run(h, &r);
+	}
+	sp_hist_finish(h);
+}
+
+static void
+run_in(struct sp_findings *f, const struct sp_job *j, const struct sp_hist *h)
+{
+	struct sp_diag d;
+
+	memset(&d, 0, sizeof d);
+	d.job = j;
+	d.site = &site_linux;
+	d.workload = h;
+	sp_findings_free(f);
+	sp_diagnose(&d, f);
+}
+
+/*
+ * Issue 14, item 4: one job against its workload.  Its actions name the
+ * workload's advice, and say it rests on the workload's runs; a one-run
+ * figure is only for a job whose workload has no verdict.
+ */
+static void
+test_workload(struct sp_findings *f)
+{
+	struct sp_job runs[4];
+	struct sp_pool pool = { 0 };
+	struct sp_hist h;
+	static const double took[4] = { 59090, 50000, 52000, 46371 };
+	static const char *const ids[4] = { "1", "2", "3", "4" };
+
+	/* train-web: the longest of the runs took 16:24:50 of 2 days; the
+	 * one shown took 12:52:51, which alone would say 16:15:00. */
+	for (int i = 0; i < 4; i++) {
+		healthy(&runs[i]);
+		tj_set(&runs[i], "jobid", ids[i]);
+		tj_num(&runs[i], "elapsed_s", took[i]);
+		tj_num(&runs[i], "timelimit_s", 172800);
+		tj_num(&runs[i], "total_cpu_s", took[i] * 3);
+	}
+	history_of(&h, &pool, runs, 4);
+	run_in(f, &runs[3], &h);
+	ok(has(f, "walltime-slack", SP_SEV_INFO, "--time=20:45:00 (sp-size's "
+	       "advice from 4 runs of this workload)"),
+	   "walltime-slack names the workload's 20:45:00, not 16:15:00");
+	run(f, &runs[3], &site_linux, NULL, NULL);
+	ok(has(f, "walltime-slack", SP_SEV_INFO, "--time=16:15:00 (this run "
+	       "plus 25%, one run's estimate"), "alone, one run's, said so");
+
+	/* The workload's runs keep the request: one short run is no reason
+	 * to cut it. */
+	for (int i = 0; i < 3; i++)
+		tj_num(&runs[i], "elapsed_s", 150000);
+	sp_hist_free(&h);
+	history_of(&h, &pool, runs, 4);
+	run_in(f, &runs[3], &h);
+	ok(!find(f, "walltime-slack"), "no slack where the workload keeps "
+	   "the request");
+
+	/* Too few runs for a verdict: one run's figure, and why. */
+	sp_hist_free(&h);
+	history_of(&h, &pool, runs + 2, 2);
+	run_in(f, &runs[3], &h);
+	ok(has(f, "walltime-slack", SP_SEV_INFO, "one run's estimate: sp-size "
+	       "has no verdict for its workload, which needs 3 completed "
+	       "runs; there were 2"), "a workload without a verdict: one "
+	   "run's figure, with the reason");
+	sp_hist_free(&h);
+	sp_pool_free(&pool);
+}
+
 static void
 test_other(struct sp_findings *f)
 {
@@ -727,6 +859,7 @@ main(void)
 	test_signals(&f);
 	test_logs(&f);
 	test_gpu(&f);
+	test_workload(&f);
 	test_other(&f);
 	sp_findings_free(&f);
 	sp_buf_free(&b);

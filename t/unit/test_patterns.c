@@ -129,6 +129,16 @@ repeat_failure(void)
 	is_string("6 of 6 runs failed; 3 were TIMEOUT.", ev(get("repeat-failure")), "repeat: the tie goes to TIMEOUT");
 	is_string("Raise --time above 00:15:00 (sp-size --time says by how much).",
 		  act(get("repeat-failure")), "repeat: timeouts that computed");
+
+	/* Issue 14, item 3: with no CPU time in the records the timeouts
+	 * may have hung; a raise would buy a longer hang. */
+	for (int i = 0; i < 6; i++)
+		ROW(.id = N(i + 1), .state = "TIMEOUT", .el = "3600",
+		    .lim = "3600");
+	find();
+	ok(strstr(act(get("repeat-failure")), "No timeout is known to have been computing") != NULL,
+	   "repeat: timeouts of unknown cause, no raise");
+	ok(strstr(act(get("repeat-failure")), "Raise") == NULL, "repeat: no \"Raise\"");
 }
 
 static void
