@@ -240,6 +240,12 @@
 #define SP_CPU_FREQ_MAX_HZ		6e9
 /* Site facts (scontrol, sinfo) are small answers: never wait longer. */
 #define SP_SITE_TIMEOUT_S		15.0
+/*
+ * sp-fetch's store: a job that ended this long before the last query is
+ * settled; one that ended later is asked of sacct again, as the
+ * controller may still rewrite it (after a restart, say).
+ */
+#define SP_FETCH_CACHE_OVERLAP_S	(6 * 3600)
 
 /*
  * sp-attr: a claim on a job id ("Submitted batch job N" at a time) is

@@ -29,7 +29,7 @@ static const char usage_text[] =
 "                [-s state[,...] | --failed] [-j jobid[,jobid ...]]\n"
 "                [--name name[,...]] [-N nodelist] [-q qos[,...]]\n"
 "                [-M cluster[,...] | -L] [-X | --steps] [-v]\n"
-"                [--stats file] [--site file]\n"
+"                [--refresh | --no-cache] [--stats file] [--site file]\n"
 "                [--tsv | --plain | --json | --csv]\n"
 "       sp-fetch --input file [--fields list] [selection ...]\n"
 "       sp-fetch --demo [--demo-jobs n] [selection ...]\n"
@@ -65,6 +65,9 @@ static const char help_text[] =
 "      --demo              the built-in synthetic history\n"
 "      --demo-jobs n       its size, about n allocations (implies --demo)\n"
 "      --demo-sacct        write the demo as the sacct text it stands for\n"
+"The store of finished records (sacct asked only for what is new):\n"
+"      --refresh           ask sacct for the whole window, and keep that\n"
+"      --no-cache          neither read nor write the store\n"
 "Output:\n"
 "      --steps             a record per step after each allocation's\n"
 "      --stats file        what was read and what could not be, as records\n"
@@ -78,7 +81,7 @@ static const char help_text[] =
 enum {
 	OPT_VERSION = 0x2000, OPT_FAILED, OPT_STEPS, OPT_INPUT, OPT_FIELDS,
 	OPT_DEMO, OPT_DEMO_JOBS, OPT_DEMO_SACCT, OPT_STATS, OPT_SITE,
-	OPT_NAME, OPT_SACCT_ONLY
+	OPT_NAME, OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE
 };
 
 static void __attribute__((noreturn))
@@ -192,6 +195,8 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		{ "demo-sacct", no_argument, NULL, OPT_DEMO_SACCT },
 		{ "stats", required_argument, NULL, OPT_STATS },
 		{ "site", required_argument, NULL, OPT_SITE },
+		{ "refresh", no_argument, NULL, OPT_REFRESH },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "parsable", no_argument, NULL, OPT_SACCT_ONLY },
 		{ "parsable2", no_argument, NULL, OPT_SACCT_ONLY },
 		{ "noheader", no_argument, NULL, OPT_SACCT_ONLY },
@@ -296,6 +301,12 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		case OPT_SITE:
 			o->site = nonempty("--site", optarg);
 			break;
+		case OPT_REFRESH:
+			o->refresh = 1;
+			break;
+		case OPT_NO_CACHE:
+			o->no_cache = 1;
+			break;
 		case ':':
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
 			    argv[optind - 1]);
@@ -324,6 +335,9 @@ validate(struct fetch_opts *o)
 	if (o->clusters && o->all_clusters)
 		sp_die(SP_EXIT_USAGE, "-M and -L ask for different things: "
 		    "give one");
+	if (o->refresh && o->no_cache)
+		sp_die(SP_EXIT_USAGE, "--refresh writes the store, --no-cache "
+		    "does not: give one");
 	if (o->allocations && o->steps)
 		sp_die(SP_EXIT_USAGE, "-X asks for allocations only, --steps "
 		    "for their steps too: give one");
@@ -614,15 +628,19 @@ fetch_demo(struct fetch_run *run)
 {
 	struct sp_exec x;
 	struct sp_sacct ps;
+	struct fetch_store direct;
 	struct sp_buf why = { 0 };
 	long njobs = run->o->demo_jobs;
 	size_t bytes;
 
 	fetch_parser_init(&ps, run, '|', NULL);
+	/* The demo is read as it comes: its order is its own. */
+	memset(&direct, 0, sizeof direct);
+	fetch_store_begin(&direct, &ps, 0);
 	if (sp_exec_start_fn(&x, "demo", demo_child, &njobs, 1e9) != 0)
 		sp_die(SP_EXIT_USAGE, "cannot start the demo: %s",
 		    strerror(x.exec_errno));
-	if (fetch_read_child(&x, &ps, &bytes) != 0) {
+	if (fetch_read_store(&x, &direct, &bytes) != 0) {
 		if (ps.err.len)
 			sp_buf_adds(&why, sp_buf_str(&ps.err));
 		else

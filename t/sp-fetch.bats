@@ -104,6 +104,8 @@ lab
 @test "-v says the query asked" {
 	run --separate-stderr sp-fetch -v -a -S 2026-01-01
 	[ "$status" -eq 0 ]
+	[ "${stderr_lines[1]}" = "sp-fetch: asked: sacct -D --parsable2 --noheader --format=... --delimiter=0x1F --allusers -S 2026-01-01" ]
+	run --separate-stderr sp-fetch -v -a -S 2026-01-01 --no-cache
 	[ "$stderr" = "sp-fetch: asked: sacct -D --parsable2 --noheader --format=... --delimiter=0x1F --allusers -S 2026-01-01" ]
 }
 
@@ -326,8 +328,9 @@ now" ]
 @test "sacct dying mid-stream: exit 2, never passed off as complete" {
 	FAKE_SACCT_MODE=die run --separate-stderr sp-fetch
 	[ "$status" -eq 2 ]
-	[ "$(cut -f1 <<<"$output" | tr '\n' ' ')" = "jobid 1001 1002 " ]
-	[ "$stderr" = "sp-fetch: sacct failed (killed by signal 9); the 2 records written before it are not the whole answer" ]
+	# A job is written only once the next one has begun: none here.
+	[ -z "$output" ]
+	[ "$stderr" = "sp-fetch: sacct failed (killed by signal 9)" ]
 }
 
 @test "an empty window is no error, and says what was asked" {
@@ -707,6 +710,162 @@ c2" ]
 	[ "${#lines[@]}" -eq 1 ]
 	run --separate-stderr sp-fetch --input "$FAKE_SACCT_ROWS" -M c1
 	[ "${#lines[@]}" -eq 4 ]
+}
+
+# ------------------------------------------------------------ the store
+
+# store_rows FILE: jobs long finished, an array of one Submit second
+# printed out of JobIDRaw order (as sacct's database may), a requeued
+# job, and jobs of the last hours (times relative to now, as sacct has
+# them): whatever $RECENT_STATE says for job 9001 ($RECENT_END its End).
+store_rows() {
+	local h2 h1 now
+	h2=$(date -d '-2 hours' +%Y-%m-%dT%H:%M:%S)
+	h1=$(date -d '-1 hour' +%Y-%m-%dT%H:%M:%S)
+	now=$(date +%Y-%m-%dT%H:%M:%S)
+	{
+		echo 'JobID|JobIDRaw|JobName|User|UID|Cluster|Partition|State|Submit|Eligible|Start|End|Elapsed|TotalCPU|MaxRSS'
+		echo '2001|2001|old|alice|1000|c1|cpu|COMPLETED|2026-01-02T10:00:00|2026-01-02T10:00:00|2026-01-02T10:00:05|2026-01-02T11:00:05|01:00:00|00:30:00|'
+		echo '2001.batch|2001.batch|batch||||||2026-01-02T10:00:05|2026-01-02T10:00:05|2026-01-02T10:00:05|2026-01-02T11:00:05|01:00:00|00:30:00|2G'
+		echo '2002|2002|req|alice|1000|c1|cpu|REQUEUED|2026-01-03T10:00:00|2026-01-03T10:00:00|2026-01-03T10:00:05|2026-01-03T10:30:00|00:29:55||'
+		echo '2100_2|2102|arr|alice|1000|c1|cpu|COMPLETED|2026-01-04T09:00:00|2026-01-04T09:00:00|2026-01-04T09:00:05|2026-01-04T09:10:00|00:09:55||'
+		echo '2100_1|2101|arr|alice|1000|c1|cpu|COMPLETED|2026-01-04T09:00:00|2026-01-04T09:00:00|2026-01-04T09:00:05|2026-01-04T09:20:00|00:19:55||'
+		echo "2100_3|2100|arr|alice|1000|c1|cpu|COMPLETED|2026-01-04T09:00:00|2026-01-04T09:00:00|2026-01-04T09:00:05|$h1|||"
+		echo "2002|2002|req|alice|1000|c1|cpu|${REQ_STATE:-RUNNING}|2026-01-05T10:00:00|2026-01-05T10:00:00|$h2|${REQ_END:-Unknown}|||"
+		echo "9001|9001|new|alice|1000|c1|cpu|${RECENT_STATE:-RUNNING}|$h2|$h2|$h2|${RECENT_END:-Unknown}|||"
+	} >"$1"
+}
+
+# fetched: sp-fetch's answer for the window, into $BATS_TEST_TMPDIR/$1.
+fetched() {
+	local out=$1
+	shift
+	sp-fetch -a -S 2026-01-01 --steps "$@" >"$BATS_TEST_TMPDIR/$out" \
+	    2>"$BATS_TEST_TMPDIR/$out.err"
+}
+
+# The -S sacct was last asked for.
+asked_since() {
+	awk '$0 == "-S" { getline; s = $0 } END { print s }' "$FAKE_SACCT_LOG"
+}
+
+@test "records from sacct in one order: Submit, then cluster, then JobIDRaw" {
+	store_rows "$BATS_TEST_TMPDIR/rows"
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/rows run --separate-stderr sp-fetch -a -S 2026-01-01
+	[ "$status" -eq 0 ]
+	[ "$(cut -f1,2,6 <<<"$output" | tail -n +2 | tr '\t\n' ': ')" = "2001:2001:0 2002:2002:0 2100_3:2100:0 2100_1:2101:0 2100_2:2102:0 2002:2002:1 9001:9001:0 " ]
+}
+
+@test "the store: the second run asks sacct for the last hours only, and gives the same bytes" {
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/rows FAKE_SACCT_WINDOW=1
+	export FAKE_SACCT_ROWS FAKE_SACCT_WINDOW
+	store_rows "$FAKE_SACCT_ROWS"
+	fetched first
+	[ "$(asked_since)" = 2026-01-01 ]
+	[ -z "$(cat "$BATS_TEST_TMPDIR/first.err")" ]
+	store=$(ls "$XDG_CACHE_HOME"/slurmpast/*.sacct)
+	[ "$(head -n 1 "$store")" = "magic	slurmpast sacct store 1" ]
+	# The second run: sacct is asked from six hours before the first.
+	fetched second -v
+	cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/second"
+	since=$(asked_since)
+	[[ "$since" =~ ^20[0-9]{2}-[0-9]{2}-[0-9]{2}T ]]
+	[[ "$since" > "$(date -d '-7 hours' +%Y-%m-%dT%H:%M:%S)" ]]
+	[[ "$since" < "$(date -d '-5 hours' +%Y-%m-%dT%H:%M:%S)" ]]
+	grep -qx "sp-fetch: store: $store, jobs since 2026-01-01T00:00:00 as of 2.*: sacct is asked from $since" "$BATS_TEST_TMPDIR/second.err"
+	grep -qx "sp-fetch: asked: sacct -D .* -S $since" "$BATS_TEST_TMPDIR/second.err"
+	# The store keeps the settled jobs: sacct gave only the recent ones.
+	[ "$(grep -c '^U	' "$store")" -eq 7 ]
+	# --no-cache and --refresh ask for the whole window: the same bytes.
+	fetched fresh --no-cache
+	[ "$(asked_since)" = 2026-01-01 ]
+	cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/fresh"
+	fetched refreshed --refresh
+	[ "$(asked_since)" = 2026-01-01 ]
+	cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/refreshed"
+	# A window inside the one stored is served the same way.
+	sp-fetch -a -S 2026-01-04 --no-cache >"$BATS_TEST_TMPDIR/part-fresh"
+	sp-fetch -a -S 2026-01-04 >"$BATS_TEST_TMPDIR/part"
+	cmp "$BATS_TEST_TMPDIR/part-fresh" "$BATS_TEST_TMPDIR/part"
+	[ "$(cut -f1 "$BATS_TEST_TMPDIR/part" | tail -n +2 | tr '\n' ' ')" = "2100_3 2100_1 2100_2 2002 9001 " ]
+}
+
+@test "the store: a job that finishes between the runs appears, a requeued one numbered on" {
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/rows FAKE_SACCT_WINDOW=1
+	export FAKE_SACCT_ROWS FAKE_SACCT_WINDOW
+	store_rows "$FAKE_SACCT_ROWS"
+	fetched first
+	[ "$(awk -F'\t' '$1 == 9001 { print $14 }' "$BATS_TEST_TMPDIR/first")" = RUNNING ]
+	RECENT_STATE=COMPLETED RECENT_END=$(date -d '-10 minutes' +%Y-%m-%dT%H:%M:%S) \
+	    REQ_STATE=FAILED REQ_END=$(date -d '-20 minutes' +%Y-%m-%dT%H:%M:%S) \
+	    store_rows "$FAKE_SACCT_ROWS"
+	fetched second
+	[ "$(awk -F'\t' '$1 == 9001 { print $14 }' "$BATS_TEST_TMPDIR/second")" = COMPLETED ]
+	[ "$(awk -F'\t' '$1 == 2002 { print $6 ":" $14 }' "$BATS_TEST_TMPDIR/second" | tr '\n' ' ')" = "0:REQUEUED 1:FAILED " ]
+	fetched fresh --no-cache
+	cmp "$BATS_TEST_TMPDIR/fresh" "$BATS_TEST_TMPDIR/second"
+}
+
+@test "the store: damaged or another query's, it is said and not used; SLURMPAST_NO_CACHE" {
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/rows FAKE_SACCT_WINDOW=1
+	export FAKE_SACCT_ROWS FAKE_SACCT_WINDOW
+	store_rows "$FAKE_SACCT_ROWS"
+	fetched first
+	store=$(ls "$XDG_CACHE_HOME"/slurmpast/*.sacct)
+	sed -i 's/old|alice/odd|alice/; s/^2001|2001|old/2001|2001|odd/' "$store"
+	sed -i '0,/old/s/old/odd/' "$store"
+	fetched second
+	[ "$(cat "$BATS_TEST_TMPDIR/second.err")" = "sp-fetch: the store $store is damaged: not used, sacct asked for the whole window" ]
+	[ "$(asked_since)" = 2026-01-01 ]
+	cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/second"
+	# Rewritten whole by that run: the next one trusts it again.
+	fetched third
+	[ -z "$(cat "$BATS_TEST_TMPDIR/third.err")" ]
+	[ "$(asked_since)" != 2026-01-01 ]
+	# Another query's file under this name is not trusted either.
+	sed -i '2s/.*/key	someone else/' "$store"
+	fetched fourth
+	[ "$(cat "$BATS_TEST_TMPDIR/fourth.err")" = "sp-fetch: the store $store is another query's: not used, sacct asked for the whole window" ]
+	cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/fourth"
+	echo garbage >"$store"
+	fetched fifth
+	[ "$(cat "$BATS_TEST_TMPDIR/fifth.err")" = "sp-fetch: the store $store is not a slurmpast store: not used, sacct asked for the whole window" ]
+	# SLURMPAST_NO_CACHE=1 neither reads nor writes it.
+	rm -rf "$XDG_CACHE_HOME"
+	SLURMPAST_NO_CACHE=1 fetched sixth
+	[ ! -e "$XDG_CACHE_HOME/slurmpast" ]
+	[ "$(asked_since)" = 2026-01-01 ]
+	run --separate-stderr sp-fetch --refresh --no-cache
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: --refresh writes the store, --no-cache does not: give one" ]
+}
+
+@test "the store: runs at the same time leave a whole one" {
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/rows FAKE_SACCT_WINDOW=1
+	export FAKE_SACCT_ROWS FAKE_SACCT_WINDOW
+	store_rows "$FAKE_SACCT_ROWS"
+	fetched first --no-cache
+	for i in 1 2 3 4 5 6; do
+		fetched "run$i" &
+	done
+	wait
+	for i in 1 2 3 4 5 6; do
+		cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/run$i"
+		[ -z "$(cat "$BATS_TEST_TMPDIR/run$i.err")" ]
+	done
+	[ "$(ls "$XDG_CACHE_HOME"/slurmpast/ | grep -v '\.lock$' | wc -l)" -eq 1 ]
+	fetched last
+	[ -z "$(cat "$BATS_TEST_TMPDIR/last.err")" ]
+	cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/last"
+}
+
+@test "the store is not used for ids, a past window, or several clusters" {
+	store_rows "$BATS_TEST_TMPDIR/rows"
+	export FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/rows
+	sp-fetch -j 2001 >/dev/null
+	sp-fetch -a -S 2026-01-01 -E 2026-02-01 >/dev/null
+	sp-fetch -a -S 2026-01-01 -M c1,c2 >/dev/null
+	[ ! -e "$XDG_CACHE_HOME/slurmpast" ] || [ -z "$(ls "$XDG_CACHE_HOME/slurmpast")" ]
 }
 
 # ------------------------------------------------------- parts at once

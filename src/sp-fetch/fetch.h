@@ -41,12 +41,16 @@ struct fetch_opts {
 	int demo_sacct;
 	const char *stats;	/* --stats: where the counts go */
 	const char *site;	/* --site: where the site facts go */
+	int refresh;		/* --refresh: the store not read */
+	int no_cache;		/* --no-cache: no store at all */
 	int verbose;
 	int format_set;
 	enum sp_format fmt;
 	struct sp_buf since_buf;
 	struct sp_buf user_buf;
 };
+
+struct fetch_store;
 
 /* Everything one run writes through. */
 struct fetch_run {
@@ -95,11 +99,14 @@ void fetch_said(struct fetch_run *run, const struct sp_sacct *ps);
 
 /* sacct.c */
 /*
- * Reads a child's stdout through the parser.  Returns 0 when the whole
- * stream was read and the child succeeded (the last group is written),
- * else -1 with the group in progress dropped; *bytes says how much came.
+ * Reads a child's stdout through a store (store.c; fetch_store_begin
+ * with ordered 0 passes it straight to the parser).  Returns 0 when the
+ * whole stream was read and the child succeeded (the last group is
+ * written), else -1 with the group in progress dropped; *bytes says how
+ * much came.
  */
-int fetch_read_child(struct sp_exec *x, struct sp_sacct *ps, size_t *bytes);
+int fetch_read_store(struct sp_exec *x, struct fetch_store *st,
+		     size_t *bytes);
 /* The one sacct query, its records written; dies (exit 2) if it fails. */
 void fetch_sacct(struct fetch_run *run, double timeout, const char *user,
 		 const char *since, const char *jobs);
@@ -126,6 +133,57 @@ void fetch_select_free(struct fetch_run *run);
  */
 int fetch_report(const struct sp_sacct *ps, unsigned long records,
 		 unsigned long unselected, FILE *stats);
+
+/*
+ * store.c: what sacct answers, units put in Submit order (ties by
+ * cluster and JobIDRaw), merged with the store of finished records.
+ */
+struct unit;
+struct fetch_store {
+	struct fetch_run *run;
+	struct sp_sacct probe;		/* the columns of sacct's answer */
+	struct sp_sacct *ps;		/* where the units go */
+	int ordering;			/* units put in order (0x1F answers) */
+	int enabled;			/* a store is read and written */
+	struct sp_buf key, pathb;
+	const char *path;
+	const char *ask_since;		/* -S to ask sacct */
+	struct sp_buf since_text;
+	int64_t now, since;		/* the window asked: [since, now] */
+	int64_t cut;			/* units that ended before: settled */
+	int64_t old_since, old_asked, new_since;
+	struct sp_select window;	/* the window, and -s's states */
+	int filter_new;			/* sacct asked wider than the window */
+	FILE *old;
+	struct unit *oldnext;
+	struct unit **sec;		/* the units of one Submit second */
+	size_t nsec, seccap;
+	int unsorted;
+	struct unit *cur;		/* the unit being read */
+	struct sp_buf job, partial;
+	FILE *tmp;			/* the new store */
+	char *tmppath;
+	unsigned long units;
+};
+
+/*
+ * Works out whether the query has a store (the options, the window,
+ * --refresh, --no-cache, SLURMPAST_NO_CACHE) and opens it; ask_since is
+ * then the -S to ask sacct (the store's last query less the overlap, or
+ * since as given).  format is the --format list asked.
+ */
+void fetch_store_init(struct fetch_store *st, struct fetch_run *run,
+		      const char *user, const char *since, const char *format);
+/* Where the answer goes (ordered 0: straight to the parser, as read). */
+void fetch_store_begin(struct fetch_store *st, struct sp_sacct *ps,
+		       int ordered);
+/* sacct's bytes; its records reach ps in order, the store's between. */
+int fetch_store_feed(struct fetch_store *st, const char *buf, size_t n);
+/* The answer is whole: the rest written, the new store renamed in. */
+int fetch_store_finish(struct fetch_store *st);
+/* sacct failed: nothing more written, no new store. */
+void fetch_store_abandon(struct fetch_store *st);
+void fetch_store_free(struct fetch_store *st);
 
 /* site.c: --site FILE, the site facts asked beside sacct. */
 struct fetch_site {

@@ -13,7 +13,7 @@
 #include "fetch.h"
 
 int
-fetch_read_child(struct sp_exec *x, struct sp_sacct *ps, size_t *bytes)
+fetch_read_store(struct sp_exec *x, struct fetch_store *st, size_t *bytes)
 {
 	char *buf = sp_xmalloc(FETCH_READ_CHUNK);
 	ssize_t n;
@@ -22,7 +22,7 @@ fetch_read_child(struct sp_exec *x, struct sp_sacct *ps, size_t *bytes)
 	*bytes = 0;
 	while ((n = sp_exec_read(x, buf, FETCH_READ_CHUNK)) > 0) {
 		*bytes += (size_t)n;
-		if (sp_sacct_feed(ps, buf, (size_t)n) != 0) {
+		if (fetch_store_feed(st, buf, (size_t)n) != 0) {
 			rc = -1;
 			break;
 		}
@@ -32,10 +32,10 @@ fetch_read_child(struct sp_exec *x, struct sp_sacct *ps, size_t *bytes)
 		rc = -1;
 	if (sp_exec_finish(x) != 0)
 		rc = -1;
-	if (rc == 0 && sp_sacct_finish(ps) != 0)
+	if (rc == 0 && fetch_store_finish(st) != 0)
 		rc = -1;
 	if (rc != 0)
-		sp_sacct_abandon(ps);
+		fetch_store_abandon(st);
 	return rc;
 }
 
@@ -160,8 +160,9 @@ sacct_failed(const struct sp_exec *x, const struct fetch_opts *o,
 		sp_buf_addc(&msg, ')');
 	}
 	if (run != NULL && run->records > 0)
-		sp_buf_printf(&msg, "; the %lu records written before it are "
-		    "not the whole answer", run->records);
+		sp_buf_printf(&msg, "; the %lu %s written before it %s not "
+		    "the whole answer", run->records, run->records == 1 ?
+		    "record" : "records", run->records == 1 ? "is" : "are");
 	sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&msg));
 }
 
@@ -311,6 +312,24 @@ empty_answer(const struct fetch_opts *o, const char *user, const char *since,
 	sp_buf_free(&msg);
 }
 
+/* -v: the store, and what of the window it already holds. */
+static void
+say_store(const struct fetch_store *st)
+{
+	struct sp_buf since = { 0 }, asked = { 0 };
+
+	if (st->oldnext == NULL && st->old == NULL) {
+		sp_warn("store: %s, nothing of this window yet", st->path);
+		return;
+	}
+	sp_fmt_time(&since, st->old_since);
+	sp_fmt_time(&asked, st->old_asked);
+	sp_warn("store: %s, jobs since %s as of %s: sacct is asked from %s",
+	    st->path, sp_buf_str(&since), sp_buf_str(&asked), st->ask_since);
+	sp_buf_free(&since);
+	sp_buf_free(&asked);
+}
+
 /* -v: the query as asked, one line. */
 static void
 say_query(const struct argv *a)
@@ -339,6 +358,7 @@ fetch_sacct(struct fetch_run *run, double timeout, const char *user,
 	    const char *since, const char *jobs)
 {
 	struct sp_buf format = { 0 }, fmtarg = { 0 }, states = { 0 };
+	struct fetch_store store;
 	struct argv a = { 0 };
 	struct sp_exec x;
 	struct sp_sacct ps;
@@ -347,16 +367,21 @@ fetch_sacct(struct fetch_run *run, double timeout, const char *user,
 	int with_delim;
 
 	negotiate(o, timeout, &format);
+	fetch_store_init(&store, run, user, since, sp_buf_str(&format));
+	if (o->verbose && store.path != NULL)
+		say_store(&store);
 	for (with_delim = 1;; with_delim = 0) {
-		build_query(&a, o, sp_buf_str(&format), user, since, jobs,
-		    with_delim, &fmtarg, &states);
+		build_query(&a, o, sp_buf_str(&format), user, store.ask_since,
+		    jobs, with_delim, &fmtarg, &states);
 		fetch_parser_init(&ps, run, with_delim ? 0x1f : '|',
 		    sp_buf_str(&format));
+		/* An old sacct's '|' answer is read as it comes. */
+		fetch_store_begin(&store, &ps, with_delim);
 		if (o->verbose)
 			say_query(&a);
 		if (sp_exec_start(&x, a.v, timeout) != 0)
 			sacct_failed(&x, o, run, NULL);
-		if (fetch_read_child(&x, &ps, &bytes) == 0)
+		if (fetch_read_store(&x, &store, &bytes) == 0)
 			break;
 		/* Retried once, only for the option it does not know. */
 		if (with_delim && bytes == 0 && run->records == 0 &&
@@ -375,5 +400,6 @@ fetch_sacct(struct fetch_run *run, double timeout, const char *user,
 	sp_buf_free(&format);
 	sp_buf_free(&fmtarg);
 	sp_buf_free(&states);
+	fetch_store_free(&store);
 	free(a.v);
 }

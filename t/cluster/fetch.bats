@@ -437,6 +437,40 @@ fetch_one() {
 	[ "$(awk -F'\t' 'NR > 1 { print $7 }' <<<"$output" | sort -u | tr '\n' ' ')" = "dd oom_array " ]
 }
 
+# --- the store of finished records (issue 18) ---
+
+@test "the store: a second run asks sacct for the last hours only, the same records, and a new job appears" {
+	local since j state i
+	export XDG_CACHE_HOME=$BATS_TEST_TMPDIR/cache
+	since=$(mix_since)
+	run --separate-stderr sp-fetch -a -S "$since" -v
+	[ "$status" = 0 ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/first"
+	[[ "${stderr_lines[1]}" == *" -S $since" ]]
+	# A job that runs and finishes between the two.
+	j=$(cd "$SPC/work/root" && sbatch --parsable -A physics -J store_new -t 1 --wrap 'sleep 1')
+	j=${j%%;*}
+	for i in $(seq 1 150); do
+		state=$(sacct -n -X -P -j "$j" -o state 2>/dev/null | head -n 1)
+		[ "$state" = COMPLETED ] && break
+		sleep 0.2
+	done
+	[ "$state" = COMPLETED ]
+	run --separate-stderr sp-fetch -a -S "$since" -v
+	[ "$status" = 0 ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/second"
+	# Asked from six hours before the first run, not from the window's start.
+	asked=$(sed -n 's/^sp-fetch: asked: .* -S \([^ ]*\)$/\1/p' <<<"$stderr")
+	[ -n "$asked" ] && [ "$asked" != "$since" ]
+	[[ "$asked" > "$(date -d '-7 hours' +%Y-%m-%dT%H:%M:%S)" ]]
+	# The new job, and every record of the first run unchanged.
+	[ "$(rec_in "$BATS_TEST_TMPDIR/second" "$j" state)" = COMPLETED ]
+	diff <(grep -v "^$j	" "$BATS_TEST_TMPDIR/second") "$BATS_TEST_TMPDIR/first"
+	# The same bytes as sacct asked for the whole window.
+	sp-fetch -a -S "$since" --no-cache >"$BATS_TEST_TMPDIR/fresh"
+	cmp "$BATS_TEST_TMPDIR/fresh" "$BATS_TEST_TMPDIR/second"
+}
+
 # --- the site facts, and the process groups (issue 15 item 18) ---
 
 # A shim directory first on PATH: scontrol logs its start and runs the

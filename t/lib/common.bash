@@ -15,3 +15,8 @@ need_fixtures() {
 
 # --plain tables fit $COLUMNS: tests lay out for no width unless they say.
 unset COLUMNS
+
+# sp-fetch keeps a store of what sacct answered in $XDG_CACHE_HOME: a
+# test's own, never the user's (a test of the store sets its own).
+XDG_CACHE_HOME=${BATS_TEST_TMPDIR:-${BATS_FILE_TMPDIR:-${TMPDIR:-/tmp}}}/xdg-cache
+export XDG_CACHE_HOME
