@@ -252,6 +252,25 @@ other_format(const char *s, size_t n)
 	return NULL;
 }
 
+/*
+ * A column's name is snake_case (design.md): it starts with no digit and
+ * holds no ':' (a time), '/' (a workload key), '=' (a flag), '.' (a
+ * decimal) or blank (a sentence).  A first line of several fields that
+ * breaks that is a record whose header grep, sort or tail left behind.
+ */
+static int
+looks_like_record(const struct sp_reader *r, size_t nf)
+{
+	if (nf < 2)
+		return 0;
+	if (r->f[0].n > 0 && r->f[0].p[0] >= '0' && r->f[0].p[0] <= '9')
+		return 1;
+	for (size_t i = 0; i < nf; i++)
+		if (strpbrk(r->f[i].p, ":/=. ") != NULL)
+			return 1;
+	return 0;
+}
+
 static int
 take_header(struct sp_reader *r)
 {
@@ -277,6 +296,13 @@ take_header(struct sp_reader *r)
 	split(r, nf);
 	r->ncols = nf;
 	r->cols = sp_xcalloc(nf, sizeof *r->cols);
+	if (looks_like_record(r, nf)) {
+		set_err(r, "line 1 is a record, not a header: the stages find "
+			"their columns by the names on line 1; keep it where "
+			"you filter (awk 'NR == 1 || /TIMEOUT/', not grep "
+			"TIMEOUT; sort or tail only the lines after it)");
+		return -1;
+	}
 	for (i = 0; i < nf; i++) {
 		if (r->f[i].n == 0) {
 			set_err(r, "header column %zu has no name", i + 1);
@@ -678,7 +704,8 @@ sp_writer_init(struct sp_writer *w, FILE *out, enum sp_format fmt)
 	w->out = out;
 	w->fmt = fmt;
 	if (fmt == SP_FMT_PLAIN && (width = sp_term_width(fileno(out))) > 0)
-		w->width = (size_t)width;
+		w->width = width < SP_SHOW_MIN_WIDTH ? SP_SHOW_MIN_WIDTH :
+			   (size_t)width;
 }
 
 void

@@ -80,3 +80,20 @@ setup() {
 	[ "$(widest "$BATS_TEST_TMPDIR/cut")" -eq 100 ]
 	[[ "$(head -1 "$BATS_TEST_TMPDIR/cut")" == *'...' ]]
 }
+
+@test "records without their header: said so, and how to keep it" {
+	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
+	sp-size "$BATS_TEST_TMPDIR/g.tsv" >"$BATS_TEST_TMPDIR/advice.tsv" 2>/dev/null
+	want="line 1 is a record, not a header: the stages find their columns by the names on line 1; keep it where you filter (awk 'NR == 1 || /TIMEOUT/', not grep TIMEOUT; sort or tail only the lines after it)"
+	for how in "grep TIMEOUT" "tail -n +2" "sort"; do
+		run --separate-stderr sh -c "$how \"\$1\" | sp-group" sh "$BATS_TEST_TMPDIR/g.tsv"
+		[ "$status" -eq 2 ] || { echo "$how: $status"; return 1; }
+		[ "$stderr" = "sp-group: <stdin>:1: $want" ] || { echo "$how: $stderr"; return 1; }
+	done
+	# a stage's own records, grepped: the same (a key holds a '/')
+	run --separate-stderr sh -c 'grep -w raise "$1" | sp-select --keys' sh "$BATS_TEST_TMPDIR/advice.tsv"
+	[ "$stderr" = "sp-select: <stdin>:1: $want" ]
+	# kept as said, it reads
+	run --separate-stderr sh -c "awk 'NR == 1 || /TIMEOUT/' \"\$1\" | sp-group --rollup" sh "$BATS_TEST_TMPDIR/g.tsv"
+	[ "$status" -eq 0 ]
+}
