@@ -379,12 +379,16 @@ json_string(const char *s)
  * {"sbatch":null,"why":"..."} when there is no node to exclude.
  */
 static void
-print_exclude(const struct sp_node_table *tab, const struct options *o)
+print_exclude(const struct sp_node_table *tab, const struct options *o,
+	      const struct scope *s)
 {
 	struct sp_names worse = { 0 };
 	struct sp_buf line = { 0 };
 	size_t more = 0;
 	int json = o->fmt == SP_FMT_JSON;
+	/* A pooled table says which node ran more of a failing workload,
+	 * not which node is bad: its nodes are no line to paste. */
+	int confounded = s->wi < 0 && s->nworkloads > 1;
 
 	if (why_none(&line, tab, o)) {
 		if (json) {
@@ -412,7 +416,11 @@ print_exclude(const struct sp_node_table *tab, const struct options *o)
 	sp_hostlist_compress(&worse, &line);
 	if (json) {
 		fputs("{\"sbatch\":", stdout);
-		json_string(sp_buf_str(&line));
+		if (confounded)
+			printf("null,\"why\":\"the rows pool %zu workloads: "
+			       "confounded\"", s->nworkloads);
+		else
+			json_string(sp_buf_str(&line));
 		fputs(",\"nodes\":[", stdout);
 		for (size_t i = 0; i < worse.n; i++) {
 			if (i)
@@ -420,6 +428,12 @@ print_exclude(const struct sp_node_table *tab, const struct options *o)
 			json_string(sp_names_at(&worse, i));
 		}
 		printf("],\"more\":%zu}\n", more);
+	} else if (confounded) {
+		printf("# not to paste: the rows pool %zu workloads "
+		       "(confounded), so a node that ran more of a failing one "
+		       "looks worse; drop --all-workloads to compare like with "
+		       "like: %s\n", s->nworkloads,
+		       sp_buf_str(&line) + strlen("#SBATCH "));
 	} else {
 		printf("%s\n", sp_buf_str(&line));
 		if (more)
@@ -606,7 +620,7 @@ main(int argc, char **argv)
 			"confounded by the work each node happened to run",
 			s.nworkloads);
 	if (o.exclude) {
-		print_exclude(&tab, &o);
+		print_exclude(&tab, &o, &s);
 	} else if (o.fmt == SP_FMT_PLAIN && tab.nrows == 0) {
 		/* An empty table on screen says why, and nothing else. */
 		print_empty(&tab, &o);

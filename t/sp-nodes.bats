@@ -382,3 +382,19 @@ held back: g005 (1 interval stands out on its own, not after the correction: wit
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == "sp-nodes: --all-workloads pools "*" workloads: the result is confounded by the work each node happened to run" ]]
 }
+
+@test "--exclude over pooled workloads: confounded, no line to paste" {
+	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/demo.tsv"
+	run --separate-stderr sp-nodes --exclude --all-workloads --metric failure \
+		"$BATS_TEST_TMPDIR/demo.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "# not to paste: the rows pool 465 workloads (confounded), so a node that ran more of a failing one looks worse; drop --all-workloads to compare like with like: --exclude="* ]]
+	[[ "$output" != *"#SBATCH"* ]]
+	run --separate-stderr sp-nodes --exclude --all-workloads --metric failure \
+		--json "$BATS_TEST_TMPDIR/demo.tsv"
+	[ "$(jq -r .sbatch <<<"$output")" = null ]
+	[ "$(jq -r .why <<<"$output")" = "the rows pool 465 workloads: confounded" ]
+	# one workload's table is no pool: its line stands
+	run --separate-stderr sp-nodes --exclude "$BATS_TEST_TMPDIR/demo.tsv"
+	[ "$output" = "#SBATCH --exclude=g[003,011,017]" ]
+}
