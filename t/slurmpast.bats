@@ -415,7 +415,7 @@ widest() {
 	[ "${lines[6]}" = "  in 470 workloads; 4 still running or pending, left out." ]
 	run --separate-stderr slurmpast --demo --width 39
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "slurmpast: --width: at least 40 columns, not 39" ]
+	[ "$stderr" = "slurmpast: --width: '39' is not a count (40 or more)" ]
 }
 
 @test "--plain is the screen a pipe gets" {
@@ -476,6 +476,19 @@ widest() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"metric failure"* ]]
 	[[ "$output" == *"confounded"* ]]
+	# a confounded table gives no line to paste
+	[[ "$output" != *"#SBATCH"* ]]
+	[[ "${lines[-1]}" == "# not to paste: the rows pool "* ]]
+}
+
+@test "a pooled node table of a real dump: nothing to paste (pozidriv)" {
+	need_fixtures
+	run --separate-stderr slurmpast --input "$FIXTURES/xdmod/pozidriv.log" \
+		--fields JobID,JobIDRaw,Cluster,Partition,QOS,Account,Group,GID,User,UID,Submit,Eligible,Start,End,Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Timelimit,NodeList,JobName \
+		--nodes --metric failure --all-workloads
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"confounded"* ]]
+	[[ "$output" != *"#SBATCH --exclude"* ]]
 }
 
 @test "--sizing: every verdict workload by workload, the refusals counted" {
@@ -928,19 +941,20 @@ same_records() {
 	check "-u: no value given" -u ''
 	check "-r: no value given" -r ''
 	check "--account: no value given" --account=
-	check "--top: '-1' is not a count (0 lists every one)" --top -1
-	check "--top: 'many' is not a count (0 lists every one)" --top many
+	check "--top: '-1' is not a count (0 or more)" --top -1
+	check "--top: 'many' is not a count (0 or more)" --top many
+	check "--top: no value given" --top ''
 	check "-s: unknown state 'DONE' (sacct's states: CD COMPLETED, F FAILED, TO TIMEOUT, OOM OUT_OF_MEMORY, CA CANCELLED, NF NODE_FAIL, ...; see sacct(1))" -s DONE
 	check "-s and --failed both choose states: give one" -s F --failed
 	check "-r: an empty value in the list" -r gpu,,cpu
-	check "--width: at least 40 columns, not 20" --width 20
-	check "--width: 'wide' is not a number of columns" --width=wide
+	check "--width: '20' is not a count (40 or more)" --width 20
+	check "--width: 'wide' is not a count (40 or more)" --width=wide
 	check "-S needs a value" -S
 	check "--demo takes no value" --demo=yes
 	check "--input: no value given" --input ''
 	check "--input needs a value" --input
 	check "--sort: unknown key 'size' (cost, failures, rate, recent, runs or name)" --sort size
-	check "--metric: unknown metric 'slow' (hang or failure)" --metric=slow
+	check "--metric is hang or failure, not 'slow'" --metric=slow
 	check "--plain and --json are different outputs: choose one" --plain --json --overview
 	check "job ids and sections ask for different things: choose one" 123 --sizing
 	check "job ids and the view options (-r, -A, -s, --failed, ...) ask for different things: choose one" -r gpu 123
