@@ -1018,9 +1018,21 @@ plain_field(struct sp_writer *w, enum sp_kind kind, const char *p, size_t n)
 		case SP_KIND_FRACTION: sp_fmt_percent(s, v); break;
 		default: sp_display_sanitize(s, p, n); break;
 		}
-	} else {
-		/* Escapes stay in their visible form (\t, \n). */
+	} else if (memchr(p, '\\', n) == NULL) {
 		sp_display_sanitize(s, p, n);
+	} else {
+		/*
+		 * Shown decoded, never as "\n" on the screen; a cell is one
+		 * line, so a line break or tab in it is a space.
+		 */
+		struct sp_buf d = { 0 };
+
+		sp_field_decode(&d, p, n);
+		for (size_t i = 0; i < d.len; i++)
+			if (d.p[i] == '\n' || d.p[i] == '\r' || d.p[i] == '\t')
+				d.p[i] = ' ';
+		sp_display_sanitize(s, sp_buf_str(&d), d.len);
+		sp_buf_free(&d);
 	}
 	plain_cell(w, s->p, s->len);
 }

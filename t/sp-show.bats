@@ -848,3 +848,19 @@ array_input() {
 	run sp-show --json --no-logs -j "$(awk -F '\t' '$5 == "timeout" { print $4; exit }' found.tsv)" poz.tsv
 	[[ "$output" == *'"noop":null'* ]]
 }
+
+@test "--plain cells show a field decoded: no \\n on the screen (issue 15, item 17)" {
+	mkdir wd
+	printf 'srun: error: n3: task 0: Exited with exit code 1\n' >wd/slurm-15.out
+	# The name holds a tab, escaped in the record as sp-fetch writes it.
+	{ header; record jobid=15 name='multi\tstep' state=FAILED exit_code=1 \
+		workdir="$PWD/wd"; } >m.tsv
+	run sp-show --findings --plain m.tsv
+	[[ "$output" == *"log-tail  info      The last lines of $PWD/wd/slurm-15.out: srun: error: n3: task 0: Exited with exit code 1"* ]]
+	run sp-show --table --plain m.tsv
+	[[ "${lines[1]}" == "15     multi step  FAILED"* ]]
+	[[ "$output" != *'\n'* ]]
+	# The record form keeps its escapes: what a program reads is exact.
+	run sp-show --findings m.tsv
+	[[ "$output" == *'slurm-15.out:\nsrun: error:'* ]]
+}
