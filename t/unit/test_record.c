@@ -359,9 +359,10 @@ test_writer(void)
 	free(s);
 	s = write_one(SP_FMT_PLAIN);
 	is_string("name         elapsed_s  max_rss_b  rate\n"
-		  "a\\t\"b\"        01:52:49        n/a  25.0%\n"
+		  "a \"b\"         01:52:49        n/a  25.0%\n"
 		  "\\x1b[31mred       1:00   42.0 GiB  <0.1%\n", s,
-		  "plain: human units, n/a, control characters visible");
+		  "plain: human units, n/a, a field decoded (its tab a "
+		  "space), control characters visible");
 	free(s);
 }
 
