@@ -37,11 +37,7 @@ static void
 clean_slice(const struct draw *D, struct sp_buf *b, struct sp_slice s,
 	    int keep_newlines)
 {
-	struct sp_buf d = { 0 };
-
-	sp_field_decode(&d, s.p, s.n);
-	sp_term_clean(D->term, b, sp_buf_str(&d), d.len, keep_newlines);
-	sp_buf_free(&d);
+	sp_term_field(D->term, b, s.p, s.n, keep_newlines);
 }
 
 static void

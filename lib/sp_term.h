@@ -85,17 +85,24 @@ void sp_term_painted(const struct sp_term *t, struct sp_buf *b,
 void sp_term_clean(const struct sp_term *t, struct sp_buf *b, const char *s,
 		   size_t n, int keep_newlines);
 
+/* A field in record form (escapes \t \n \r \\) decoded, then made
+ * safe as sp_term_clean does: the one way record text reaches a screen. */
+void sp_term_field(const struct sp_term *t, struct sp_buf *b, const char *p,
+		   size_t n, int keep_newlines);
+
 /*
  * Decodes one UTF-8 character at s: its length in bytes with *cp set, or
  * 0 for an invalid sequence (overlong, surrogate, past U+10FFFF, cut).
  */
 size_t sp_term_utf8(const char *s, size_t n, unsigned long *cp);
 
-/* Cells the (already clean) UTF-8 text takes: one per code point, none
- * for the colour escapes sp_term_paint writes. */
+/* Cells the (already clean) UTF-8 text takes on a terminal: two for a
+ * wide character (CJK, most emoji), none for a combining mark or the
+ * colour escapes sp_term_paint writes, else one. */
 size_t sp_term_cells(const char *s, size_t n);
 /* Byte length of the longest prefix of s that fits in cells columns,
- * ending on a character boundary. */
+ * ending on a character boundary (a wide one that would straddle the
+ * edge is left out). */
 size_t sp_term_fit(const char *s, size_t n, size_t cells);
 
 /*
