@@ -11,6 +11,7 @@
 
 #include "sp_const.h"
 #include "sp_hostlist.h"
+#include "sp_intern.h"
 #include "sp_logs.h"
 #include "sp_record.h"
 #include "sp_units.h"
@@ -824,6 +825,7 @@ struct ladder {
 	size_t nids;
 	char *name;		/* the job name */
 	char *workdir;
+	size_t who;		/* the job, as its claims are marked */
 };
 
 static int
@@ -858,7 +860,7 @@ try_file(struct ladder *L, const char *path, enum sp_log_how how,
 		L->out->v = sp_xgrow(L->out->v, &L->out->cap, L->out->n + 1,
 				     sizeof *L->out->v);
 		L->out->v[L->out->n++] = l;
-		set_put(L->c->claimed, path, 1);
+		set_put(L->c->claimed, path, L->who);
 		return 1;
 	}
 	if (declared && L->out->expected.path == NULL)
@@ -1202,6 +1204,7 @@ rung_time(struct ladder *L, struct searchdir *dirs, size_t ndirs)
 		for (size_t e = 0; e < ld->n; e++) {
 			struct candidate c;
 			int64_t mt = sp_civil_local(ld->e[e].mtime);
+			size_t who;
 
 			if (mt < j->start_t - SP_LOG_MTIME_BEFORE_S ||
 			    mt > j->end_t + SP_LOG_MTIME_AFTER_S)
@@ -1211,7 +1214,8 @@ rung_time(struct ladder *L, struct searchdir *dirs, size_t ndirs)
 			if (names_other_job(L, ld->e[e].name))
 				continue;
 			join_path(&path, ld->path, ld->e[e].name);
-			if (set_get(L->c->claimed, path.p, NULL))
+			if (set_get(L->c->claimed, path.p, &who) &&
+			    who != L->who)
 				continue;
 			c.dir = ld->path;
 			c.e = &ld->e[e];
@@ -1271,6 +1275,26 @@ sp_logs_none(struct sp_logs *out)
 	out->expected.size_b = NAN;
 }
 
+/*
+ * Who claims a file: the job's id and attempt, hashed.  A file one job
+ * was given goes to no other, and the same job asked again (the
+ * dashboard draws a run's line, then its post-mortem) gets it again.
+ */
+static size_t
+claimant(const struct sp_job *j)
+{
+	struct sp_buf b = { 0 };
+	size_t h;
+
+	sp_buf_add(&b, j->jobid.p, j->jobid.n);
+	sp_buf_addc(&b, '\t');
+	sp_buf_add(&b, j->jobid_raw.p, j->jobid_raw.n);
+	sp_buf_printf(&b, "\t%g", j->attempt);
+	h = (size_t)sp_hash_bytes(b.p, b.len);
+	sp_buf_free(&b);
+	return h;
+}
+
 void
 sp_logs_find(struct sp_logctx *c, const struct sp_job *j, struct sp_logs *out)
 {
@@ -1291,6 +1315,7 @@ sp_logs_find(struct sp_logctx *c, const struct sp_job *j, struct sp_logs *out)
 	L.out = out;
 	L.name = field_str(j->name);
 	L.workdir = field_str(j->workdir);
+	L.who = claimant(j);
 	add_id(&L, field_str(j->jobid));
 	add_id(&L, field_str(j->jobid_raw));
 	if (j->array_job.n && j->array_task.n) {

@@ -384,6 +384,12 @@ test_time_rung(void)
 	ok(found(&l, 0) && strstr(found(&l, 0)->path, "a.out"),
 	   "a file already given to a job goes to no other");
 	sp_logs_free(&l);
+	/* The same job asked again gets its own file again. */
+	sp_logs_find(&c, &j, &l);
+	ok(found(&l, 0) && strstr(found(&l, 0)->path, "b.err") &&
+	   found(&l, 0)->how == SP_HOW_TIME, "a job asked twice gets the "
+	   "same file");
+	sp_logs_free(&l);
 	sp_logctx_free(&c);
 
 	/* The bare work directory is untrusted: a loose name needs a hint. */
