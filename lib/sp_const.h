@@ -213,7 +213,8 @@
 #define SP_PROBE_KEEP			64
 
 /*
- * The report (sp-report).  Its headline leads with the GPU-hours held by
+ * The headline (sp_headline: the report's and the dashboard's).  It leads
+ * with the GPU-hours held by
  * allocations that computed nothing when they are this share of every
  * GPU-hour, or this many; it names the workload that held most of them
  * when that workload's own idle GPU-hours are at least
@@ -222,6 +223,8 @@
 #define SP_IDLE_LEAD_SHARE		0.10
 #define SP_IDLE_LEAD_GPU_H		100.0
 #define SP_IDLE_NAMED_MIN_GPU_H		1.0
+/* The users it names before it only counts them. */
+#define SP_HEADLINE_NAMED_USERS		3
 /* What one screen holds before "N more": workloads by name, findings
  * across runs, problem jobs, changes of advice, and holds (advice to
  * leave a request as it is) counted apart so that raises never hide them. */

@@ -385,6 +385,55 @@ sp_job_io_explains(const struct sp_job *j)
 	       moved / j->elapsed_s >= SP_IO_MIN_RATE;
 }
 
+enum sp_hang_kind
+sp_job_hang_kind(const struct sp_job *j)
+{
+	if (!sp_job_noop(j))
+		return SP_HANG_NONE;
+	if (!sp_job_hang(j))
+		return SP_HANG_EXPLAINED;
+	if (sp_job_io_explains(j))
+		return SP_HANG_MOVING;
+	if (sp_job_state_is(j, "TIMEOUT"))
+		return SP_HANG_BLOCKED;
+	return SP_HANG_HUNG;
+}
+
+void
+sp_hang_tally_init(struct sp_hang_tally *t)
+{
+	t->count = 0;
+	t->gpu_h = t->core_h = NAN;
+}
+
+void
+sp_hang_tally_add(struct sp_hang_tally *t, double gpu_h, double core_h)
+{
+	t->count++;
+	if (!isnan(gpu_h))
+		t->gpu_h = isnan(t->gpu_h) ? gpu_h : t->gpu_h + gpu_h;
+	if (!isnan(core_h))
+		t->core_h = isnan(t->core_h) ? core_h : t->core_h + core_h;
+}
+
+int
+sp_hang_tally_cmp(const struct sp_hang_tally *a, const char *key_a,
+		  const struct sp_hang_tally *b, const char *key_b)
+{
+	double ga = isnan(a->gpu_h) ? 0 : a->gpu_h;
+	double gb = isnan(b->gpu_h) ? 0 : b->gpu_h;
+	double ca = isnan(a->core_h) ? 0 : a->core_h;
+	double cb = isnan(b->core_h) ? 0 : b->core_h;
+
+	if (ga != gb)
+		return ga < gb ? 1 : -1;
+	if (ca != cb)
+		return ca < cb ? 1 : -1;
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	return strcmp(key_a, key_b);
+}
+
 double
 sp_job_cores(const struct sp_job *j)
 {

@@ -136,6 +136,33 @@ enum sp_timeout sp_timeout_cause(double elapsed_s, double total_cpu_s);
 int sp_job_noop_known(const struct sp_job *j);
 /* Moving data fast enough to explain the idle CPU. */
 int sp_job_io_explains(const struct sp_job *j);
+/*
+ * What kind of idleness a record shows, sp-hang's classes: none (it
+ * computed, or cannot be said to have idled), hung, blocked (a hang that
+ * ran to its time limit), moving data (idle CPU explained by the data
+ * moved: not a hang), explained (the state says why: OOM, NODE_FAIL, ...).
+ * Hung and blocked are the hangs every stage counts as idle time.
+ */
+enum sp_hang_kind { SP_HANG_NONE, SP_HANG_HUNG, SP_HANG_BLOCKED,
+		    SP_HANG_MOVING, SP_HANG_EXPLAINED };
+enum sp_hang_kind sp_job_hang_kind(const struct sp_job *j);
+/* Hangs of one kind counted, with the hours they held (NaN until a
+ * known value is added: unknown is not none). */
+struct sp_hang_tally {
+	long count;
+	double gpu_h;
+	double core_h;
+};
+
+void sp_hang_tally_init(struct sp_hang_tally *t);
+void sp_hang_tally_add(struct sp_hang_tally *t, double gpu_h, double core_h);
+/*
+ * The order of workloads by the hangs they held (qsort's sign): most
+ * GPU-hours first, then core-hours, then hangs, then the key; the first
+ * is the workload a headline names.
+ */
+int sp_hang_tally_cmp(const struct sp_hang_tally *a, const char *key_a,
+		      const struct sp_hang_tally *b, const char *key_b);
 /* Cores: alloc_cpus, else req_cpus; NaN when neither is known. */
 double sp_job_cores(const struct sp_job *j);
 /* GPUs held: alloc_gpus, NaN unknown. */

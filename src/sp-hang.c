@@ -30,16 +30,14 @@ struct options {
 	size_t nfiles;
 };
 
-enum kind { KIND_NONE, KIND_HUNG, KIND_BLOCKED, KIND_MOVING,
-	    KIND_EXPLAINED };
 
 static const char *
-kind_name(enum kind k)
+kind_name(enum sp_hang_kind k)
 {
 	switch (k) {
-	case KIND_HUNG: return "hung";
-	case KIND_BLOCKED: return "blocked";
-	case KIND_MOVING: return "moving-data";
+	case SP_HANG_HUNG: return "hung";
+	case SP_HANG_BLOCKED: return "blocked";
+	case SP_HANG_MOVING: return "moving-data";
 	default: return "";
 	}
 }
@@ -73,20 +71,6 @@ held_what(struct sp_buf *b, const struct sp_job *j)
 		sp_buf_adds(b, "its allocation");
 }
 
-static enum kind
-classify(const struct sp_job *j)
-{
-	if (!sp_job_noop(j))
-		return KIND_NONE;
-	if (!sp_job_hang(j))
-		return KIND_EXPLAINED;
-	if (sp_job_io_explains(j))
-		return KIND_MOVING;
-	if (sp_job_state_is(j, "TIMEOUT"))
-		return KIND_BLOCKED;
-	return KIND_HUNG;
-}
-
 /* How the run ended, after "then". */
 static void
 how_it_ended(struct sp_buf *b, const struct sp_job *j)
@@ -117,10 +101,10 @@ how_it_ended(struct sp_buf *b, const struct sp_job *j)
 }
 
 static void
-why(struct sp_buf *b, const struct sp_job *j, enum kind k)
+why(struct sp_buf *b, const struct sp_job *j, enum sp_hang_kind k)
 {
 	sp_buf_clear(b);
-	if (k == KIND_MOVING) {
+	if (k == SP_HANG_MOVING) {
 		double moved = (isnan(j->read_b) ? 0 : j->read_b) +
 			       (isnan(j->write_b) ? 0 : j->write_b);
 
@@ -143,7 +127,7 @@ why(struct sp_buf *b, const struct sp_job *j, enum kind k)
 		sp_buf_adds(b, " of CPU");
 		return;
 	}
-	if (k == KIND_BLOCKED)
+	if (k == SP_HANG_BLOCKED)
 		sp_buf_adds(b, "blocked, not slow: ");
 	sp_buf_adds(b, "held ");
 	held_what(b, j);
@@ -152,7 +136,7 @@ why(struct sp_buf *b, const struct sp_job *j, enum kind k)
 	sp_buf_adds(b, " with ");
 	sp_fmt_duration(b, j->total_cpu_s);
 	sp_buf_adds(b, " of CPU");
-	if (k == KIND_BLOCKED) {
+	if (k == SP_HANG_BLOCKED) {
 		if (isnan(j->timelimit_s)) {
 			sp_buf_adds(b, " until its time limit");
 		} else {
@@ -168,30 +152,6 @@ why(struct sp_buf *b, const struct sp_job *j, enum kind k)
 
 /* ------------------------------------------------------------ summary */
 
-/* A run of one kind: counted, with the hours it held. */
-struct tally {
-	long count;
-	double gpu_h;		/* NaN until a known value is added */
-	double core_h;
-};
-
-static void
-tally_add(struct tally *t, double gpu_h, double core_h)
-{
-	t->count++;
-	if (!isnan(gpu_h))
-		t->gpu_h = isnan(t->gpu_h) ? gpu_h : t->gpu_h + gpu_h;
-	if (!isnan(core_h))
-		t->core_h = isnan(t->core_h) ? core_h : t->core_h + core_h;
-}
-
-static void
-tally_init(struct tally *t)
-{
-	t->count = 0;
-	t->gpu_h = t->core_h = NAN;
-}
-
 struct worst {
 	char *jobid;
 	char *key;
@@ -206,20 +166,20 @@ struct worst {
 struct workload {
 	char *workload;
 	long runs;
-	struct tally hangs;
+	struct sp_hang_tally hangs;
 };
 
 struct summary {
-	struct tally record;	/* every usable allocation */
-	struct tally hangs;
-	struct tally noticed;	/* killed within SP_NOOP_NOTICED_S */
-	struct tally longer;
-	struct tally blocked;
-	struct tally moving;
-	struct tally explained;
+	struct sp_hang_tally record;	/* every usable allocation */
+	struct sp_hang_tally hangs;
+	struct sp_hang_tally noticed;	/* killed within SP_NOOP_NOTICED_S */
+	struct sp_hang_tally longer;
+	struct sp_hang_tally blocked;
+	struct sp_hang_tally moving;
+	struct sp_hang_tally explained;
 	/* closed allocations sp_job_hang_known cannot answer for: over
 	 * SP_NOOP_MIN_ELAPSED_S with no CPU time recorded */
-	struct tally unjudged;
+	struct sp_hang_tally unjudged;
 	/* over SP_NOOP_MIN_ELAPSED_S with CPU time: judged by the rule,
 	 * not by a state that explains it */
 	long long_judged;
@@ -238,14 +198,14 @@ static void
 summary_init(struct summary *s)
 {
 	memset(s, 0, sizeof *s);
-	tally_init(&s->record);
-	tally_init(&s->hangs);
-	tally_init(&s->noticed);
-	tally_init(&s->longer);
-	tally_init(&s->blocked);
-	tally_init(&s->moving);
-	tally_init(&s->explained);
-	tally_init(&s->unjudged);
+	sp_hang_tally_init(&s->record);
+	sp_hang_tally_init(&s->hangs);
+	sp_hang_tally_init(&s->noticed);
+	sp_hang_tally_init(&s->longer);
+	sp_hang_tally_init(&s->blocked);
+	sp_hang_tally_init(&s->moving);
+	sp_hang_tally_init(&s->explained);
+	sp_hang_tally_init(&s->unjudged);
 }
 
 static void
@@ -346,49 +306,49 @@ workload_of(struct summary *s, const char *key)
 		s->wl = sp_xgrow(s->wl, &s->wlcap, s->keys.n, sizeof *s->wl);
 		s->wl[i].workload = sp_xstrdup(sp_buf_str(&s->fold));
 		s->wl[i].runs = 0;
-		tally_init(&s->wl[i].hangs);
+		sp_hang_tally_init(&s->wl[i].hangs);
 	}
 	return &s->wl[i];
 }
 
 static void
-summary_add(struct summary *s, const struct sp_job *j, enum kind k,
-	    const char *text)
+summary_add(struct summary *s, const struct sp_job *j,
+	    enum sp_hang_kind k, const char *text)
 {
 	double gpu_h = sp_job_gpu_hours(j), core_h = sp_job_core_hours(j);
 	const char *key = job_key(s, j);
 	struct workload *w = workload_of(s, key);
 
-	tally_add(&s->record, gpu_h, core_h);
+	sp_hang_tally_add(&s->record, gpu_h, core_h);
 	w->runs++;
 	if (!sp_job_hang_known(j))
-		tally_add(&s->unjudged, gpu_h, core_h);
+		sp_hang_tally_add(&s->unjudged, gpu_h, core_h);
 	else if (j->elapsed_s > SP_NOOP_MIN_ELAPSED_S &&
 		 !isnan(j->total_cpu_s))
 		s->long_judged++;
 	switch (k) {
-	case KIND_NONE:
+	case SP_HANG_NONE:
 		return;
-	case KIND_EXPLAINED:
-		tally_add(&s->explained, gpu_h, core_h);
+	case SP_HANG_EXPLAINED:
+		sp_hang_tally_add(&s->explained, gpu_h, core_h);
 		return;
-	case KIND_MOVING:
-		tally_add(&s->moving, gpu_h, core_h);
+	case SP_HANG_MOVING:
+		sp_hang_tally_add(&s->moving, gpu_h, core_h);
 		s->moved_b += (isnan(j->read_b) ? 0 : j->read_b) +
 			      (isnan(j->write_b) ? 0 : j->write_b);
 		return;
-	case KIND_BLOCKED:
-		tally_add(&s->blocked, gpu_h, core_h);
+	case SP_HANG_BLOCKED:
+		sp_hang_tally_add(&s->blocked, gpu_h, core_h);
 		break;
-	case KIND_HUNG:
+	case SP_HANG_HUNG:
 		break;
 	}
-	tally_add(&s->hangs, gpu_h, core_h);
-	tally_add(&w->hangs, gpu_h, core_h);
+	sp_hang_tally_add(&s->hangs, gpu_h, core_h);
+	sp_hang_tally_add(&w->hangs, gpu_h, core_h);
 	if (j->elapsed_s <= SP_NOOP_NOTICED_S)
-		tally_add(&s->noticed, gpu_h, core_h);
+		sp_hang_tally_add(&s->noticed, gpu_h, core_h);
 	else
-		tally_add(&s->longer, gpu_h, core_h);
+		sp_hang_tally_add(&s->longer, gpu_h, core_h);
 	keep_worst(s, j, key, text, gpu_h, core_h);
 }
 
@@ -420,7 +380,7 @@ none_judged(const struct summary *s)
  */
 static void
 count_row_known(struct sp_writer *w, const struct summary *s,
-		const char *section, const struct tally *t, const char *text,
+		const char *section, const struct sp_hang_tally *t, const char *text,
 		int known)
 {
 	/* No run of the kind held nothing: zero, not unknown. */
@@ -447,7 +407,7 @@ count_row_known(struct sp_writer *w, const struct summary *s,
 
 static void
 count_row(struct sp_writer *w, const struct summary *s, const char *section,
-	  const struct tally *t, const char *text)
+	  const struct sp_hang_tally *t, const char *text)
 {
 	count_row_known(w, s, section, t, text, 1);
 }
@@ -455,21 +415,10 @@ count_row(struct sp_writer *w, const struct summary *s, const char *section,
 static int
 by_gpu_hours(const void *va, const void *vb, const struct summary *s)
 {
-	const struct workload *a = &s->wl[*(const size_t *)va];
-	const struct workload *b = &s->wl[*(const size_t *)vb];
-	double ga = isnan(a->hangs.gpu_h) ? 0 : a->hangs.gpu_h;
-	double gb = isnan(b->hangs.gpu_h) ? 0 : b->hangs.gpu_h;
-	double ca = isnan(a->hangs.core_h) ? 0 : a->hangs.core_h;
-	double cb = isnan(b->hangs.core_h) ? 0 : b->hangs.core_h;
+	size_t ia = *(const size_t *)va, ib = *(const size_t *)vb;
 
-	if (ga != gb)
-		return ga < gb ? 1 : -1;
-	if (ca != cb)
-		return ca < cb ? 1 : -1;
-	if (a->hangs.count != b->hangs.count)
-		return a->hangs.count < b->hangs.count ? 1 : -1;
-	return strcmp(s->keys.e[*(const size_t *)va].s,
-		      s->keys.e[*(const size_t *)vb].s);
+	return sp_hang_tally_cmp(&s->wl[ia].hangs, s->keys.e[ia].s,
+				 &s->wl[ib].hangs, s->keys.e[ib].s);
 }
 
 /* qsort has no context argument; insertion sort keeps it simple. */
@@ -570,7 +519,7 @@ write_summary_records(const struct summary *s, enum sp_format fmt)
 		  "BOOT_FAIL, DEADLINE)");
 	{
 		/* Left out, so what they held is not stated. */
-		struct tally open = { s->open, NAN, NAN };
+		struct sp_hang_tally open = { s->open, NAN, NAN };
 
 		count_row(&w, s, "open", &open, "left out: never ended "
 			  "(running or pending)");
@@ -799,7 +748,7 @@ start_records(struct sp_writer *w, const struct sp_reader *r,
 
 static void
 write_record(struct sp_writer *w, const struct sp_reader *r,
-	     const struct sp_job *j, enum kind k, const char *text,
+	     const struct sp_job *j, enum sp_hang_kind k, const char *text,
 	     const struct options *o)
 {
 	if (o->fmt == SP_FMT_PLAIN) {
@@ -827,9 +776,9 @@ write_record(struct sp_writer *w, const struct sp_reader *r,
 
 /*
  * The columns that decide a record's kind and feed --summary's tallies
- * (sp_job_usable, sp_job_hang_known, classify, summary_add, job_key);
- * every other one stays unknown.  Most records are no hang, and parsing
- * their other fifty columns was most of the time.
+ * (sp_job_usable, sp_job_hang_known, sp_job_hang_kind, summary_add,
+ * job_key); every other one stays unknown.  Most records are no hang,
+ * and parsing their other fifty columns was most of the time.
  */
 static void
 deciding_columns(struct sp_jobcols *c, const struct sp_reader *r)
@@ -871,7 +820,7 @@ main(int argc, char **argv)
 		start_records(&w, &r, &o);
 
 	while (sp_next_or_die(&r)) {
-		enum kind k;
+		enum sp_hang_kind k;
 
 		sp_job_parse(&j, &c, &r);
 		if (sp_job_is_step(&j))
@@ -883,15 +832,15 @@ main(int argc, char **argv)
 		if (!sp_job_usable(&j))
 			continue;
 		unjudged += !sp_job_hang_known(&j);
-		k = classify(&j);
-		if (k != KIND_NONE && k != KIND_EXPLAINED) {
+		k = sp_job_hang_kind(&j);
+		if (k != SP_HANG_NONE && k != SP_HANG_EXPLAINED) {
 			/* A hang is told in full: every column, now. */
 			sp_job_parse(&j, &all, &r);
 			why(&text, &j, k);
 		}
 		if (o.summary)
 			summary_add(&s, &j, k, sp_buf_str(&text));
-		else if (k != KIND_NONE && k != KIND_EXPLAINED)
+		else if (k != SP_HANG_NONE && k != SP_HANG_EXPLAINED)
 			write_record(&w, &r, &j, k, sp_buf_str(&text), &o);
 	}
 

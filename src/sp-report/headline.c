@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "report.h"
-
-#define NAMED_USERS 3		/* more are counted, not named */
+#include "sp_headline.h"
 
 struct head {
 	long runs, failed, workloads, open;
@@ -155,104 +154,41 @@ read_rollup(struct head *h, const struct opts *o)
 	sp_reader_close(&r);
 }
 
-/* As many digits as a figure of its size deserves: 1568, 9.4. */
+/*
+ * What the library's headline reads, from what the inputs said; users
+ * holds their names made safe (freed by the caller).
+ */
 static void
-round_figure(struct sp_buf *b, double x)
+headline_of(const struct head *h, const struct opts *o,
+	    struct sp_headline *hl, char ***users)
 {
-	sp_buf_printf(b, x >= 10 ? "%.0f" : "%.1f", x);
-}
-
-/* Idle GPU-hours worth leading with: a share of all, or many. */
-static int
-idle_leads(double idle, double of)
-{
-	return idle > 0 && (idle >= SP_IDLE_LEAD_SHARE * of ||
-			    idle >= SP_IDLE_LEAD_GPU_H);
-}
-
-/* The first line, and the second (empty when there is none). */
-static const char *
-lead(struct head *h, struct sp_buf *text, struct sp_buf *more)
-{
-	double k = h->idle_key_gpu_h, of = h->idle_key_total_h;
-
-	if (idle_leads(h->idle_gpu_h, h->gpu_h)) {
-		round_figure(text, h->gpu_h);
-		sp_buf_adds(text, " GPU-hours, ");
-		round_figure(text, h->idle_gpu_h);
-		sp_buf_adds(text, " of them in allocations that never "
-			    "computed");
-		if (h->idle_name.len > 0 && of > 0 &&
-		    k >= SP_IDLE_NAMED_MIN_GPU_H && idle_leads(k, of)) {
-			round_figure(more, k);
-			sp_buf_printf(more, " of them in %s (",
-				      sp_buf_str(&h->idle_name));
-			sp_fmt_percent(more, k / of);
-			sp_buf_adds(more, " of its ");
-			round_figure(more, of);
-			sp_buf_adds(more, " GPU-hours).");
-		}
-		return "idle";
-	}
-	if (h->runs == 0) {
-		sp_buf_adds(text, "No job has ended yet");
-		return "none";
-	}
-	if (h->failed > 0) {
-		/* A state nothing here knows is neither success nor
-		 * failure: out of the count, and said below. */
-		long of = h->runs - (h->unknown_states > 0 &&
-				     h->unknown_states < h->runs ?
-				     h->unknown_states : 0);
-
-		sp_buf_printf(text, "%ld of %ld jobs failed", h->failed, of);
-		return "failed";
-	}
-	sp_buf_printf(text, "%ld jobs, nothing flagged", h->runs);
-	return "ok";
-}
-
-static void
-users_text(struct sp_buf *b, const struct head *h)
-{
-	size_t n = h->users.n;
-
-	if (n > NAMED_USERS) {
-		sp_buf_printf(b, "%zu users", n);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
+	sp_headline_init(hl);
+	hl->runs = h->runs;
+	hl->failed = h->failed;
+	hl->workloads = h->workloads;
+	hl->open = h->open;
+	hl->unknown_states = h->unknown_states;
+	hl->shown = h->shown;
+	hl->gpu_h = h->gpu_h;
+	hl->idle_gpu_h = h->idle_gpu_h;
+	hl->idle_name = h->idle_name.len > 0 ? sp_buf_str(&h->idle_name) :
+			NULL;
+	hl->idle_key_gpu_h = h->idle_key_gpu_h;
+	hl->idle_key_total_h = h->idle_key_total_h;
+	*users = sp_xcalloc(h->users.n ? h->users.n : 1, sizeof **users);
+	for (size_t i = 0; i < h->users.n; i++) {
 		const char *u = sp_intern_str(&h->users, i);
+		struct sp_buf b = { 0 };
 
-		if (i > 0)
-			sp_buf_adds(b, i + 1 == n ? " and " : ", ");
-		field_text(b, (struct sp_slice){ u, strlen(u) });
+		field_text(&b, (struct sp_slice){ u, strlen(u) });
+		(*users)[i] = b.p ? b.p : sp_xstrdup("");
 	}
-}
-
-static void
-window(struct head *h, const struct opts *o, struct sp_buf *b)
-{
-	sp_buf_printf(b, "%ld jobs", h->runs);
-	if (h->users.n > 0) {
-		sp_buf_adds(b, " of ");
-		users_text(b, h);
-	}
-	if (h->first.len > 0)
-		sp_buf_printf(b, ", %.10s to %.10s", sp_buf_str(&h->first),
-			      sp_buf_str(&h->last));
-	else
-		sp_buf_adds(b, ", none ended");
-	if (o->source != NULL && *o->source)
-		sp_buf_printf(b, ", %s", o->source);
-	sp_buf_printf(b, ", in %ld workloads", h->workloads);
-	if (h->shown >= 0)
-		sp_buf_printf(b, ": every run of the workloads of the %ld jobs "
-			      "shown (%s)", h->shown, o->view ? o->view : "");
-	if (h->open > 0)
-		sp_buf_printf(b, "; %ld still running or pending, left out",
-			      h->open);
-	sp_buf_addc(b, '.');
+	hl->users = (const char *const *)*users;
+	hl->nusers = h->users.n;
+	hl->first = h->first.len > 0 ? sp_buf_str(&h->first) : NULL;
+	hl->last = h->first.len > 0 ? sp_buf_str(&h->last) : NULL;
+	hl->source = o->source;
+	hl->view = o->view;
 }
 
 static void
@@ -324,8 +260,10 @@ int
 part_headline(const struct opts *o)
 {
 	struct head h;
+	struct sp_headline hl;
 	struct sp_buf text = { 0 }, more = { 0 }, win = { 0 };
 	const char *kind;
+	char **users;
 
 	memset(&h, 0, sizeof h);
 	h.gpu_h = h.idle_gpu_h = NAN;
@@ -333,8 +271,12 @@ part_headline(const struct opts *o)
 	read_fetch_stats(&h, o);
 	count_shown(&h, o);
 	read_rollup(&h, o);
-	kind = lead(&h, &text, &more);
-	window(&h, o, &win);
+	headline_of(&h, o, &hl, &users);
+	kind = sp_headline_lead(&hl, &text, &more);
+	sp_headline_window(&hl, &win);
+	for (size_t i = 0; i < h.users.n; i++)
+		free(users[i]);
+	free(users);
 	if (o->fmt == SP_FMT_PLAIN) {
 		/* The first line is the screen's title: RS marks it. */
 		printf("\036%s\n", sp_buf_str(&text));
