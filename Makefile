@@ -62,6 +62,9 @@ $(B)/sp-%: $(O)/src/sp-%.o $$(PROG_OWN) $(O)/libsp.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(O)/libsp.a $(LDLIBS)
 
+# The dashboard alone draws through ncurses (Debian's libncursesw).
+$(B)/sp-browse: LDLIBS += -lncursesw
+
 # The front door is a shell script; a copy sits beside the programs so a
 # build directory is complete on its own.
 ifneq ($(B),bin)

@@ -5,7 +5,7 @@
 
 load lib/common
 
-PROGRAMS="sp-fetch sp-group sp-select sp-size sp-hang sp-nodes sp-show sp-page sp-attr sp-plot sp-report slurmpast"
+PROGRAMS="sp-fetch sp-group sp-select sp-size sp-hang sp-nodes sp-show sp-page sp-attr sp-plot sp-report sp-browse slurmpast"
 
 @test "every program is built" {
 	for p in $PROGRAMS; do

@@ -1,0 +1,144 @@
+/*
+ * sp-browse - the whole history browsed in the terminal: the workloads by
+ * compute, one workload's runs, advice, findings and machines, one job's
+ * post-mortem, and back.
+ *
+ * Reads job records that carry workload_key (sp-group adds it) from the
+ * files named, or standard input, all of them before the first screen;
+ * the keys come from /dev/tty, so the records may come down a pipe.
+ * Every figure is the library's, as the other stages compute it.  Where
+ * there is no terminal to browse on (TERM=dumb, no /dev/tty) or with
+ * --plain, the first screen is written as text instead.
+ */
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sp-browse/browse.h"
+
+static const char usage_text[] =
+"usage: sp-browse [--plain] [--source text] [--ascii] [--no-color]\n"
+"                 [--no-logs] [--log-dir dir] [file ...]\n"
+"\n"
+"The dashboard over job records with workload_key (sp-fetch | sp-group):\n"
+"the workloads by compute, one workload's runs, advice, findings and\n"
+"machines, one job's post-mortem.  Keys come from the terminal; ? in the\n"
+"dashboard lists them.\n"
+"\n"
+"  --plain          the first screen as text, never the dashboard\n"
+"  --source text    where the records came from, said in the headline\n"
+"  --ascii          ASCII only\n"
+"  --no-color       no colour (NO_COLOR does the same)\n"
+"  --no-logs        look for no log file\n"
+"  --log-dir dir    look for logs in dir first (repeatable)\n"
+"  -h, --help       this text\n"
+"  --version        the version\n";
+
+enum { OPT_PLAIN = 0x2000, OPT_SOURCE, OPT_ASCII, OPT_NO_COLOR, OPT_NO_LOGS,
+       OPT_LOG_DIR, OPT_VERSION };
+
+static void
+parse_options(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "plain", no_argument, NULL, OPT_PLAIN },
+		{ "source", required_argument, NULL, OPT_SOURCE },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
+		{ "no-logs", no_argument, NULL, OPT_NO_LOGS },
+		{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(o, 0, sizeof *o);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PLAIN:
+			o->plain = 1;
+			break;
+		case OPT_SOURCE:
+			o->source = optarg;
+			break;
+		case OPT_ASCII:
+			o->ascii = 1;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = 1;
+			break;
+		case OPT_NO_LOGS:
+			o->no_logs = 1;
+			break;
+		case OPT_LOG_DIR:
+			o->log_dirs = sp_xrealloc(o->log_dirs,
+				(o->nlog_dirs + 1) * sizeof *o->log_dirs);
+			o->log_dirs[o->nlog_dirs++] = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			sp_stdout_close();
+			exit(SP_EXIT_OK);
+		case OPT_VERSION:
+			sp_print_version();
+			sp_stdout_close();
+			exit(SP_EXIT_OK);
+		case ':':
+			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
+			       argv[optind - 1]);
+		default:
+			sp_die_unknown_option(optopt, argv[optind - 1]);
+		}
+	}
+	if (o->no_logs && o->nlog_dirs > 0) {
+		sp_warn("--log-dir has no effect with --no-logs");
+		o->nlog_dirs = 0;
+	}
+	/* NO_COLOR, set and not empty, as everywhere. */
+	{
+		const char *nc = getenv("NO_COLOR");
+
+		if (nc != NULL && *nc != '\0')
+			o->no_color = 1;
+	}
+	o->files = argv + optind;
+	o->nfiles = (size_t)(argc - optind);
+}
+
+/* A terminal that can browse: not dumb, and known by name. */
+static int
+can_browse(void)
+{
+	const char *term = getenv("TERM");
+
+	return term != NULL && *term != '\0' && strcmp(term, "dumb") != 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct model m;
+	int status;
+
+	setlocale(LC_CTYPE, "");
+	sp_setprog(argv[0]);
+	sp_stdout_init();
+	parse_options(argc, argv, &o);
+
+	model_load(&m, &o);
+	if (o.plain || !can_browse())
+		status = plain_run(&m, &o);
+	else
+		status = ui_run(&m, &o);
+	model_free(&m);
+	free(o.log_dirs);
+	sp_stdout_close();
+	return status;
+}

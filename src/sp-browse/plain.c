@@ -1,0 +1,71 @@
+/*
+ * plain.c - the first screen as text, for a terminal that cannot browse
+ * (TERM=dumb, no /dev/tty) and for --plain: the headline, then every
+ * workload in the dashboard's order, most compute first, as an aligned
+ * table (sp_writer's --plain, fitted to the terminal).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "browse.h"
+
+int
+plain_run(struct model *m, const struct opts *o)
+{
+	static const char *const cols[] = { "workload", "user", "partition",
+		"runs", "failed", "noop", "gpu_h", "core_h", "share",
+		"severity", NULL };
+	struct sp_term t;
+	struct sp_buf lead = { 0 }, window = { 0 }, label = { 0 };
+	struct sp_writer w;
+	struct sp_rollup_wl *rows;
+
+	sp_term_setup(&t, 1, 0, 1, o->ascii);
+	headline_lines(m, o, &lead, &window);
+	printf("%s\n%s\n\n", sp_buf_str(&lead), sp_buf_str(&window));
+	/* The rollup's own order, most compute first; its rows stay put. */
+	rows = sp_xcalloc(m->ru.n ? m->ru.n : 1, sizeof *rows);
+	memcpy(rows, m->ru.v, m->ru.n * sizeof *rows);
+	{
+		struct sp_rollup sorted = m->ru;
+
+		sorted.v = rows;
+		sp_rollup_sort(&sorted, SP_ROLLUP_COST);
+	}
+	sp_writer_init(&w, stdout, SP_FMT_PLAIN);
+	for (const char *const *c = cols; *c; c++)
+		sp_writer_column(&w, *c);
+	sp_writer_header(&w);
+	for (size_t i = 0; i < m->ru.n; i++) {
+		const struct sp_rollup_wl *x = &rows[i];
+		const struct wlinfo *info = &m->info[x->key];
+		const char *key = sp_rollup_key(&m->ru, x);
+
+		sp_buf_clear(&label);
+		sp_rollup_label(&label, x, sp_rollup_key_workload(key));
+		sp_writer_field(&w, label.p, label.len);
+		sp_writer_str(&w, sp_intern_str(&m->users, info->user_id));
+		sp_writer_str(&w, sp_intern_str(&m->parts, info->part_id));
+		sp_writer_int(&w, x->runs);
+		sp_writer_int(&w, x->failed);
+		if (sp_rollup_noop_known(x))
+			sp_writer_int(&w, x->noop);
+		else
+			sp_writer_empty(&w);
+		sp_writer_num(&w, x->gpu_known ? x->gpu_h : NAN);
+		sp_writer_num(&w, x->core_known ? x->core_h : NAN);
+		sp_writer_num(&w, x->share);
+		/* No finding is known, not unknown. */
+		sp_writer_str(&w, info->sev >= 0 ?
+			      sp_pattern_sev_name(info->sev) : "none");
+		sp_writer_end(&w);
+	}
+	sp_writer_finish(&w);
+	free(rows);
+	sp_buf_free(&lead);
+	sp_buf_free(&window);
+	sp_buf_free(&label);
+	return SP_EXIT_OK;
+}
