@@ -474,6 +474,22 @@ plan(struct par *P, const struct sp_sacct *pr)
 	}
 }
 
+/*
+ * A part read and written: its pages leave this process (they stay in
+ * the page cache), so memory holds the parts in flight, not the file.
+ * A page is read again from the file should a later part touch it.
+ */
+static void
+drop_pages(const struct par *P, const struct part *pt)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t from = (pt->from + page - 1) / page * page;
+	size_t to = pt->to / page * page;
+
+	if (to > from)
+		madvise((char *)P->map + from, to - from, MADV_DONTNEED);
+}
+
 static long
 cores(void)
 {
@@ -548,6 +564,7 @@ fetch_input_parallel(struct fetch_run *run, int fd, const char *name)
 			sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&pt->err));
 		}
 		write_part(run, &S, pt);
+		drop_pages(&P, pt);
 		add_counts(&sum, pt);
 		run->records += pt->records;
 		run->unselected += pt->unselected;
