@@ -435,6 +435,12 @@ print_exclude(const struct sp_node_table *tab, const struct options *o,
 		       "like: %s\n", s->nworkloads,
 		       sp_buf_str(&line) + strlen("#SBATCH "));
 	} else {
+		/* Which workload the line is for, and why: a comment,
+		 * harmless where the line is pasted. */
+		printf("# %s (%s): leave out ", s->workload, s->user);
+		for (size_t i = 0; i < worse.n; i++)
+			printf("%s%s", i ? ", " : "", sp_names_at(&worse, i));
+		printf(", worse than the other machines for it\n");
 		printf("%s\n", sp_buf_str(&line));
 		if (more)
 			printf("# %zu more worse node%s not listed (sp-nodes "

@@ -31,8 +31,8 @@ static const char usage_text[] =
 "                 [--ids | --job-findings file] [--top n] [--more text]\n"
 "                 [--width n] [--tsv | --plain | --json | --csv]\n"
 "       sp-report advice --rollup file --advice file [--all] [--top n]\n"
-"                 [--more text] [--nodes file --exclude file]\n"
-"       sp-report exclude --rollup file --nodes file --exclude file [--all]\n"
+"                 [--more text] [--exclude file]\n"
+"       sp-report exclude --exclude file [--all]\n"
 "       sp-report screen [--width n] [--color] [--no-pager] file ...\n";
 
 static const char help_text[] =
@@ -57,7 +57,6 @@ static const char help_text[] =
 "      --hangs file          sp-hang, over the records shown\n"
 "      --failed file         sp-select --failed, over the records shown\n"
 "      --job-findings file   sp-show --findings, over the problem jobs\n"
-"      --nodes file          sp-nodes\n"
 "      --exclude file        sp-nodes --exclude\n"
 "      --fetch-stats file    sp-fetch --stats: what could not be read\n"
 "Options:\n"
@@ -135,7 +134,6 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "failed", required_argument, NULL, OPT_ROLE + IN_FAILED },
 		{ "job-findings", required_argument, NULL,
 		  OPT_ROLE + IN_JOBFINDINGS },
-		{ "nodes", required_argument, NULL, OPT_ROLE + IN_NODES },
 		{ "exclude", required_argument, NULL, OPT_ROLE + IN_EXCLUDE },
 		{ "fetch-stats", required_argument, NULL,
 		  OPT_ROLE + IN_FETCHSTATS },

@@ -40,10 +40,11 @@ setup() {
 	[ "${lines[2]}" = "$(printf 'yz\tcot-exp\tyz/test/gpu/cot-exp\tmidway3-0602\t8\t2\t0.25\t0.0714792\t0.590725\t1\t\tuntested\t1.014444\t8 placements; 10 needed for a test')" ]
 }
 
-@test "sp-nodes --exclude: the line to paste" {
+@test "sp-nodes --exclude: the line to paste, under a comment saying for what" {
 	run --separate-stderr sp-nodes --exclude "$COT"
 	[ "$status" -eq 0 ]
-	[ "$output" = "#SBATCH --exclude=midway3-0385" ]
+	[ "$output" = "# cot-exp (yz): leave out midway3-0385, worse than the other machines for it
+#SBATCH --exclude=midway3-0385" ]
 	[ -z "$stderr" ]
 }
 
@@ -210,9 +211,10 @@ worse than every other node: midway3-0385 (12 placements there computed nothing,
 	} >"$BATS_TEST_TMPDIR/many.tsv"
 	run sp-nodes --exclude "$BATS_TEST_TMPDIR/many.tsv"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "#SBATCH --exclude=b[01-08]" ]
-	[ "${lines[1]}" = "# 2 more worse nodes not listed (sp-nodes shows them all)" ]
-	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "# a (yz): leave out b01, b02, b03, b04, b05, b06, b07, b08, worse than the other machines for it" ]
+	[ "${lines[1]}" = "#SBATCH --exclude=b[01-08]" ]
+	[ "${lines[2]}" = "# 2 more worse nodes not listed (sp-nodes shows them all)" ]
+	[ "${#lines[@]}" -eq 3 ]
 }
 
 @test "sp-nodes: a hostlist gives one placement per node, repeats once" {
@@ -364,7 +366,7 @@ held back: g005 (1 interval stands out on its own, not after the correction: wit
 	demo_records
 	run --separate-stderr sp-nodes --exclude "$DEMO"
 	[ "$status" -eq 0 ]
-	[ "$output" = "#SBATCH --exclude=g[003,011,017]" ]
+	[ "${lines[1]}" = "#SBATCH --exclude=g[003,011,017]" ]
 	[ -z "$stderr" ]
 }
 
@@ -396,5 +398,5 @@ held back: g005 (1 interval stands out on its own, not after the correction: wit
 	[ "$(jq -r .why <<<"$output")" = "the rows pool 465 workloads: confounded" ]
 	# one workload's table is no pool: its line stands
 	run --separate-stderr sp-nodes --exclude "$BATS_TEST_TMPDIR/demo.tsv"
-	[ "$output" = "#SBATCH --exclude=g[003,011,017]" ]
+	[ "${lines[1]}" = "#SBATCH --exclude=g[003,011,017]" ]
 }

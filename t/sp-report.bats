@@ -196,10 +196,9 @@ oom_array  alice  cpu           4       3     0    n/a     2.5  100.0%  ok" ]
 }
 
 @test "advice and exclude on the demo: the article's lines, the machines named" {
-	sp-nodes "$D/jobs" >nodes 2>/dev/null
 	sp-nodes --exclude "$D/jobs" >exclude 2>/dev/null
 	run sp-report advice --plain --rollup "$D/rollup" --advice "$D/advice" \
-		--nodes nodes --exclude exclude --more "slurmpast --sizing"
+		--exclude exclude --more "slurmpast --sizing"
 	[ "${lines[0]}" = "# ablate-warmup-# (carol), 8 runs: raise --time from 00:35:00; longest of 8 completed runs took 04:10:00" ]
 	[ "${lines[1]}" = "#SBATCH --time=05:15:00" ]
 	[ "${lines[-3]}" = "# rollout-gen (alice): leave out g003, g011, g017, worse than the other machines for it" ]

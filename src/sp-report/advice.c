@@ -275,7 +275,7 @@ part_advice(const struct opts *o)
 		print_kind(&holds, HOLD);
 		print_kind(&changes, LOWER);
 	}
-	exclude_lines(o, &l, 0);
+	exclude_lines(o, 0);
 	left = changes.total - changes.n + holds.total - holds.n;
 	if (left > 0)
 		printf("%zu more%s%s\n", left, o->more ? ": " : "",

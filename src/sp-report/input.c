@@ -12,7 +12,7 @@
 
 static const char *const role_options[IN_N] = { "--rollup",
 	"--hang-summary", "--findings", "--advice", "--hangs", "--failed",
-	"--job-findings", "--nodes", "--exclude", "--fetch-stats",
+	"--job-findings", "--exclude", "--fetch-stats",
 	"--shown" };
 
 const char *

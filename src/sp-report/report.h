@@ -14,7 +14,7 @@
 
 /* The records a part reads, each named by an option. */
 enum role { IN_ROLLUP, IN_HANGSUM, IN_FINDINGS, IN_ADVICE, IN_HANGS,
-	    IN_FAILED, IN_JOBFINDINGS, IN_NODES, IN_EXCLUDE, IN_FETCHSTATS,
+	    IN_FAILED, IN_JOBFINDINGS, IN_EXCLUDE, IN_FETCHSTATS,
 	    IN_SHOWN, IN_N };
 
 struct opts {
@@ -90,10 +90,9 @@ size_t top_of(const struct opts *o, size_t dflt);
 void table_start(struct sp_writer *w, const struct opts *o,
 		 const char *const *cols);
 
-/* The lines that leave machines out, with their comment; always: also
- * the line that says why there are none. */
-void exclude_lines(const struct opts *o, const struct labels *l,
-		   int always);
+/* The lines that leave machines out; always: also the line that says
+ * why there are none. */
+void exclude_lines(const struct opts *o, int always);
 
 /* The parts; each returns the exit status. */
 int part_headline(const struct opts *o);
