@@ -1072,7 +1072,7 @@ sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 	} else {
 		d.no_workload = "its workload has no usable run in the input";
 	}
-	sp_diagnose(&d, &a->findings);
+	sp_rules_job(&d, &a->findings);
 }
 
 void

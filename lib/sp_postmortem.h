@@ -8,9 +8,9 @@
 #define SP_POSTMORTEM_H
 
 #include <stddef.h>
-#include "sp_findings.h"
 #include "sp_job.h"
 #include "sp_logs.h"
+#include "sp_rules_job.h"
 #include "sp_site.h"
 #include "sp_term.h"
 #include "sp_util.h"

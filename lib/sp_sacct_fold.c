@@ -205,7 +205,7 @@ mem_limits(const struct sp_slice *v, struct sp_sacct_rec *r)
 	alloc = sp_sacct_tres_amount(v[SP_SF_ALLOCTRES], "mem", MIB);
 	if (alloc == 0)
 		alloc = NAN;
-	total = nan_max(alloc, implied);
+	total = sp_nan_max(alloc, implied);
 	if (isnan(total)) {
 		total = sp_sacct_tres_amount(v[SP_SF_REQTRES], "mem", MIB);
 		if (total == 0)
@@ -259,7 +259,7 @@ add_to(double *acc, double v)
 static void
 max_to(double *acc, double v)
 {
-	*acc = nan_max(*acc, v);
+	*acc = sp_nan_max(*acc, v);
 }
 
 static void
@@ -328,7 +328,7 @@ agg_step(struct agg *a, struct sp_slice name, const struct sp_sacct_rec *s,
 		a->min_task = s->text[SP_JC_min_cpu_task];
 	}
 	/* The frequency of the step that did the most work. */
-	v = nan_max(s->num[SP_JC_total_cpu_s], 0);
+	v = sp_nan_max(s->num[SP_JC_total_cpu_s], 0);
 	if (!isnan(s->num[SP_JC_ave_cpu_freq_hz]) &&
 	    (isnan(a->freq) || v > a->freq_cpu)) {
 		a->freq = s->num[SP_JC_ave_cpu_freq_hz];

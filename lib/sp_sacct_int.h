@@ -106,16 +106,6 @@ bytes(struct sp_slice s)
 	return sp_parse_mem(s.p, s.n, 1.0, 0, &v, NULL) == SP_VAL_OK ? v : NAN;
 }
 
-static inline double
-nan_max(double a, double b)
-{
-	if (isnan(a))
-		return b;
-	if (isnan(b))
-		return a;
-	return a > b ? a : b;
-}
-
 /* "code:signal" */
 static inline void
 exit_pair(struct sp_slice s, double *code, double *sig)

@@ -102,3 +102,26 @@ sp_state_failed_list(struct sp_buf *b)
 		first = 0;
 	}
 }
+
+const char *
+sp_signal_name(int n)
+{
+	/* Linux numbering, which is what a Slurm cluster runs. */
+	switch (n) {
+	case 1: return "SIGHUP";
+	case 2: return "SIGINT";
+	case 3: return "SIGQUIT";
+	case 4: return "SIGILL";
+	case 6: return "SIGABRT";
+	case 7: return "SIGBUS";
+	case 8: return "SIGFPE";
+	case 9: return "SIGKILL";
+	case 11: return "SIGSEGV";
+	case 13: return "SIGPIPE";
+	case 14: return "SIGALRM";
+	case 15: return "SIGTERM";
+	case 24: return "SIGXCPU";
+	case 25: return "SIGXFSZ";
+	default: return NULL;
+	}
+}

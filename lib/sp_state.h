@@ -1,5 +1,6 @@
 /*
- * sp_state.h - the states the rules tell apart, for the whole library.
+ * sp_state.h - how a run ended: the states the rules tell apart, for
+ * the whole library, and the names of the signals that end runs.
  *
  * sacct has some twenty states; the rules read these ten, and every other
  * one is SP_ST_OTHER.  Which of them are failures, and which already
@@ -29,5 +30,7 @@ int sp_state_failed(enum sp_state s);
 int sp_state_explains_idle(enum sp_state s);
 /* The failure states, comma-separated, as sacct's --state takes them. */
 void sp_state_failed_list(struct sp_buf *b);
+/* The name of signal n ("SIGKILL"), or NULL when it has none here. */
+const char *sp_signal_name(int n);
 
 #endif

@@ -537,3 +537,42 @@ sp_fmt_percent(struct sp_buf *b, double fraction)
 	else
 		sp_buf_printf(b, "%.1f%%", fraction * 100 + 0.0);
 }
+
+const char *
+sp_form(struct sp_words *w, void (*form)(struct sp_buf *, double),
+	double v)
+{
+	return sp_buf_form(&w->b[w->next++ % 8], form, v);
+}
+
+const char *
+sp_dur(struct sp_words *w, double seconds)
+{
+	return sp_form(w, sp_fmt_duration, seconds);
+}
+
+const char *
+sp_hms(struct sp_words *w, double seconds)
+{
+	return sp_form(w, sp_fmt_hms, seconds);
+}
+
+const char *
+sp_bytes(struct sp_words *w, double bytes)
+{
+	return sp_form(w, sp_fmt_bytes, bytes);
+}
+
+const char *
+sp_pct(struct sp_words *w, double fraction)
+{
+	return sp_form(w, sp_fmt_percent, fraction);
+}
+
+void
+sp_words_free(struct sp_words *w)
+{
+	for (size_t i = 0; i < sizeof w->b / sizeof *w->b; i++)
+		sp_buf_free(&w->b[i]);
+	w->next = 0;
+}

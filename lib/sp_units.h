@@ -29,6 +29,17 @@ sp_positive(double v)
 	return !isnan(v) && v > 0;
 }
 
+/* The larger of two numbers, either of them unknown. */
+static inline double
+sp_nan_max(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	return a > b ? a : b;
+}
+
 /*
  * No byte count or duration sacct prints comes near this (it is 888 PiB,
  * or 31 billion years); a value past it, or negative, is SP_VAL_BAD, so
@@ -81,5 +92,26 @@ void sp_fmt_bytes(struct sp_buf *b, double bytes);
 /* fraction 0..1 as "<0.1%", ">99.9%", "48.7%". */
 void sp_fmt_percent(struct sp_buf *b, double fraction);
 /* (sp_fmt_num and sp_fmt_fixed, the plain numbers, are in sp_buf.h.) */
+
+/*
+ * Human forms for a sentence's %s, each written into the next of eight
+ * buffers in turn, so one sentence may hold eight:
+ *	sp_buf_printf(b, "Used %s of its %s limit (%s).", sp_dur(w, el),
+ *		      sp_dur(w, limit), sp_pct(w, el / limit));
+ * A zeroed struct sp_words is ready; sp_words_free when done.
+ */
+struct sp_words {
+	struct sp_buf b[8];
+	unsigned next;
+};
+
+const char *sp_dur(struct sp_words *w, double seconds);	/* duration */
+const char *sp_hms(struct sp_words *w, double seconds);	/* HH:MM:SS */
+const char *sp_bytes(struct sp_words *w, double bytes);
+const char *sp_pct(struct sp_words *w, double fraction);
+/* Any other form: sp_form(w, sp_mem_spell, b). */
+const char *sp_form(struct sp_words *w,
+		    void (*form)(struct sp_buf *, double), double v);
+void sp_words_free(struct sp_words *w);
 
 #endif

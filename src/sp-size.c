@@ -15,7 +15,7 @@
 
 #include "sp.h"
 #include "sp_intern.h"
-#include "sp_patterns.h"
+#include "sp_rules_history.h"
 #include "sp_site.h"
 #include "sp_advice.h"
 #include "sp_cost.h"
@@ -265,7 +265,7 @@ findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "jobid", "code", "severity", "evidence",
 		"action", NULL };
-	struct sp_pattern_list all = { 0 };
+	struct sp_findings all = { 0 };
 	int critical = 0;
 
 	columns(w, cols);
@@ -274,22 +274,23 @@ findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 		struct sp_size_site site;
 
 		sp_size_site_of(s, h, &site);
-		sp_patterns_find(&all, h, &site);
+		sp_rules_history(&all, h, &site);
 	}
-	sp_pattern_list_sort(&all);
+	sp_rules_history_sort(&all);
+	/* The texts are in record form already: built from fields. */
 	for (size_t i = 0; i < all.n; i++) {
-		const struct sp_pattern *f = &all.v[i];
+		const struct sp_finding *f = &all.v[i];
 
 		write_who(w, f->key, f->keylen);
-		write_buf(w, &f->jobids);
+		sp_writer_str(w, f->jobids ? f->jobids : "");
 		sp_writer_str(w, f->code);
-		sp_writer_str(w, sp_pattern_sev_name(f->severity));
-		critical |= f->severity == SP_PAT_CRITICAL;
-		write_buf(w, &f->evidence);
-		write_buf(w, &f->action);
+		sp_writer_str(w, sp_severity_name(f->severity));
+		critical |= f->severity == SP_SEV_CRITICAL;
+		sp_writer_str(w, f->evidence);
+		sp_writer_str(w, f->action ? f->action : "");
 		sp_writer_end(w);
 	}
-	sp_pattern_list_free(&all);
+	sp_findings_free(&all);
 	return critical;
 }
 

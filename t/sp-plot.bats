@@ -163,10 +163,10 @@ col() {
 	[[ "$(caption_of "$SVG")" == *"The $tasks array tasks of one workload"* ]]
 	[[ "$(caption_of "$SVG")" == *"the highest is at or above ${below% *} of the $tasks tasks (${below#* })."* ]]
 	# Each probe of the finding (its ids after the array's own) marked.
-	probes=$(cut -d, -f2- <<<"$ids" | tr ',' '\n' | sort)
+	probes=$(cut -d' ' -f2- <<<"$ids" | tr ' ' '\n' | sort)
 	got=$(texts_of "$SVG" probe | sed 's/^probe \([0-9]*\):.*/\1/' | sort)
 	[ "$got" = "$probes" ]
-	grep -q ">array ${ids%%,*} requested 6.0 GiB<" "$SVG"
+	grep -q ">array ${ids%% *} requested 6.0 GiB<" "$SVG"
 }
 
 @test "failures: the workloads with most failed runs, as the rollup counts them" {

@@ -128,47 +128,50 @@ static void
 findings_build(struct browse *B, size_t wl, struct lines *l)
 {
 	const struct sp_hist *h = model_hist(B->m, wl);
-	struct sp_pattern_list list = { 0 };
+	struct sp_findings list = { 0 };
 	struct sp_size_site site;
 
 	if (h != NULL) {
 		model_size_site(B->m, h, &site);
-		sp_patterns_find(&list, h, &site);
-		sp_pattern_list_sort(&list);
+		sp_rules_history(&list, h, &site);
+		sp_rules_history_sort(&list);
 	}
 	for (size_t i = 0; i < list.n; i++) {
-		const struct sp_pattern *p = &list.v[i];
+		const struct sp_finding *p = &list.v[i];
+		struct sp_buf text = { 0 };
 
 		sp_term_paint(&B->term, &l->text,
 			      text_pattern_paint((int)p->severity));
 		sp_buf_printf(&l->text, "%-8s ",
-			      sp_pattern_sev_name(p->severity));
+			      sp_severity_name(p->severity));
 		sp_term_paint(&B->term, &l->text, SP_P_NONE);
 		sp_term_paint(&B->term, &l->text, SP_P_BOLD);
 		sp_buf_adds(&l->text, p->code);
 		sp_term_paint(&B->term, &l->text, SP_P_NONE);
 		sp_buf_addc(&l->text, '\n');
-		if (p->jobids.len > 0) {
-			struct sp_buf ids = { 0 };
-
-			sp_buf_adds(&ids, "jobs ");
-			sp_buf_add(&ids, p->jobids.p, p->jobids.len);
+		if (p->jobids != NULL) {
+			sp_buf_adds(&text, "jobs ");
+			sp_buf_adds(&text, p->jobids);
 			sp_buf_adds(&l->text, "  ");
-			prose(B, &l->text, &ids, 2, 2);
-			sp_buf_free(&ids);
+			prose(B, &l->text, &text, 2, 2);
 		}
+		sp_buf_clear(&text);
+		sp_buf_adds(&text, p->evidence);
 		sp_buf_adds(&l->text, "  ");
-		prose(B, &l->text, &p->evidence, 2, 2);
-		if (p->action.len > 0) {
+		prose(B, &l->text, &text, 2, 2);
+		if (p->action != NULL) {
+			sp_buf_clear(&text);
+			sp_buf_adds(&text, p->action);
 			sp_buf_printf(&l->text, "  %s ", sp_term_glyph(&B->term,
 				      SP_G_ARROW));
-			prose(B, &l->text, &p->action, 4, 4);
+			prose(B, &l->text, &text, 4, 4);
 		}
 		sp_buf_addc(&l->text, '\n');
+		sp_buf_free(&text);
 	}
 	if (list.n == 0)
 		sp_buf_adds(&l->text, "No finding across the runs.\n");
-	sp_pattern_list_free(&list);
+	sp_findings_free(&list);
 }
 
 const struct pane_ops pane_advice = {

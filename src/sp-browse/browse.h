@@ -18,15 +18,15 @@
 
 #include "sp.h"
 #include "sp_advice.h"
-#include "sp_findings.h"
 #include "sp_headline.h"
 #include "sp_histset.h"
 #include "sp_intern.h"
 #include "sp_logs.h"
 #include "sp_nodes.h"
-#include "sp_patterns.h"
 #include "sp_postmortem.h"
 #include "sp_rollup.h"
+#include "sp_rules_history.h"
+#include "sp_rules_job.h"
 #include "sp_site.h"
 #include "sp_term.h"
 
@@ -145,7 +145,7 @@ size_t text_cells(const char *s, size_t n);
  * text, all three) still fits the width. */
 void text_title(const struct sp_term *t, struct sp_buf *b, const char *head,
 		const char *name, const char *tail);
-/* The paint of a finding across runs by its severity (-1: none). */
+/* The paint of a finding by its severity (-1: none). */
 enum sp_paint text_pattern_paint(int sev);
 /* Hours with one decimal, "n/a" unknown. */
 void text_hours(struct sp_buf *b, double h, int known);

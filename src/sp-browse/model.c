@@ -228,7 +228,7 @@ by_name(const struct sp_intern *t)
 static void
 severities(struct model *m)
 {
-	struct sp_pattern_list list = { 0 };
+	struct sp_findings list = { 0 };
 
 	for (size_t i = 0; i < m->set.n; i++) {
 		const struct sp_wl *s = &m->set.v[i];
@@ -242,15 +242,11 @@ severities(struct model *m)
 		m->info[ri].hist = (long)i;
 		h = sp_histset_hist(&m->set, i);
 		model_size_site(m, h, &site);
-		sp_patterns_find(&list, h, &site);
-		/* SP_PAT_CRITICAL is the lowest: the most severe. */
-		for (size_t k = 0; k < list.n; k++)
-			if (worst < 0 || (int)list.v[k].severity < worst)
-				worst = (int)list.v[k].severity;
+		sp_rules_history(&list, h, &site);
+		worst = sp_findings_worst(&list);
 		m->info[ri].sev = worst;
-		/* Each finding owns its buffers: gone before the next. */
-		sp_pattern_list_free(&list);
-		memset(&list, 0, sizeof list);
+		/* Each finding owns its texts: gone before the next. */
+		sp_findings_free(&list);
 	}
 }
 

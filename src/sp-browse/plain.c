@@ -59,7 +59,7 @@ plain_run(struct model *m, const struct opts *o)
 		sp_writer_num(&w, x->share);
 		/* No finding is known, not unknown. */
 		sp_writer_str(&w, info->sev >= 0 ?
-			      sp_pattern_sev_name(info->sev) : "none");
+			      sp_severity_name(info->sev) : "none");
 		sp_writer_end(&w);
 	}
 	sp_writer_finish(&w);

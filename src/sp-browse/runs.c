@@ -110,17 +110,6 @@ columns(struct browse *B, size_t wl, void **state, struct sp_buf *b)
 	sp_buf_adds(b, "finding");
 }
 
-static enum sp_paint
-severity_paint(int sev)
-{
-	switch (sev) {
-	case SP_SEV_CRITICAL: return SP_P_CRITICAL;
-	case SP_SEV_WARNING: return SP_P_WARNING;
-	case SP_SEV_INFO: return SP_P_INFO;
-	default: return SP_P_NONE;
-	}
-}
-
 static void
 line(struct browse *B, size_t wl, void **state, size_t i, struct sp_buf *b)
 {
@@ -145,7 +134,7 @@ line(struct browse *B, size_t wl, void **state, size_t i, struct sp_buf *b)
 	}
 	worst = model_worst(B->m, rec, &code);
 	if (worst >= 0 && code != NULL) {
-		sp_term_paint(&B->term, b, severity_paint(worst));
+		sp_term_paint(&B->term, b, text_pattern_paint(worst));
 		sp_buf_adds(b, code);
 		sp_term_paint(&B->term, b, SP_P_NONE);
 	}

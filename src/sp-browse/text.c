@@ -67,9 +67,9 @@ enum sp_paint
 text_pattern_paint(int sev)
 {
 	switch (sev) {
-	case SP_PAT_CRITICAL: return SP_P_CRITICAL;
-	case SP_PAT_WARNING: return SP_P_WARNING;
-	case SP_PAT_INFO: return SP_P_INFO;
+	case SP_SEV_CRITICAL: return SP_P_CRITICAL;
+	case SP_SEV_WARNING: return SP_P_WARNING;
+	case SP_SEV_INFO: return SP_P_INFO;
 	default: return SP_P_NONE;
 	}
 }

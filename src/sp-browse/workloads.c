@@ -81,7 +81,7 @@ cell(struct browse *B, size_t wl, enum col c, struct sp_buf *b)
 		break;
 	case C_SEV:
 		if (x->sev >= 0)
-			sp_buf_adds(b, sp_pattern_sev_name(x->sev));
+			sp_buf_adds(b, sp_severity_name(x->sev));
 		break;
 	default: break;
 	}
@@ -226,7 +226,7 @@ sort_number(struct browse *B, size_t wl, enum col c)
 	case C_GPU: return w->gpu_known ? w->gpu_h : -1;
 	case C_CORE: return w->core_known ? w->core_h : -1;
 	case C_SHARE: return w->compute;
-	case C_SEV: return sev < 0 ? -1 : SP_PAT_INFO - sev;
+	case C_SEV: return sev;	/* -1 none, then info to critical */
 	default: return 0;
 	}
 }

@@ -59,13 +59,14 @@ by_peak(const void *a, const void *b)
 
 /* Probes from --probes, or the finding's ids after the array's own. */
 static void
-add_probes(struct array *a, const char *list, int skip_first)
+add_probes(struct array *a, const char *list, const char *sep,
+	   int skip_first)
 {
 	char *copy = sp_xstrdup(list), *save = NULL;
 	int first = 1;
 
-	for (char *id = strtok_r(copy, ",", &save); id;
-	     id = strtok_r(NULL, ",", &save)) {
+	for (char *id = strtok_r(copy, sep, &save); id;
+	     id = strtok_r(NULL, sep, &save)) {
 		if (first && skip_first) {
 			a->master = sp_xstrdup(id);
 			first = 0;
@@ -95,13 +96,15 @@ choose(struct array *a, const struct plot_opts *o)
 		a->key = f.key;
 		f.key = NULL;
 		if (!o->probes)
-			add_probes(a, f.jobids, 1);
+			/* A finding's ids are space-separated: one may
+			 * hold a comma (4103947_[1,5]). */
+			add_probes(a, f.jobids, " ", 1);
 		plot_finding_free(&f);
 	} else if (o->workload) {
 		a->key = sp_xstrdup(o->workload);
 	}
 	if (o->probes)
-		add_probes(a, o->probes, 0);
+		add_probes(a, o->probes, ",", 0);
 	return 1;
 }
 

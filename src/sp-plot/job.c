@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sp_findings.h"
+#include "sp_jobcalc.h"
 #include "plot.h"
 
 struct one {

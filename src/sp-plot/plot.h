@@ -185,7 +185,7 @@ int plot_draw(const struct plot_kind *k, char *const *paths, size_t npaths,
 /* Finding records (sp-size --findings): the first of a code, any order. */
 struct plot_finding {
 	char *key;		/* workload_key */
-	char *jobids;		/* comma-separated, decoded */
+	char *jobids;		/* space-separated, decoded */
 };
 int plot_find_finding(const char *path, const char *code,
 		      struct plot_finding *f);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sp_findings.h"
+#include "sp_jobcalc.h"
 #include "sp_run.h"
 #include "plot.h"
 

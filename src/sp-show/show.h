@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "sp.h"
-#include "sp_findings.h"
+#include "sp_rules_job.h"
 #include "sp_histset.h"
 #include "sp_jobspec.h"
 #include "sp_logs.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sp.h"
-#include "sp_findings.h"
+#include "sp_rules_job.h"
 #include "sp_hist.h"
 #include "tap.h"
 #include "testjob.h"
@@ -72,7 +72,7 @@ run(struct sp_findings *f, const struct sp_job *j, const struct sp_site *s,
 	d.logs = logs;
 	d.node_note = note;
 	sp_findings_free(f);
-	sp_diagnose(&d, f);
+	sp_rules_job(&d, f);
 }
 
 static const struct sp_finding *
@@ -751,7 +751,7 @@ run_in(struct sp_findings *f, const struct sp_job *j, const struct sp_hist *h)
 	d.site = &site_linux;
 	d.workload = h;
 	sp_findings_free(f);
-	sp_diagnose(&d, f);
+	sp_rules_job(&d, f);
 }
 
 /*

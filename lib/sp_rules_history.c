@@ -1,64 +1,35 @@
 /*
- * sp_patterns.c - findings across the runs of one workload.
+ * sp_rules_history.c - the rules that read a workload's history: the
+ * failures no single run shows.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sp.h"
-#include "sp_patterns.h"
+#include "sp_rules_history.h"
 #include "sp_suggest.h"
 
-static const char *const sev_names[] = { "critical", "warning", "info" };
-
-const char *
-sp_pattern_sev_name(enum sp_pattern_sev s)
+/* Adds the drafted finding about workload h. */
+static void
+add(struct sp_findings *out, struct sp_draft *d, const struct sp_hist *h,
+    const char *code, enum sp_severity sev)
 {
-	return sev_names[s];
-}
+	struct sp_finding *f = sp_findings_add(out, code, sev, d);
 
-static struct sp_pattern *
-add(struct sp_pattern_list *out, const struct sp_hist *h, const char *code,
-    enum sp_pattern_sev sev)
-{
-	struct sp_pattern *f;
-
-	out->v = sp_xgrow(out->v, &out->cap, out->n + 1, sizeof *out->v);
-	f = &out->v[out->n];
-	memset(f, 0, sizeof *f);
-	f->code = code;
-	f->severity = sev;
 	f->key = h->key;
 	f->keylen = h->keylen;
-	f->seq = out->n++;
-	return f;
-}
-
-static void
-add_id(struct sp_pattern *f, const char *id)
-{
-	size_t n = 0;
-
-	if (id == NULL || *id == '\0')
-		return;
-	for (size_t i = 0; i < f->jobids.len; i++)
-		n += f->jobids.p[i] == ',';
-	if (f->jobids.len > 0 && n + 1 >= SP_FINDING_MAX_IDS)
-		return;
-	if (f->jobids.len > 0)
-		sp_buf_addc(&f->jobids, ',');
-	sp_buf_adds(&f->jobids, id);
 }
 
 /* The ids of a top-k list, best first or oldest first. */
 static void
-add_ids(struct sp_pattern *f, const struct sp_topk *t, int by_order)
+add_ids(struct sp_draft *d, const struct sp_topk *t, int by_order)
 {
 	struct sp_ref *v;
 	size_t n = sp_topk_sorted(t, &v, by_order);
 
 	for (size_t i = 0; i < n; i++)
-		add_id(f, v[i].jobid);
+		sp_draft_id(d, v[i].jobid);
 	free(v);
 }
 
@@ -90,11 +61,11 @@ dominant(const long *counts, int failed_only)
 }
 
 static void
-repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
+repeat_failure(struct sp_findings *out, struct sp_draft *d,
+	       const struct sp_hist *h)
 {
 	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t = { 0 };
-	struct sp_pattern *f;
 	long fails = 0, runs = h->runs, states[SP_ST_N];
 	enum sp_state dom;
 	double share;
@@ -109,48 +80,46 @@ repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
 		return;
 	share = (double)fails / runs;
 	dom = dominant(states, 1);
-	f = add(out, h, "repeat-failure", share > SP_REPEAT_CRIT_SHARE ?
-		SP_PAT_CRITICAL : SP_PAT_WARNING);
-	sp_buf_printf(&f->evidence, "%ld of %ld runs failed; %ld %s %s.",
+	sp_buf_printf(&d->ev, "%ld of %ld runs failed; %ld %s %s.",
 		      fails, runs, states[dom],
 		      plural(states[dom], "was", "were"),
 		      sp_state_name(dom));
 	if (h->one_array == 1)
-		sp_buf_printf(&f->evidence, " All %ld are tasks of one array "
+		sp_buf_printf(&d->ev, " All %ld are tasks of one array "
 			      "(job %s).", runs, h->array0_master);
 	if (dom == SP_ST_TIMEOUT && h->states[dom] == fails &&
 	    !isnan(m->timeout_limit_min) &&
 	    m->timeout_limit_min == m->timeout_limit_max) {
 		sp_fmt_hms(&t, m->timeout_limit_max);
-		sp_buf_printf(&f->evidence, " Every one used the same "
+		sp_buf_printf(&d->ev, " Every one used the same "
 			      "--time=%s.", sp_buf_str(&t));
 	}
 	if (m->fail_gpu_h > 1)
-		sp_buf_printf(&f->evidence, " The failures held %.1f "
+		sp_buf_printf(&d->ev, " The failures held %.1f "
 			      "GPU-hours.", m->fail_gpu_h);
 
 	if (m->fail_hung * 2 >= fails) {
 		long other = fails - m->fail_hung;
 
-		sp_buf_printf(&f->action, "%ld of these consumed under %.0f "
+		sp_buf_printf(&d->act, "%ld of these consumed under %.0f "
 			      "CPU-seconds: they hung, and raising the limit "
 			      "will not help; fix the blocking call (sp-hang "
 			      "lists them).", m->fail_hung, SP_NOOP_MAX_CPU_S);
 		if (other > 0) {
-			sp_buf_printf(&f->action, " The other %ld did compute",
+			sp_buf_printf(&d->act, " The other %ld did compute",
 				      other);
 			if (h->comp_timeouts > 0) {
 				sp_buf_clear(&t);
 				sp_fmt_hms(&t, h->comp_timeout_limit_s);
-				sp_buf_printf(&f->action, "; the timeouts among "
+				sp_buf_printf(&d->act, "; the timeouts among "
 					      "them were cut off at up to %s",
 					      sp_buf_str(&t));
 			}
-			sp_buf_addc(&f->action, '.');
+			sp_buf_addc(&d->act, '.');
 		}
 	} else if (dom == SP_ST_TIMEOUT && h->comp_timeouts == 0) {
 		/* A timeout of unknown cause may have hung: no raise. */
-		sp_buf_adds(&f->action, "No timeout is known to have been "
+		sp_buf_adds(&d->act, "No timeout is known to have been "
 			    "computing (no CPU time in the record, or too short "
 			    "to tell), so a longer --time may only buy a longer "
 			    "hang: the runs' CPU time (sacct's TotalCPU) or their "
@@ -158,24 +127,26 @@ repeat_failure(struct sp_pattern_list *out, const struct sp_hist *h)
 	} else if (dom == SP_ST_TIMEOUT) {
 		sp_buf_clear(&t);
 		sp_fmt_hms(&t, h->comp_timeout_limit_s);
-		sp_buf_printf(&f->action, "Raise --time above %s (sp-size "
+		sp_buf_printf(&d->act, "Raise --time above %s (sp-size "
 			      "--time says by how much).", sp_buf_str(&t));
 	} else if (dom == SP_ST_OUT_OF_MEMORY) {
-		sp_buf_adds(&f->action, "Killed for memory: see the memory "
+		sp_buf_adds(&d->act, "Killed for memory: see the memory "
 			    "finding and sp-size --mem.");
 	} else if (h->one_array == 1) {
-		sp_buf_adds(&f->action, "One array submission, not repeated "
+		sp_buf_adds(&d->act, "One array submission, not repeated "
 			    "ones: reproduce a single task.");
 	} else if (h->states[SP_ST_COMPLETED] > 0) {
-		sp_buf_printf(&f->action, "Reproduce interactively. Not "
+		sp_buf_printf(&d->act, "Reproduce interactively. Not "
 			      "deterministic: %ld of %ld runs completed; compare "
 			      "them with the failures.",
 			      states[SP_ST_COMPLETED], runs);
 	} else {
-		sp_buf_adds(&f->action, "Stop resubmitting; the failure is "
+		sp_buf_adds(&d->act, "Stop resubmitting; the failure is "
 			    "deterministic. Reproduce interactively.");
 	}
-	add_ids(f, &m->fail_ids, 0);
+	add_ids(d, &m->fail_ids, 0);
+	add(out, d, h, "repeat-failure", share > SP_REPEAT_CRIT_SHARE ?
+	    SP_SEV_CRITICAL : SP_SEV_WARNING);
 	sp_buf_free(&t);
 }
 
@@ -204,7 +175,8 @@ walk_step(struct sp_buf *b, const struct step *s)
 }
 
 static void
-memory(struct sp_pattern_list *out, const struct sp_hist *h)
+memory(struct sp_findings *out, struct sp_draft *d,
+       const struct sp_hist *h)
 {
 	const struct sp_hist_more *m = sp_hist_more(h);
 	const struct sp_oomsub **v;
@@ -212,7 +184,6 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 	struct step *steps;
 	size_t nsteps = 0, n = m->noomsubs;
 	struct sp_buf walk = { 0 }, t = { 0 };
-	struct sp_pattern *f;
 	int up = 1, down = 1;
 	long contra;
 
@@ -246,44 +217,44 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 	}
 
 	contra = sp_hist_contradiction(h, &done);
-	f = add(out, h, nsteps > 1 ? "memory-search" : "memory-unchanged",
-		contra >= 0 ? SP_PAT_CRITICAL : SP_PAT_WARNING);
 	if (nsteps > 1)
-		sp_buf_printf(&f->evidence, "%zu submissions were killed for "
+		sp_buf_printf(&d->ev, "%zu submissions were killed for "
 			      "memory at %zu different --mem values, in order: "
 			      "%s.", n, nsteps, sp_buf_str(&walk));
 	else {
 		sp_mem_spell(&t, steps[0].limit_b);
-		sp_buf_printf(&f->evidence, "%zu submissions were killed for "
+		sp_buf_printf(&d->ev, "%zu submissions were killed for "
 			      "memory, all at --mem=%s; nothing changed between "
 			      "them.", n, sp_buf_str(&t));
 		sp_buf_clear(&t);
 	}
 	if (contra >= 0) {
 		sp_mem_spell(&t, m->oomsubs[contra].limit_b);
-		sp_buf_printf(&f->evidence, " Job %s later COMPLETED at %s, a "
+		sp_buf_printf(&d->ev, " Job %s later COMPLETED at %s, a "
 			      "size already killed (job %s).", done,
 			      sp_buf_str(&t), m->oomsubs[contra].jobid);
-		sp_buf_adds(&f->action, "Memory is not the deciding variable: "
+		sp_buf_adds(&d->act, "Memory is not the deciding variable: "
 			    "find what else changed (workers, batch size, input "
 			    "shard); no further increment.");
-		add_id(f, done);
+		sp_draft_id(d, done);
 	} else if (nsteps == 1) {
-		sp_buf_adds(&f->action, "Measure the peak once (a live reading), "
+		sp_buf_adds(&d->act, "Measure the peak once (a live reading), "
 			    "then set --mem from it; resubmitting unchanged will "
 			    "be killed again.");
 	} else if (up || down) {
 		sp_mem_spell(&t, h->kill_limit_b);
-		sp_buf_printf(&f->action, "Stop stepping: jump well past the "
+		sp_buf_printf(&d->act, "Stop stepping: jump well past the "
 			      "largest failure (%s), then tighten from a "
 			      "measurement.", sp_buf_str(&t));
 	} else {
-		sp_buf_adds(&f->action, "The search moves both ways and is not "
+		sp_buf_adds(&d->act, "The search moves both ways and is not "
 			    "converging: measure the peak once with a live "
 			    "reading instead of guessing.");
 	}
 	for (size_t i = 0; i < n; i++)
-		add_id(f, v[i]->jobid);
+		sp_draft_id(d, v[i]->jobid);
+	add(out, d, h, nsteps > 1 ? "memory-search" : "memory-unchanged",
+	    contra >= 0 ? SP_SEV_CRITICAL : SP_SEV_WARNING);
 	free(v);
 	free(steps);
 	sp_buf_free(&walk);
@@ -291,36 +262,36 @@ memory(struct sp_pattern_list *out, const struct sp_hist *h)
 }
 
 static void
-requeue(struct sp_pattern_list *out, const struct sp_hist *h)
+requeue(struct sp_findings *out, struct sp_draft *d,
+	const struct sp_hist *h)
 {
 	const struct sp_hist_more *m = sp_hist_more(h);
 	long jobs = h->runs - (m->attempts - m->requeued);
 	long abandoned = m->attempts - m->requeued;
 	struct sp_buf t = { 0 };
-	struct sp_pattern *f;
 	enum sp_state dom;
 
 	if (m->requeued < SP_REQUEUE_MIN_JOBS ||
 	    m->requeued < SP_REQUEUE_MIN_SHARE * jobs)
 		return;
 	dom = dominant(m->abandoned_states, 0);
-	f = add(out, h, "requeue-repeat", SP_PAT_WARNING);
 	sp_fmt_duration(&t, m->abandoned_s);
-	sp_buf_printf(&f->evidence, "%ld of %ld jobs were requeued, %ld "
+	sp_buf_printf(&d->ev, "%ld of %ld jobs were requeued, %ld "
 		      "attempts in all; %ld of the %ld abandoned attempts ended "
 		      "%s; they ran %s.", m->requeued, jobs, m->attempts,
 		      m->abandoned_states[dom], abandoned, sp_state_name(dom),
 		      sp_buf_str(&t));
 	if (dom == SP_ST_NODE_FAIL)
-		sp_buf_adds(&f->action, "The node failed, not the job: see "
+		sp_buf_adds(&d->act, "The node failed, not the job: see "
 			    "sp-nodes for the machines.");
 	else if (dom == SP_ST_PREEMPTED || dom == SP_ST_CANCELLED)
-		sp_buf_adds(&f->action, "Queue policy: use a higher-priority "
+		sp_buf_adds(&d->act, "Queue policy: use a higher-priority "
 			    "QOS, or checkpoint so that a requeue resumes.");
 	else
-		sp_buf_adds(&f->action, "Without a checkpoint a requeue starts "
+		sp_buf_adds(&d->act, "Without a checkpoint a requeue starts "
 			    "over: checkpoint, or find why it is requeued.");
-	add_ids(f, &m->requeue_ids, 0);
+	add_ids(d, &m->requeue_ids, 0);
+	add(out, d, h, "requeue-repeat", SP_SEV_WARNING);
 	sp_buf_free(&t);
 }
 
@@ -348,7 +319,8 @@ probes_before(const struct sp_hist *h, const struct sp_array *a,
 }
 
 static void
-array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
+array_probes(struct sp_findings *out, struct sp_draft *d,
+	     const struct sp_hist *h)
 {
 	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t = { 0 };
@@ -360,8 +332,7 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 		struct sp_single *p;
 		size_t np, below = 0;
 		double top = 0, popmax = 0, share;
-		struct sp_pattern *f;
-
+	
 		if (a->kills < SP_PROBE_MIN_KILLS)
 			continue;
 		np = probes_before(h, a, &p);
@@ -378,93 +349,92 @@ array_probes(struct sp_pattern_list *out, const struct sp_hist *h)
 			free(p);
 			continue;
 		}
-		f = add(out, h, "array-probes", SP_PAT_WARNING);
 		sp_buf_clear(&t);
 		sp_mem_spell(&t, a->limit_b);
-		sp_buf_printf(&f->evidence, "Array %s (%ld tasks, --mem=%s) had "
+		sp_buf_printf(&d->ev, "Array %s (%ld tasks, --mem=%s) had "
 			      "%ld killed for memory. Before it, %zu single %s "
 			      "peaked at ", a->master, a->tasks,
 			      sp_buf_str(&t), a->kills, np,
 			      plural((double)np, "run", "runs"));
 		for (size_t i = 0; i < np; i++) {
 			if (i > 0)
-				sp_buf_adds(&f->evidence,
+				sp_buf_adds(&d->ev,
 					    i + 1 == np ? " and " : ", ");
-			sp_fmt_bytes(&f->evidence, p[i].peak_b);
+			sp_fmt_bytes(&d->ev, p[i].peak_b);
 		}
-		sp_buf_printf(&f->evidence, ". Across the workload's %zu array "
+		sp_buf_printf(&d->ev, ". Across the workload's %zu array "
 			      "tasks (a killed task counts at its limit) the "
 			      "highest probe is at or above only %zu (%.0f%%); "
 			      "the tasks reach ", m->npop, below, share * 100);
-		sp_fmt_bytes(&f->evidence, popmax);
-		sp_buf_addc(&f->evidence, '.');
-		sp_buf_adds(&f->action, "Size an array from its population, not "
+		sp_fmt_bytes(&d->ev, popmax);
+		sp_buf_addc(&d->ev, '.');
+		sp_buf_adds(&d->act, "Size an array from its population, not "
 			    "from a sample: run the largest inputs first, or "
 			    "request above the population's peak");
 		if (popmax > a->limit_b) {
 			sp_buf_clear(&t);
 			sp_mem_spell(&t, sp_suggest_mem(popmax));
-			sp_buf_printf(&f->action, " (--mem=%s covers the largest "
+			sp_buf_printf(&d->act, " (--mem=%s covers the largest "
 				      "seen, x %.2f)", sp_buf_str(&t),
 				      SP_MEM_MARGIN);
 		}
-		sp_buf_adds(&f->action, ". MaxRSS reads high; a live reading "
+		sp_buf_adds(&d->act, ". MaxRSS reads high; a live reading "
 			    "of the largest task measures it.");
-		add_id(f, a->master);
+		sp_draft_id(d, a->master);
 		for (size_t i = 0; i < np; i++)
-			add_id(f, p[i].jobid);
+			sp_draft_id(d, p[i].jobid);
+		add(out, d, h, "array-probes", SP_SEV_WARNING);
 		free(p);
 	}
 	sp_buf_free(&t);
 }
 
 static void
-noop_allocations(struct sp_pattern_list *out, const struct sp_hist *h)
+noop_allocations(struct sp_findings *out, struct sp_draft *d,
+		 const struct sp_hist *h)
 {
 	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t = { 0 };
-	struct sp_pattern *f;
 
 	if (h->hang == 0)
 		return;
-	f = add(out, h, "noop-allocations", SP_PAT_WARNING);
 	sp_fmt_hms(&t, SP_NOOP_MIN_ELAPSED_S);
-	sp_buf_printf(&f->evidence, "%ld of %ld %s ran over %s while "
+	sp_buf_printf(&d->ev, "%ld of %ld %s ran over %s while "
 		      "consuming under %.0f CPU-seconds", (long)h->hang,
 		      (long)h->runs,
 		      plural(h->runs, "run", "runs"), sp_buf_str(&t),
 		      SP_NOOP_MAX_CPU_S);
 	if (h->hang > 1 && m->hang_gpu_h > 0)
-		sp_buf_printf(&f->evidence, "; together they held %.1f "
+		sp_buf_printf(&d->ev, "; together they held %.1f "
 			      "GPU-hours", m->hang_gpu_h);
 	if (m->hang_short > 0) {
 		sp_buf_clear(&t);
 		sp_fmt_hms(&t, SP_NOOP_NOTICED_S);
-		sp_buf_printf(&f->evidence, "; %ld %s killed within %s, so "
+		sp_buf_printf(&d->ev, "; %ld %s killed within %s, so "
 			      "%s noticed: the cost is in the long ones",
 			      m->hang_short, plural(m->hang_short, "was",
 			      "were"), sp_buf_str(&t),
 			      plural(m->hang_short, "it was", "they were"));
 	}
 	if (m->hang_io > 0)
-		sp_buf_printf(&f->evidence, "; %ld moved data fast enough to "
+		sp_buf_printf(&d->ev, "; %ld moved data fast enough to "
 			      "explain the idle CPU", m->hang_io);
-	sp_buf_addc(&f->evidence, '.');
-	sp_buf_adds(&f->action, "Find the blocking call (a data read, a lock, "
+	sp_buf_addc(&d->ev, '.');
+	sp_buf_adds(&d->act, "Find the blocking call (a data read, a lock, "
 		    "a rendezvous, a prompt): sp-hang lists each allocation, "
 		    "and sp-nodes tells whether a machine is to blame.");
-	add_ids(f, &m->hangs, 0);
+	add_ids(d, &m->hangs, 0);
+	add(out, d, h, "noop-allocations", SP_SEV_WARNING);
 	sp_buf_free(&t);
 }
 
 static void
-near_limit(struct sp_pattern_list *out, const struct sp_hist *h,
-	   const struct sp_size_site *site)
+near_limit(struct sp_findings *out, struct sp_draft *d,
+	   const struct sp_hist *h, const struct sp_size_site *site)
 {
 	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t1 = { 0 }, t2 = { 0 }, t3 = { 0 };
 	const struct sp_ref *w;
-	struct sp_pattern *f;
 	struct sp_advice adv = { 0 };
 	double req = h->req[SP_FLAG_TIME];
 
@@ -474,11 +444,10 @@ near_limit(struct sp_pattern_list *out, const struct sp_hist *h,
 	if (!isnan(req) && h->longest.a < (1 - SP_NEAR_LIMIT_SHARE) * req)
 		return;
 	w = sp_topk_best(&m->near);
-	f = add(out, h, "near-limit", SP_PAT_WARNING);
 	sp_fmt_duration(&t1, w->a);
 	sp_fmt_hms(&t2, w->b);
 	sp_fmt_duration(&t3, w->b - w->a);
-	sp_buf_printf(&f->evidence, "%ld completed %s finished within %.0f%% "
+	sp_buf_printf(&d->ev, "%ld completed %s finished within %.0f%% "
 		      "of %s --time; job %s took %s of %s (%s to spare).",
 		      m->near.seen, plural(m->near.seen, "run", "runs"),
 		      SP_NEAR_LIMIT_SHARE * 100,
@@ -486,37 +455,41 @@ near_limit(struct sp_pattern_list *out, const struct sp_hist *h,
 		      sp_buf_str(&t1), sp_buf_str(&t2), sp_buf_str(&t3));
 	sp_size_advise(h, site, SP_FLAG_TIME, &adv);
 	if (adv.verdict == SP_V_HOLD) {
-		sp_buf_adds(&f->action, "Fix the hang first: the timeouts "
+		sp_buf_adds(&d->act, "Fix the hang first: the timeouts "
 			    "computed nothing, and a longer limit buys a longer "
 			    "hang; then size --time from the runs that "
 			    "completed.");
 	} else {
-		sp_buf_adds(&f->action, "Raise --time before a slower run is "
+		sp_buf_adds(&d->act, "Raise --time before a slower run is "
 			    "cut off");
 		/* A keep carries a figure only when the newest run
 		 * recorded no request, and that figure is the room. */
 		if (adv.suggestion.len > 0)
-			sp_buf_printf(&f->action, ": %s",
+			sp_buf_printf(&d->act, ": %s",
 				      sp_buf_str(&adv.suggestion));
-		sp_buf_addc(&f->action, '.');
+		sp_buf_addc(&d->act, '.');
 	}
 	sp_advice_free(&adv);
-	add_ids(f, &m->near, 0);
+	add_ids(d, &m->near, 0);
+	add(out, d, h, "near-limit", SP_SEV_WARNING);
 	sp_buf_free(&t1);
 	sp_buf_free(&t2);
 	sp_buf_free(&t3);
 }
 
 void
-sp_patterns_find(struct sp_pattern_list *out, const struct sp_hist *h,
+sp_rules_history(struct sp_findings *out, const struct sp_hist *h,
 		 const struct sp_size_site *site)
 {
-	repeat_failure(out, h);
-	memory(out, h);
-	requeue(out, h);
-	array_probes(out, h);
-	noop_allocations(out, h);
-	near_limit(out, h, site);
+	struct sp_draft d = { 0 };
+
+	repeat_failure(out, &d, h);
+	memory(out, &d, h);
+	requeue(out, &d, h);
+	array_probes(out, &d, h);
+	noop_allocations(out, &d, h);
+	near_limit(out, &d, h, site);
+	sp_draft_free(&d);
 }
 
 /*
@@ -528,46 +501,8 @@ static const char *const kind_order[] = { "memory-search",
 	"memory-unchanged", "array-probes", "near-limit", "repeat-failure",
 	"requeue-repeat", "noop-allocations", NULL };
 
-static size_t
-kind_rank(const char *code)
-{
-	size_t i = 0;
-
-	while (kind_order[i] != NULL && strcmp(kind_order[i], code) != 0)
-		i++;
-	return i;
-}
-
-static int
-by_severity(const void *a, const void *b)
-{
-	const struct sp_pattern *x = a, *y = b;
-	size_t kx, ky;
-
-	if (x->severity != y->severity)
-		return x->severity < y->severity ? -1 : 1;
-	kx = kind_rank(x->code);
-	ky = kind_rank(y->code);
-	if (kx != ky)
-		return kx < ky ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 void
-sp_pattern_list_sort(struct sp_pattern_list *f)
+sp_rules_history_sort(struct sp_findings *f)
 {
-	if (f->n > 1)
-		sp_sort(f->v, f->n, sizeof *f->v, by_severity);
-}
-
-void
-sp_pattern_list_free(struct sp_pattern_list *f)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		sp_buf_free(&f->v[i].jobids);
-		sp_buf_free(&f->v[i].evidence);
-		sp_buf_free(&f->v[i].action);
-	}
-	free(f->v);
-	memset(f, 0, sizeof *f);
+	sp_findings_sort_by(f, 0, kind_order);
 }

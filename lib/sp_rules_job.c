@@ -1,7 +1,8 @@
 /*
- * sp_findings.c - the single-job rules.  Each rule reads the derived
- * values of sp_jobcalc and says what it saw (evidence) and what to do
- * (action) in sentences a user can act on without this program.
+ * sp_rules_job.c - the rules that read one job's record.  Each reads
+ * the derived values of sp_jobcalc and says what it saw (evidence) and
+ * what to do (action) in sentences a user can act on without this
+ * program; the figures an action names come from sp_pick.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -11,142 +12,12 @@
 
 #include "sp_advice.h"
 #include "sp_const.h"
-#include "sp_findings.h"
 #include "sp_hist.h"
 #include "sp_record.h"
+#include "sp_rules_job.h"
+#include "sp_state.h"
 #include "sp_suggest.h"
 #include "sp_units.h"
-
-/* ------------------------------------------------------------------ */
-/* Sentences                                                          */
-
-/*
- * A printf for the quantities findings speak of: %D duration, %T
- * HH:MM:SS, %B bytes, %P percentage of a fraction, %L a whole number,
- * %1 one decimal, %s text, %d int, %% a percent sign.
- */
-static void
-vsay(struct sp_buf *b, const char *fmt, va_list ap)
-{
-	for (const char *p = fmt; *p; p++) {
-		if (*p != '%' || p[1] == '\0') {
-			sp_buf_addc(b, *p);
-			continue;
-		}
-		switch (*++p) {
-		case 'D':
-			sp_fmt_duration(b, va_arg(ap, double));
-			break;
-		case 'T':
-			sp_fmt_hms(b, va_arg(ap, double));
-			break;
-		case 'B':
-			sp_fmt_bytes(b, va_arg(ap, double));
-			break;
-		case 'P':
-			sp_fmt_percent(b, va_arg(ap, double));
-			break;
-		case 'L':
-			sp_buf_printf(b, "%.0f", va_arg(ap, double));
-			break;
-		case '1':
-			sp_buf_printf(b, "%.1f", va_arg(ap, double));
-			break;
-		case 's':
-			sp_buf_adds(b, va_arg(ap, const char *));
-			break;
-		case 'd':
-			sp_buf_printf(b, "%d", va_arg(ap, int));
-			break;
-		default:
-			sp_buf_addc(b, *p);
-			break;
-		}
-	}
-}
-
-static void
-say(struct sp_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsay(b, fmt, ap);
-	va_end(ap);
-}
-
-/* The finding under construction: say() into ev and act, then add(). */
-struct draft {
-	struct sp_buf ev;
-	struct sp_buf act;
-};
-
-static void
-add(struct sp_findings *out, const char *code, enum sp_severity sev,
-    struct draft *d)
-{
-	struct sp_finding *f;
-
-	out->v = sp_xgrow(out->v, &out->cap, out->n + 1, sizeof *out->v);
-	f = &out->v[out->n++];
-	f->code = code;
-	f->severity = sev;
-	f->evidence = sp_xstrdup(sp_buf_str(&d->ev));
-	f->action = d->act.len ? sp_xstrdup(d->act.p) : NULL;
-	sp_buf_clear(&d->ev);
-	sp_buf_clear(&d->act);
-}
-
-const char *
-sp_severity_name(enum sp_severity s)
-{
-	switch (s) {
-	case SP_SEV_CRITICAL:
-		return "critical";
-	case SP_SEV_WARNING:
-		return "warning";
-	case SP_SEV_INFO:
-		break;
-	}
-	return "info";
-}
-
-const char *
-sp_severity_label(enum sp_severity s)
-{
-	switch (s) {
-	case SP_SEV_CRITICAL:
-		return "CRITICAL";
-	case SP_SEV_WARNING:
-		return "WARNING";
-	case SP_SEV_INFO:
-		break;
-	}
-	return "INFO";
-}
-
-const char *
-sp_signal_name(int n)
-{
-	/* Linux numbering, which is what a Slurm cluster runs. */
-	switch (n) {
-	case 1: return "SIGHUP";
-	case 2: return "SIGINT";
-	case 3: return "SIGQUIT";
-	case 4: return "SIGILL";
-	case 6: return "SIGABRT";
-	case 7: return "SIGBUS";
-	case 8: return "SIGFPE";
-	case 9: return "SIGKILL";
-	case 11: return "SIGSEGV";
-	case 13: return "SIGPIPE";
-	case 14: return "SIGALRM";
-	case 15: return "SIGTERM";
-	case 24: return "SIGXCPU";
-	case 25: return "SIGXFSZ";
-	default: return NULL;
-	}
-}
 
 static enum sp_gather
 gather_of(const struct sp_site *site)
@@ -197,111 +68,6 @@ sp_caveat_cpu(struct sp_buf *b, const struct sp_site *site)
 	}
 }
 
-/* ------------------------------------------------------------------ */
-/* Derived values                                                     */
-
-static double
-nan_max(double a, double b)
-{
-	if (isnan(a))
-		return b;
-	if (isnan(b))
-		return a;
-	return a > b ? a : b;
-}
-
-/* Steps that ran the job's own work: everything but .extern. */
-static int
-work_step(const struct sp_job *s)
-{
-	return !sp_slice_eq(s->step, "extern");
-}
-
-void
-sp_jobcalc(struct sp_jobcalc *c, const struct sp_job *j,
-	   const struct sp_job *steps, size_t nsteps,
-	   const struct sp_site *site)
-{
-	double freq = site != NULL && site->known ? site->gather_freq_s : NAN;
-
-	c->open = sp_job_is_open(j);
-	c->noop = sp_job_noop(j);
-	c->noop_known = sp_job_noop_known(j);
-	c->cores = sp_job_cores(j);
-	c->gpus = sp_known(j->alloc_gpus) ? j->alloc_gpus : 0;
-	c->nodes = j->nnodes;
-	c->tasks = j->ntasks;
-	for (size_t i = 0; i < nsteps && !sp_known(j->ntasks); i++)
-		if (work_step(&steps[i]))
-			c->tasks = nan_max(c->tasks, steps[i].ntasks);
-	if (sp_known(c->tasks) && c->tasks > 0)
-		c->cpus_per_task = c->cores / c->tasks;
-	else if (sp_known(c->nodes) && c->nodes > 0)
-		c->cpus_per_task = c->cores / c->nodes;
-	else
-		c->cpus_per_task = c->cores;
-
-	c->cpu_capacity_s = j->cpu_time_s;
-	if (sp_known(j->elapsed_s) && sp_known(c->cores))
-		c->cpu_capacity_s = nan_max(c->cpu_capacity_s,
-					    j->elapsed_s * c->cores);
-	for (size_t i = 0; i < nsteps; i++)
-		if (work_step(&steps[i]))
-			c->cpu_capacity_s = nan_max(c->cpu_capacity_s,
-						    steps[i].cpu_time_s);
-	c->cpu_util = c->cpu_capacity_s > 0 ?
-		      j->total_cpu_s / c->cpu_capacity_s : NAN;
-	c->busy_cores = j->elapsed_s > 0 ? j->total_cpu_s / j->elapsed_s :
-					   NAN;
-	c->sys_fraction = NAN;
-	if (sp_known(j->sys_cpu_s) && j->total_cpu_s >= 1 &&
-	    j->sys_cpu_s <= j->total_cpu_s)
-		c->sys_fraction = j->sys_cpu_s / j->total_cpu_s;
-	c->walltime_used = j->timelimit_s > 0 && j->elapsed_s >= 0 ?
-			   j->elapsed_s / j->timelimit_s : NAN;
-
-	c->mem_limit_b = j->mem_limit_node_b;
-	if (!(c->mem_limit_b > 0) && j->mem_limit_total_b > 0)
-		c->mem_limit_b = j->mem_limit_total_b /
-				 (j->nnodes > 0 ? j->nnodes : 1);
-	if (!(c->mem_limit_b > 0))
-		c->mem_limit_b = NAN;
-	c->rss_above_limit = j->max_rss_b > c->mem_limit_b;
-	c->mem_used = sp_known(j->max_rss_b) && c->mem_limit_b > 0 &&
-		      !c->rss_above_limit ? j->max_rss_b / c->mem_limit_b : NAN;
-
-	c->io_b = NAN;
-	if (sp_known(j->read_b) || sp_known(j->write_b))
-		c->io_b = (sp_known(j->read_b) ? j->read_b : 0) +
-			  (sp_known(j->write_b) ? j->write_b : 0);
-	c->io_rate = j->elapsed_s > 0 ? c->io_b / j->elapsed_s : NAN;
-
-	c->straggler = NAN;
-	if (j->ave_cpu_s > 0 && sp_known(j->min_cpu_s))
-		c->straggler = (j->ave_cpu_s - j->min_cpu_s) / j->ave_cpu_s;
-	for (size_t i = 0; i < nsteps && !sp_known(c->straggler); i++)
-		if (work_step(&steps[i]) && steps[i].ntasks > 1 &&
-		    steps[i].ave_cpu_s > 0 && sp_known(steps[i].min_cpu_s))
-			c->straggler = (steps[i].ave_cpu_s -
-					steps[i].min_cpu_s) /
-				       steps[i].ave_cpu_s;
-	c->imbalance = j->rss_imbalance;
-	for (size_t i = 0; i < nsteps && !sp_known(j->rss_imbalance); i++)
-		if (work_step(&steps[i]) && steps[i].ave_rss_b > 0 &&
-		    sp_known(steps[i].max_rss_b))
-			c->imbalance = nan_max(c->imbalance,
-					       steps[i].max_rss_b /
-					       steps[i].ave_rss_b);
-
-	c->wait_s = j->wait_s;
-	if (!sp_known(c->wait_s) && j->submit_known && j->start_known &&
-	    j->start_t >= j->submit_t)
-		c->wait_s = (double)(j->start_t - j->submit_t);
-	c->samples = sp_samples(j->elapsed_s, freq);
-	c->gpu_hours = c->gpus > 0 ? j->elapsed_s * c->gpus / 3600.0 : NAN;
-	c->core_hours = j->elapsed_s * c->cores / 3600.0;
-}
-
 /*
  * This job as the cross-run rules read a run, with what this view
  * measured where it knows more than the record alone (the widest step's
@@ -328,7 +94,8 @@ struct ctx {
 	struct sp_jobcalc c;
 	struct sp_findings *out;
 	size_t from;		/* this job's first finding in out */
-	struct draft dr;
+	struct sp_draft dr;	/* the finding being written */
+	struct sp_words w;	/* its numbers in words */
 	char *state;		/* decoded */
 	/* The evidence the figures of the actions rest on: this job as a
 	 * history of one, read by the rules sp-size reads a workload by. */
@@ -341,6 +108,41 @@ struct ctx {
 	unsigned picked;
 	struct sp_buf src;	/* where a figure comes from, in words */
 };
+
+/* Writes the evidence, then the action, of the finding being written. */
+static void
+ev(struct ctx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void
+act(struct ctx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+ev(struct ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sp_buf_vprintf(&x->dr.ev, fmt, ap);
+	va_end(ap);
+}
+
+static void
+act(struct ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sp_buf_vprintf(&x->dr.act, fmt, ap);
+	va_end(ap);
+}
+
+/* Adds the finding written so far. */
+static void
+add(struct ctx *x, const char *code, enum sp_severity sev)
+{
+	sp_findings_add(x->out, code, sev, &x->dr);
+}
 
 static int
 state_is(const struct ctx *x, const char *s)
@@ -414,20 +216,20 @@ static void
 say_thin(struct ctx *x, struct sp_buf *b)
 {
 	if (thin(x))
-		say(b, " At most %L samples were taken in %D, so the real "
-		    "peak may lie between them.", x->c.samples,
-		    x->j->elapsed_s);
+		sp_buf_printf(b, " At most %.0f samples were taken in %s, so "
+			      "the real peak may lie between them.",
+			      x->c.samples, sp_dur(&x->w, x->j->elapsed_s));
 }
 
 static void
 rule_open(struct ctx *x)
 {
-	say(&x->dr.ev, "State=%s with End=Unknown: the elapsed time runs to "
-	    "the moment of the query, not to an end.", x->state);
-	say(&x->dr.act, "Check squeue: if the job still runs, read it again "
+	ev(x, "State=%s with End=Unknown: the elapsed time runs to "
+	   "the moment of the query, not to an end.", x->state);
+	act(x, "Check squeue: if the job still runs, read it again "
 	    "when it ends; if squeue has never heard of it, the record is an "
 	    "artefact left by the controller and nothing is running.");
-	add(x->out, "open-record", SP_SEV_INFO, &x->dr);
+	add(x, "open-record", SP_SEV_INFO);
 }
 
 /* The CPU caveat only where it changes the reading (not cgroup). */
@@ -449,24 +251,24 @@ timeout_action(struct ctx *x)
 	enum sp_verdict v = p->adv.verdict;
 
 	if (p->from == SP_PICK_WORKLOAD && v == SP_V_HOLD) {
-		say(&x->dr.act, "Do not raise --time yet: most of this "
-		    "workload's timeouts computed nothing, and a longer limit "
-		    "buys a longer hang (sp-size holds it, from %L runs). Find "
+		act(x, "Do not raise --time yet: most of this workload's "
+		    "timeouts computed nothing, and a longer limit buys a "
+		    "longer hang (sp-size holds it, from %.0f runs). Find "
 		    "the blocking call first.", (double)p->runs);
 	} else if (p->from == SP_PICK_WORKLOAD && v == SP_V_KEEP &&
 		   p->value > j->timelimit_s) {
-		say(&x->dr.act, "This workload now asks for --time=%s, which "
-		    "its %L runs support (sp-size keeps it).",
+		act(x, "This workload now asks for --time=%s, which "
+		    "its %.0f runs support (sp-size keeps it).",
 		    sp_buf_str(&p->text), (double)p->runs);
 	} else if (p->from == SP_PICK_WORKLOAD && p->value > j->timelimit_s) {
-		say(&x->dr.act, "Raise --time to %s (%s).",
+		act(x, "Raise --time to %s (%s).",
 		    sp_buf_str(&p->text), source(x, p, "this run"));
 	} else {
-		say(&x->dr.act, "Raise --time well above %T: a timed-out run "
+		act(x, "Raise --time well above %s: a timed-out run "
 		    "only shows the work takes longer than that, not how much "
-		    "longer.", j->timelimit_s);
+		    "longer.", sp_hms(&x->w, j->timelimit_s));
 	}
-	say(&x->dr.act, " Checkpoint, so the next timeout loses less.");
+	act(x, " Checkpoint, so the next timeout loses less.");
 }
 
 /*
@@ -478,20 +280,20 @@ rule_timeout_unsure(struct ctx *x, enum sp_timeout cause)
 {
 	const struct sp_job *j = x->j;
 
-	say(&x->dr.ev, "Ran out of wall clock at its %D limit after %D.",
-	    j->timelimit_s, j->elapsed_s);
+	ev(x, "Ran out of wall clock at its %s limit after %s.",
+	   sp_dur(&x->w, j->timelimit_s), sp_dur(&x->w, j->elapsed_s));
 	if (cause == SP_TO_UNKNOWN)
-		say(&x->dr.ev, " CPU time is not in this record, so whether "
-		    "it was working or hung cannot be told.");
+		ev(x, " CPU time is not in this record, so whether "
+		   "it was working or hung cannot be told.");
 	else
-		say(&x->dr.ev, " It used %D of CPU in under %D: too short to "
-		    "tell a hang from a wait.", j->total_cpu_s,
-		    SP_NOOP_MIN_ELAPSED_S);
-	say(&x->dr.act, "Find out before raising --time: a longer limit only "
+		ev(x, " It used %s of CPU in under %s: too short to "
+		   "tell a hang from a wait.", sp_dur(&x->w, j->total_cpu_s),
+		   sp_dur(&x->w, SP_NOOP_MIN_ELAPSED_S));
+	act(x, "Find out before raising --time: a longer limit only "
 	    "helps work that was cut off; a hung job would just hang longer. "
 	    "The log's last lines%s say which.", cause == SP_TO_UNKNOWN ?
 	    ", or the CPU time (sacct -o TotalCPU)," : "");
-	add(x->out, "timeout", SP_SEV_WARNING, &x->dr);
+	add(x, "timeout", SP_SEV_WARNING);
 }
 
 static void
@@ -508,21 +310,23 @@ rule_walltime(struct ctx *x)
 			return;
 		}
 		if (cause == SP_TO_HUNG) {
-			say(&x->dr.ev, "Held the allocation for %D, to its "
-			    "limit, but used %D of CPU: blocked, not slow.",
-			    j->elapsed_s, j->total_cpu_s);
+			ev(x, "Held the allocation for %s, to its limit, but "
+			   "used %s of CPU: blocked, not slow.",
+			   sp_dur(&x->w, j->elapsed_s),
+			   sp_dur(&x->w, j->total_cpu_s));
 			say_cpu_doubt(x, &x->dr.ev);
-			say(&x->dr.act, "Do not raise --time: a longer limit "
+			act(x, "Do not raise --time: a longer limit "
 			    "buys a longer hang. Find what it waited on: a "
 			    "data read that never returned, a lock, ranks "
 			    "waiting for each other, an interactive prompt.");
-			add(x->out, "timeout-hang", SP_SEV_CRITICAL, &x->dr);
+			add(x, "timeout-hang", SP_SEV_CRITICAL);
 			return;
 		}
-		say(&x->dr.ev, "Ran out of wall clock at its %D limit while "
-		    "working (%D of CPU).", j->timelimit_s, j->total_cpu_s);
+		ev(x, "Ran out of wall clock at its %s limit while working "
+		   "(%s of CPU).", sp_dur(&x->w, j->timelimit_s),
+		   sp_dur(&x->w, j->total_cpu_s));
 		timeout_action(x);
-		add(x->out, "timeout-real", SP_SEV_CRITICAL, &x->dr);
+		add(x, "timeout-real", SP_SEV_CRITICAL);
 		return;
 	}
 	if (state_is(x, "COMPLETED") && !x->c.noop &&
@@ -532,12 +336,13 @@ rule_walltime(struct ctx *x)
 		/* Nothing to do where the figure is no tighter. */
 		if (!tighter(p, j->timelimit_s))
 			return;
-		say(&x->dr.ev, "Used %D of its %D limit (%P).", j->elapsed_s,
-		    j->timelimit_s, x->c.walltime_used);
-		say(&x->dr.act, "A tighter --time=%s (%s) starts sooner: short "
+		ev(x, "Used %s of its %s limit (%s).",
+		   sp_dur(&x->w, j->elapsed_s), sp_dur(&x->w, j->timelimit_s),
+		   sp_pct(&x->w, x->c.walltime_used));
+		act(x, "A tighter --time=%s (%s) starts sooner: short "
 		    "jobs fit the scheduler's backfill gaps.",
 		    sp_buf_str(&p->text), source(x, p, "this run"));
-		add(x->out, "walltime-slack", SP_SEV_INFO, &x->dr);
+		add(x, "walltime-slack", SP_SEV_INFO);
 	}
 }
 
@@ -576,27 +381,27 @@ oom_action(struct ctx *x, double limit)
 	enum sp_verdict v = p->adv.verdict;
 
 	if (p->from == SP_PICK_WORKLOAD && v == SP_V_HOLD) {
-		say(&x->dr.act, "Do not raise --mem: %s (sp-size holds it, "
-		    "from %L runs of this workload). Find what else changed "
+		act(x, "Do not raise --mem: %s (sp-size holds it, "
+		    "from %.0f runs of this workload). Find what else changed "
 		    "between the runs: workers, batch size, input shard.",
 		    sp_buf_str(&p->adv.basis), (double)p->runs);
 	} else if (p->from == SP_PICK_WORKLOAD && v == SP_V_CAPPED) {
-		say(&x->dr.act, "This workload asks for --mem=%s, as much as "
+		act(x, "This workload asks for --mem=%s, as much as "
 		    "the partition's nodes have (sp-size caps it there, from "
-		    "%L runs): %s Or use a partition with larger nodes.",
+		    "%.0f runs): %s Or use a partition with larger nodes.",
 		    sp_buf_str(&p->text), (double)p->runs, hold_less);
 	} else if (p->from == SP_PICK_WORKLOAD && v == SP_V_KEEP &&
 		   sp_known(p->value)) {
-		say(&x->dr.act, "This workload now asks for --mem=%s, which its "
-		    "%L runs support (sp-size keeps it); if that is killed too, "
+		act(x, "This workload now asks for --mem=%s, which its %.0f "
+		    "runs support (sp-size keeps it); if that is killed too, "
 		    "%s", sp_buf_str(&p->text), (double)p->runs, hold_less);
 	} else if (sp_known(p->value) && sp_known(limit) &&
 		   p->value > limit) {
-		say(&x->dr.act, "Raise --mem to %s (%s), or %s",
+		act(x, "Raise --mem to %s (%s), or %s",
 		    sp_buf_str(&p->text),
 		    source(x, p, "the size that was killed"), hold_less);
 	} else {
-		say(&x->dr.act, "Raise --mem, or %s", hold_less);
+		act(x, "Raise --mem, or %s", hold_less);
 	}
 }
 
@@ -608,37 +413,38 @@ rule_memory(struct ctx *x)
 
 	if (state_is(x, "OUT_OF_MEMORY")) {
 		if (!sp_known(limit)) {
-			say(&x->dr.ev, "Killed for memory; the record does "
-			    "not say what the limit was.");
+			ev(x, "Killed for memory; the record does "
+			   "not say what the limit was.");
 		} else if (x->c.rss_above_limit) {
-			say(&x->dr.ev, "Killed for memory at %B per node. "
-			    "MaxRSS reads %B, above that limit, which no "
-			    "working set can do: do not size --mem from it. ",
-			    limit, rss);
+			ev(x, "Killed for memory at %s per node. "
+			   "MaxRSS reads %s, above that limit, which no "
+			   "working set can do: do not size --mem from it. ",
+			   sp_bytes(&x->w, limit), sp_bytes(&x->w, rss));
 			sp_caveat_rss(&x->dr.ev, x->d->site);
 		} else if (sp_known(rss)) {
-			say(&x->dr.ev, "Killed for memory at %B per node; the "
-			    "highest sample was %B (%P). Samples are a floor: "
-			    "the peak reached the limit between them.", limit,
-			    rss, x->c.mem_used);
+			ev(x, "Killed for memory at %s per node; the highest "
+			   "sample was %s (%s). Samples are a floor: the "
+			   "peak reached the limit between them.",
+			   sp_bytes(&x->w, limit), sp_bytes(&x->w, rss),
+			   sp_pct(&x->w, x->c.mem_used));
 			say_thin(x, &x->dr.ev);
 		} else {
-			say(&x->dr.ev, "Killed for memory at %B per node "
-			    "before any memory sample was taken.", limit);
+			ev(x, "Killed for memory at %s per node before any "
+			   "memory sample was taken.", sp_bytes(&x->w, limit));
 		}
 		oom_action(x, limit);
-		add(x->out, "host-oom", SP_SEV_CRITICAL, &x->dr);
+		add(x, "host-oom", SP_SEV_CRITICAL);
 		return;
 	}
 	if (x->c.rss_above_limit) {
-		say(&x->dr.ev, "MaxRSS reads %B, above the %B limit per node, "
-		    "yet the job was not killed: the figure cannot be this "
-		    "job's footprint. ", rss, limit);
+		ev(x, "MaxRSS reads %s, above the %s limit per node, yet the "
+		   "job was not killed: the figure cannot be this job's "
+		   "footprint. ", sp_bytes(&x->w, rss), sp_bytes(&x->w, limit));
 		sp_caveat_rss(&x->dr.ev, x->d->site);
-		say(&x->dr.act, "Do not size --mem from it. Measure the working "
+		act(x, "Do not size --mem from it. Measure the working "
 		    "set live while the job runs (sstat, the cgroup's "
 		    "memory.peak, or slurmwatch).");
-		add(x->out, "rss-above-limit", SP_SEV_WARNING, &x->dr);
+		add(x, "rss-above-limit", SP_SEV_WARNING);
 		return;
 	}
 	if (state_is(x, "COMPLETED") && !x->c.noop &&
@@ -648,13 +454,14 @@ rule_memory(struct ctx *x)
 
 		if (!tighter(p, limit))
 			return;
-		say(&x->dr.ev, "Peak %B of %B per node (%P): %B never used.",
-		    rss, limit, x->c.mem_used, limit - rss);
+		ev(x, "Peak %s of %s per node (%s): %s never used.",
+		   sp_bytes(&x->w, rss), sp_bytes(&x->w, limit),
+		   sp_pct(&x->w, x->c.mem_used), sp_bytes(&x->w, limit - rss));
 		say_thin(x, &x->dr.ev);
-		say(&x->dr.act, "Try --mem=%s (%s). ", sp_buf_str(&p->text),
+		act(x, "Try --mem=%s (%s). ", sp_buf_str(&p->text),
 		    source(x, p, "the peak"));
 		sp_caveat_rss(&x->dr.act, x->d->site);
-		add(x->out, "memory-slack", SP_SEV_INFO, &x->dr);
+		add(x, "memory-slack", SP_SEV_INFO);
 	}
 }
 
@@ -662,21 +469,17 @@ rule_memory(struct ctx *x)
 static int
 cpu_exempt(const struct ctx *x)
 {
-	static const char *const exempt[] = { "OUT_OF_MEMORY", "NODE_FAIL",
-		"PREEMPTED", "BOOT_FAIL", "DEADLINE", "TIMEOUT", NULL };
+	enum sp_state st = sp_state_of(x->j->state);
 
-	for (const char *const *s = exempt; *s; s++)
-		if (state_is(x, *s))
-			return 1;
-	return 0;
+	return st == SP_ST_TIMEOUT || sp_state_explains_idle(st);
 }
 
 static void
 say_gpus(struct ctx *x, struct sp_buf *b)
 {
 	if (x->c.gpus > 0)
-		say(b, " with %L GPU%s (%1 GPU-hours)", x->c.gpus,
-		    x->c.gpus == 1 ? "" : "s", x->c.gpu_hours);
+		sp_buf_printf(b, " with %.0f GPU%s (%.1f GPU-hours)", x->c.gpus,
+			      x->c.gpus == 1 ? "" : "s", x->c.gpu_hours);
 }
 
 static void
@@ -685,37 +488,38 @@ rule_noop(struct ctx *x)
 	const struct sp_job *j = x->j;
 	enum sp_gather g = gather_of(x->d->site);
 
-	say(&x->dr.ev, "Held the allocation for %D", j->elapsed_s);
+	ev(x, "Held the allocation for %s", sp_dur(&x->w, j->elapsed_s));
 	say_gpus(x, &x->dr.ev);
-	say(&x->dr.ev, " and used %D of CPU in all.", j->total_cpu_s);
+	ev(x, " and used %s of CPU in all.", sp_dur(&x->w, j->total_cpu_s));
 	if (sp_job_io_explains(j)) {
 		/* Moving data is work; "nothing was computed" would be false. */
-		say(&x->dr.ev, " It computed almost nothing because it was "
-		    "moving data: read %B and wrote %B (%B/s).",
-		    sp_known(j->read_b) ? j->read_b : 0.0,
-		    sp_known(j->write_b) ? j->write_b : 0.0, x->c.io_rate);
-		say(&x->dr.act, "If the transfer is the job, give it a "
+		ev(x, " It computed almost nothing because it was moving "
+		   "data: read %s and wrote %s (%s/s).",
+		   sp_bytes(&x->w, sp_known(j->read_b) ? j->read_b : 0.0),
+		   sp_bytes(&x->w, sp_known(j->write_b) ? j->write_b : 0.0),
+		   sp_bytes(&x->w, x->c.io_rate));
+		act(x, "If the transfer is the job, give it a "
 		    "transfer node or fewer resources; if not, stage the data "
 		    "before the allocation starts.");
-		add(x->out, "noop-allocation", SP_SEV_WARNING, &x->dr);
+		add(x, "noop-allocation", SP_SEV_WARNING);
 		return;
 	}
 	if (g == SP_GATHER_CGROUP) {
-		say(&x->dr.ev, " Nothing was computed.");
-		say(&x->dr.act, "Find the blocking call: a data read that "
+		ev(x, " Nothing was computed.");
+		act(x, "Find the blocking call: a data read that "
 		    "never returned, a lock, ranks waiting for each other, "
 		    "an interactive prompt. sp-hang lists every such "
 		    "allocation.");
 	} else {
-		say(&x->dr.ev, " No CPU time was attributed to it. ");
+		ev(x, " No CPU time was attributed to it. ");
 		sp_caveat_cpu(&x->dr.ev, x->d->site);
-		say(&x->dr.act, "If the work ran in a pool that detaches from "
+		act(x, "If the work ran in a pool that detaches from "
 		    "the job (daemonised workers, some container runtimes), "
 		    "it was not counted; otherwise find the blocking call: a "
 		    "data read that never returned, a lock, ranks waiting "
 		    "for each other, an interactive prompt.");
 	}
-	add(x->out, "noop-allocation", SP_SEV_CRITICAL, &x->dr);
+	add(x, "noop-allocation", SP_SEV_CRITICAL);
 }
 
 /* What a job that idled its cores should ask for next. */
@@ -726,19 +530,19 @@ cpu_action(struct ctx *x)
 	double cpt = x->c.cpus_per_task;
 
 	if (tighter(p, cpt)) {
-		say(&x->dr.act, "Try --cpus-per-task=%s (%s), unless dataloader "
+		act(x, "Try --cpus-per-task=%s (%s), unless dataloader "
 		    "workers or a detached pool do the work%s.",
 		    sp_buf_str(&p->text), source(x, p, "this run's busy cores "
 		    "per task"), x->c.tasks > 1 ? " (it is per task)" : "");
 	} else if (p->from == SP_PICK_WORKLOAD && sp_known(p->value)) {
-		say(&x->dr.act, "Across this workload's %L runs sp-size %s: "
+		act(x, "Across this workload's %.0f runs sp-size %s: "
 		    "the cores this run left idle are its own (its input, or a "
 		    "wait on I/O or on another job).", (double)p->runs,
 		    verdict_words(x, p));
 	} else if (x->c.tasks > 1 && sp_known(p->value)) {
 		/* Never the current value as a change. */
-		say(&x->dr.act, "--cpus-per-task is already %s: the idle cores "
-		    "are whole tasks, so ask for fewer tasks (--ntasks), unless "
+		act(x, "--cpus-per-task is already %s: the idle cores are "
+		    "whole tasks, so ask for fewer tasks (--ntasks), unless "
 		    "the work needs them all at moments the average hides.",
 		    sp_buf_str(&p->text));
 	}
@@ -758,13 +562,14 @@ rule_cpu(struct ctx *x)
 	if (!(j->elapsed_s >= SP_FIND_CPU_MIN_ELAPSED_S) ||
 	    !(x->c.cores > 1) || !(x->c.cpu_util < SP_FIND_CPU_OVERREQUEST))
 		return;
-	say(&x->dr.ev, "Used %P of %L cores", x->c.cpu_util, x->c.cores);
+	ev(x, "Used %s of %.0f cores", sp_pct(&x->w, x->c.cpu_util),
+	   x->c.cores);
 	if (x->c.tasks > 1)
-		say(&x->dr.ev, " across %L tasks", x->c.tasks);
-	say(&x->dr.ev, ", about %1 cores of real work.", x->c.busy_cores);
+		ev(x, " across %.0f tasks", x->c.tasks);
+	ev(x, ", about %.1f cores of real work.", x->c.busy_cores);
 	say_cpu_doubt(x, &x->dr.ev);
 	cpu_action(x);
-	add(x->out, "cpu-overrequest", SP_SEV_WARNING, &x->dr);
+	add(x, "cpu-overrequest", SP_SEV_WARNING);
 }
 
 static void
@@ -775,14 +580,14 @@ rule_kernel(struct ctx *x)
 	if (x->c.open || x->c.noop || !(j->total_cpu_s >= SP_FIND_SYS_MIN_CPU_S) ||
 	    !(x->c.sys_fraction >= SP_FIND_SYS_FRACTION))
 		return;
-	say(&x->dr.ev, "%P of its CPU time went to the kernel (%D of %D), "
-	    "not to the program itself.", x->c.sys_fraction, j->sys_cpu_s,
-	    j->total_cpu_s);
-	say(&x->dr.act, "That is system-call overhead, usually I/O in small "
+	ev(x, "%s of its CPU time went to the kernel (%s of %s), not to the "
+	   "program itself.", sp_pct(&x->w, x->c.sys_fraction),
+	   sp_dur(&x->w, j->sys_cpu_s), sp_dur(&x->w, j->total_cpu_s));
+	act(x, "That is system-call overhead, usually I/O in small "
 	    "pieces or many small files: read in larger blocks, pack small "
 	    "files into one (tar, HDF5, WebDataset), keep hot data on "
 	    "node-local disk.");
-	add(x->out, "system-cpu-heavy", SP_SEV_WARNING, &x->dr);
+	add(x, "system-cpu-heavy", SP_SEV_WARNING);
 }
 
 static void
@@ -793,12 +598,13 @@ rule_io(struct ctx *x)
 	if (x->c.open || !(x->c.io_b >= SP_IO_MIN_BYTES) ||
 	    !(x->c.io_rate >= SP_IO_MIN_RATE))
 		return;
-	say(&x->dr.ev, "Read %B and wrote %B in %D: %B/s sustained.",
-	    sp_known(j->read_b) ? j->read_b : 0.0,
-	    sp_known(j->write_b) ? j->write_b : 0.0, j->elapsed_s, x->c.io_rate);
-	say(&x->dr.act, "Check which storage it hit: stage the data to the "
+	ev(x, "Read %s and wrote %s in %s: %s/s sustained.",
+	   sp_bytes(&x->w, sp_known(j->read_b) ? j->read_b : 0.0),
+	   sp_bytes(&x->w, sp_known(j->write_b) ? j->write_b : 0.0),
+	   sp_dur(&x->w, j->elapsed_s), sp_bytes(&x->w, x->c.io_rate));
+	act(x, "Check which storage it hit: stage the data to the "
 	    "fast scratch tier or node-local disk before the work starts.");
-	add(x->out, "io-heavy", SP_SEV_WARNING, &x->dr);
+	add(x, "io-heavy", SP_SEV_WARNING);
 }
 
 static char *
@@ -821,28 +627,28 @@ rule_parallel(struct ctx *x)
 	if (x->c.straggler >= SP_FIND_STRAGGLER_SPREAD) {
 		char *task = text(j->min_cpu_task), *node = text(j->min_cpu_node);
 
-		say(&x->dr.ev, "The slowest task");
+		ev(x, "The slowest task");
 		if (*task && *node)
-			say(&x->dr.ev, " (task %s on %s)", task, node);
+			ev(x, " (task %s on %s)", task, node);
 		else if (*node)
-			say(&x->dr.ev, " (on %s)", node);
-		say(&x->dr.ev, " used %P less CPU than the average task "
-		    "(%D against %D).", x->c.straggler, j->min_cpu_s,
-		    j->ave_cpu_s);
-		say(&x->dr.act, "The other tasks waited for it: look for "
+			ev(x, " (on %s)", node);
+		ev(x, " used %s less CPU than the average task (%s against "
+		   "%s).", sp_pct(&x->w, x->c.straggler),
+		   sp_dur(&x->w, j->min_cpu_s), sp_dur(&x->w, j->ave_cpu_s));
+		act(x, "The other tasks waited for it: look for "
 		    "uneven shards of data, a slow or shared node, or one "
 		    "rank doing extra work.");
-		add(x->out, "straggler", SP_SEV_WARNING, &x->dr);
+		add(x, "straggler", SP_SEV_WARNING);
 		free(task);
 		free(node);
 	}
 	if (x->c.imbalance >= SP_FIND_TASK_MEM_IMBALANCE) {
-		say(&x->dr.ev, "One task held %1x the tasks' mean memory "
-		    "(MaxRSS %B).", x->c.imbalance, j->max_rss_b);
-		say(&x->dr.act, "--mem is set by that one task: spread what it "
+		ev(x, "One task held %.1fx the tasks' mean memory (MaxRSS "
+		   "%s).", x->c.imbalance, sp_bytes(&x->w, j->max_rss_b));
+		act(x, "--mem is set by that one task: spread what it "
 		    "holds (a rank gathering every result is the usual "
 		    "cause), or give it a node of its own.");
-		add(x->out, "task-memory-imbalance", SP_SEV_INFO, &x->dr);
+		add(x, "task-memory-imbalance", SP_SEV_INFO);
 	}
 }
 
@@ -862,13 +668,14 @@ rule_paging(struct ctx *x)
 	if (!(pages >= SP_FIND_PAGING_MIN_PAGES) || !(j->elapsed_s > 0) ||
 	    !(pages / j->elapsed_s >= SP_FIND_PAGING_MIN_RATE))
 		return;
-	say(&x->dr.ev, "%L major page faults in %D (%1 a second): the job "
-	    "waited on the disk for pages.", pages, j->elapsed_s,
-	    pages / j->elapsed_s);
+	ev(x, "%.0f major page faults in %s (%.1f a second): the job "
+	   "waited on the disk for pages.", pages, sp_dur(&x->w, j->elapsed_s),
+	   pages / j->elapsed_s);
 	if (sp_known(used) && used < SP_FIND_PAGING_NEAR_LIMIT) {
-		say(&x->dr.ev, " Its peak, %B, stayed at %P of the limit, so "
-		    "memory was not short.", j->max_rss_b, used);
-		say(&x->dr.act, "Do not raise --mem for this: faults far below "
+		ev(x, " Its peak, %s, stayed at %s of the limit, so memory "
+		   "was not short.", sp_bytes(&x->w, j->max_rss_b),
+		   sp_pct(&x->w, used));
+		act(x, "Do not raise --mem for this: faults far below "
 		    "the limit come from files read through memory (a "
 		    "memory-mapped input, a cold page cache on first read). "
 		    "Read the input sequentially, or stage it to node-local "
@@ -876,18 +683,18 @@ rule_paging(struct ctx *x)
 	} else {
 		p = pick(x, SP_FLAG_MEM);
 		if (sp_known(used))
-			say(&x->dr.ev, " Its peak reached %P of the limit.",
-			    used);
-		say(&x->dr.act, "Raise --mem");
+			ev(x, " Its peak reached %s of the limit.",
+			   sp_pct(&x->w, used));
+		act(x, "Raise --mem");
 		if (p->from == SP_PICK_WORKLOAD &&
 		    p->adv.verdict == SP_V_RAISE)
-			say(&x->dr.act, " to %s (%s)", sp_buf_str(&p->text),
+			act(x, " to %s (%s)", sp_buf_str(&p->text),
 			    source(x, p, "the peak"));
-		say(&x->dr.act, " or shrink the working set%s; a memory-mapped "
+		act(x, " or shrink the working set%s; a memory-mapped "
 		    "input or a cold page cache faults the same way.",
 		    sp_known(used) ? "" : " if the peak was near the limit");
 	}
-	add(x->out, "paging", SP_SEV_WARNING, &x->dr);
+	add(x, "paging", SP_SEV_WARNING);
 }
 
 static void
@@ -911,35 +718,36 @@ rule_cancelled(struct ctx *x)
 	if (root && !(sp_known(j->uid) && j->uid == 0)) {
 		char *id = text(j->jobid);
 
-		say(&x->dr.ev, "Cancelled by root after %D, not by you: "
-		    "maintenance, a QOS or association limit, or a dependency "
-		    "that could never be met.", j->elapsed_s);
-		say(&x->dr.act, "If the reason is not clear, ask the "
+		ev(x, "Cancelled by root after %s, not by you: "
+		   "maintenance, a QOS or association limit, or a dependency "
+		   "that could never be met.", sp_dur(&x->w, j->elapsed_s));
+		act(x, "If the reason is not clear, ask the "
 		    "administrators (sacct -j %s -o Reason shows the "
 		    "scheduler's).", *id ? id : "ID");
-		add(x->out, "cancelled-by-other", SP_SEV_INFO, &x->dr);
+		add(x, "cancelled-by-other", SP_SEV_INFO);
 		free(id);
 	} else if (other) {
-		say(&x->dr.ev, "Cancelled after %D by %s%s, another user.",
-		    j->elapsed_s, numeric ? "uid " : "", by);
+		ev(x, "Cancelled after %s by %s%s, another user.",
+		   sp_dur(&x->w, j->elapsed_s), numeric ? "uid " : "", by);
 		if (numeric)
-			say(&x->dr.act, "Find who holds that uid (getent "
+			act(x, "Find who holds that uid (getent "
 			    "passwd %s): a colleague, a workflow manager's "
 			    "account, an administrator.", by);
 		else
-			say(&x->dr.act, "Ask %s why: a colleague, a workflow "
+			act(x, "Ask %s why: a colleague, a workflow "
 			    "manager's account, an administrator.", by);
-		add(x->out, "cancelled-by-other", SP_SEV_INFO, &x->dr);
+		add(x, "cancelled-by-other", SP_SEV_INFO);
 	} else {
-		say(&x->dr.ev, "Cancelled after %D, not failed", j->elapsed_s);
+		ev(x, "Cancelled after %s, not failed",
+		   sp_dur(&x->w, j->elapsed_s));
 		if (self)
-			say(&x->dr.ev, " (by its owner).");
+			ev(x, " (by its owner).");
 		else if (*by)
-			say(&x->dr.ev, " (by %s%s).", numeric ? "uid " : "",
-			    by);
+			ev(x, " (by %s%s).", numeric ? "uid " : "",
+			   by);
 		else
-			say(&x->dr.ev, "; the record does not say by whom.");
-		add(x->out, "cancelled", SP_SEV_INFO, &x->dr);
+			ev(x, "; the record does not say by whom.");
+		add(x, "cancelled", SP_SEV_INFO);
 	}
 	free(by);
 	free(user);
@@ -996,30 +804,31 @@ state_rules(struct ctx *x)
 	if (state_is(x, "CANCELLED")) {
 		rule_cancelled(x);
 	} else if (state_is(x, "NODE_FAIL")) {
-		say(&x->dr.ev, "A node failed under the job after %D; the "
-		    "usage figures are near zero or missing.", j->elapsed_s);
-		say(&x->dr.act, "Not your code: resubmit. If one node keeps "
+		ev(x, "A node failed under the job after %s; the usage "
+		   "figures are near zero or missing.",
+		   sp_dur(&x->w, j->elapsed_s));
+		act(x, "Not your code: resubmit. If one node keeps "
 		    "failing your jobs, sp-nodes shows whether it is worse "
 		    "than the rest.");
-		add(x->out, "node-failed", SP_SEV_WARNING, &x->dr);
+		add(x, "node-failed", SP_SEV_WARNING);
 	} else if (state_is(x, "BOOT_FAIL")) {
-		say(&x->dr.ev, "The node never came up for the job; none of "
-		    "its work ran.");
-		say(&x->dr.act, "Resubmit; tell the administrators if it "
+		ev(x, "The node never came up for the job; none of "
+		   "its work ran.");
+		act(x, "Resubmit; tell the administrators if it "
 		    "happens again on the same node.");
-		add(x->out, "boot-failed", SP_SEV_WARNING, &x->dr);
+		add(x, "boot-failed", SP_SEV_WARNING);
 	} else if (state_is(x, "DEADLINE")) {
-		say(&x->dr.ev, "Killed at its --deadline after %D, not at its "
-		    "time limit.", j->elapsed_s);
-		say(&x->dr.act, "A longer --time changes nothing: move the "
+		ev(x, "Killed at its --deadline after %s, not at its "
+		   "time limit.", sp_dur(&x->w, j->elapsed_s));
+		act(x, "A longer --time changes nothing: move the "
 		    "deadline or start the work earlier.");
-		add(x->out, "deadline", SP_SEV_CRITICAL, &x->dr);
+		add(x, "deadline", SP_SEV_CRITICAL);
 	} else if (state_is(x, "PREEMPTED")) {
-		say(&x->dr.ev, "Preempted after %D: a job of higher priority "
-		    "took the nodes back.", j->elapsed_s);
-		say(&x->dr.act, "Checkpoint and submit with --requeue, or use "
+		ev(x, "Preempted after %s: a job of higher priority "
+		   "took the nodes back.", sp_dur(&x->w, j->elapsed_s));
+		act(x, "Checkpoint and submit with --requeue, or use "
 		    "a QOS that is not preemptible.");
-		add(x->out, "preempted", SP_SEV_INFO, &x->dr);
+		add(x, "preempted", SP_SEV_INFO);
 	} else {
 		return 0;
 	}
@@ -1129,12 +938,12 @@ rule_cuda_oom(struct ctx *x)
 
 	if (!(x->c.gpus > 0) || !find_marker(x->d->logs, m, 1, &l))
 		return 0;
-	say(&x->dr.ev, "The GPU ran out of its own memory: ");
+	ev(x, "The GPU ran out of its own memory: ");
 	say_line(&x->dr.ev, l);
-	say(&x->dr.act, "Raising --mem changes nothing; that is host memory. "
+	act(x, "Raising --mem changes nothing; that is host memory. "
 	    "Use a smaller batch, activation checkpointing or lower "
 	    "precision, or a card with more memory.");
-	add(x->out, "cuda-oom", SP_SEV_CRITICAL, &x->dr);
+	add(x, "cuda-oom", SP_SEV_CRITICAL);
 	return 1;
 }
 
@@ -1153,12 +962,12 @@ rule_nccl(struct ctx *x)
 	if (!(x->c.gpus > 0) || !parallel ||
 	    !find_marker(x->d->logs, m, 1, &l))
 		return 0;
-	say(&x->dr.ev, "A collective between ranks failed: ");
+	ev(x, "A collective between ranks failed: ");
 	say_line(&x->dr.ev, l);
-	say(&x->dr.act, "This rank may be the victim, not the cause: find the "
+	act(x, "This rank may be the victim, not the cause: find the "
 	    "first rank that failed (its own log, its node). Rerun with "
 	    "NCCL_DEBUG=INFO if the logs do not say.");
-	add(x->out, "nccl", SP_SEV_CRITICAL, &x->dr);
+	add(x, "nccl", SP_SEV_CRITICAL);
 	return 1;
 }
 
@@ -1171,13 +980,13 @@ rule_import(struct ctx *x)
 
 	if (!find_marker(x->d->logs, m, 0, &l))
 		return 0;
-	say(&x->dr.ev, "A module could not be imported: ");
+	ev(x, "A module could not be imported: ");
 	say_line(&x->dr.ev, l);
-	say(&x->dr.act, "The job's environment is not the one it was "
+	act(x, "The job's environment is not the one it was "
 	    "installed in: load the modules and activate the environment in "
 	    "the script before the program starts, and check which python "
 	    "runs.");
-	add(x->out, "import-error", SP_SEV_CRITICAL, &x->dr);
+	add(x, "import-error", SP_SEV_CRITICAL);
 	return 1;
 }
 
@@ -1289,10 +1098,10 @@ rule_traceback(struct ctx *x)
 		found = traceback_in(&x->d->logs->v[i], &tb);
 	if (!found)
 		return 0;
-	say(&x->dr.ev, "The last Python traceback in the log:\n%s", tb.p);
-	say(&x->dr.act, "Start from the exception line, then the innermost "
+	ev(x, "The last Python traceback in the log:\n%s", tb.p);
+	act(x, "Start from the exception line, then the innermost "
 	    "frame in your own code.");
-	add(x->out, "traceback", SP_SEV_INFO, &x->dr);
+	add(x, "traceback", SP_SEV_INFO);
 	sp_buf_free(&tb);
 	return 1;
 }
@@ -1328,12 +1137,12 @@ rule_log_tail(struct ctx *x)
 		else
 			first = (first + 1) % SP_FIND_LOG_TAIL_LINES;
 	}
-	say(&x->dr.ev, "The last lines of %s:", log->path);
+	ev(x, "The last lines of %s:", log->path);
 	for (size_t i = 0; i < n; i++) {
 		sp_buf_addc(&x->dr.ev, '\n');
 		say_line(&x->dr.ev, lines[(first + i) % SP_FIND_LOG_TAIL_LINES]);
 	}
-	add(x->out, "log-tail", SP_SEV_INFO, &x->dr);
+	add(x, "log-tail", SP_SEV_INFO);
 	return 1;
 }
 
@@ -1378,12 +1187,12 @@ rule_exit(struct ctx *x)
 	int succeeded = state_is(x, "COMPLETED") && !(code != 0);
 
 	if (code == 127) {
-		say(&x->dr.ev, "Exit code 127: the shell could not find a "
-		    "command.");
-		say(&x->dr.act, "Check the order of module load, conda "
+		ev(x, "Exit code 127: the shell could not find a "
+		   "command.");
+		act(x, "Check the order of module load, conda "
 		    "activate or source before the command, and the PATH the "
 		    "job inherits (sbatch --export).");
-		add(x->out, "command-not-found", SP_SEV_CRITICAL, &x->dr);
+		add(x, "command-not-found", SP_SEV_CRITICAL);
 		named = 1;
 	}
 	if (j->signal > 0)
@@ -1395,16 +1204,16 @@ rule_exit(struct ctx *x)
 		const char *name = sp_signal_name(sig);
 
 		if (j->signal > 0 && name)
-			say(&x->dr.ev, "Killed by %s (signal %d).", name, sig);
+			ev(x, "Killed by %s (signal %d).", name, sig);
 		else if (j->signal > 0)
-			say(&x->dr.ev, "Killed by signal %d.", sig);
+			ev(x, "Killed by signal %d.", sig);
 		else
-			say(&x->dr.ev, "Exit code %L is 128 + %d: the shell's "
-			    "report of a process killed by %s.", code, sig,
-			    name);
-		say(&x->dr.act, "%s", signal_advice(sig));
-		add(x->out, sig == 9 ? "sigkill" : "signal-kill",
-		    SP_SEV_CRITICAL, &x->dr);
+			ev(x, "Exit code %.0f is 128 + %d: the shell's "
+			   "report of a process killed by %s.", code, sig,
+			   name);
+		act(x, "%s", signal_advice(sig));
+		add(x, sig == 9 ? "sigkill" : "signal-kill",
+		    SP_SEV_CRITICAL);
 		named = 1;
 	}
 	if (logs_read(x) && !succeeded) {
@@ -1422,35 +1231,35 @@ rule_exit(struct ctx *x)
 				  "no log was found" : "no log was read";
 
 		if (named)
-			say(&x->dr.ev, "Exited %L, and %s to confirm it.",
-			    code, why);
+			ev(x, "Exited %.0f, and %s to confirm it.",
+			   code, why);
 		else if (code == 1)
-			say(&x->dr.ev, "Exited 1, and %s to explain it. 1 is "
-			    "what an uncaught exception gives (Python), and a "
-			    "GPU out of memory looks the same from here.", why);
+			ev(x, "Exited 1, and %s to explain it. 1 is "
+			   "what an uncaught exception gives (Python), and a "
+			   "GPU out of memory looks the same from here.", why);
 		else
-			say(&x->dr.ev, "Exited %L, but %s to explain it.",
-			    code, why);
-		say(&x->dr.act, "Point sp-show at the logs with --log-dir, or "
+			ev(x, "Exited %.0f, but %s to explain it.",
+			   code, why);
+		act(x, "Point sp-show at the logs with --log-dir, or "
 		    "submit with a predictable --error=logs/%%x-%%j.err.");
-		add(x->out, "exit-nonzero-nolog", SP_SEV_WARNING, &x->dr);
+		add(x, "exit-nonzero-nolog", SP_SEV_WARNING);
 	}
 	if (sp_known(code) && code != 0 && x->out->n == before &&
 	    !end_explained(x)) {
 		/* A non-zero exit is never "nothing needs attention". */
 		if (!logs_read(x))
-			say(&x->dr.ev, "Exited %L, and nothing in this record "
-			    "explains it.", code);
+			ev(x, "Exited %.0f, and nothing in this record "
+			   "explains it.", code);
 		else if (logs_blank(x))
-			say(&x->dr.ev, "Exited %L, and its log (%s) is empty.",
-			    code, x->d->logs->v[0].path);
+			ev(x, "Exited %.0f, and its log (%s) is empty.",
+			   code, x->d->logs->v[0].path);
 		else
-			say(&x->dr.ev, "Exited %L, and nothing in its log "
-			    "explains it.", code);
-		say(&x->dr.act, "Run it again by hand, or make it say why "
+			ev(x, "Exited %.0f, and nothing in its log "
+			   "explains it.", code);
+		act(x, "Run it again by hand, or make it say why "
 		    "before it exits (set -x in a shell script; a message on "
 		    "stderr).");
-		add(x->out, "exit-nonzero", SP_SEV_WARNING, &x->dr);
+		add(x, "exit-nonzero", SP_SEV_WARNING);
 	}
 }
 
@@ -1464,35 +1273,36 @@ rule_gpu(struct ctx *x)
 		return;
 	if (sp_known(j->gpu_util)) {
 		if (j->gpu_util < SP_FIND_GPU_IDLE) {
-			say(&x->dr.ev, "The GPUs were %P busy on average over "
-			    "%D (%L GPU%s, %1 GPU-hours).", j->gpu_util,
-			    j->elapsed_s, x->c.gpus,
-			    x->c.gpus == 1 ? "" : "s", x->c.gpu_hours);
-			say(&x->dr.act, "Check the work reaches the GPU at all: "
+			ev(x, "The GPUs were %s busy on average over %s "
+			   "(%.0f GPU%s, %.1f GPU-hours).",
+			   sp_pct(&x->w, j->gpu_util),
+			   sp_dur(&x->w, j->elapsed_s), x->c.gpus,
+			   x->c.gpus == 1 ? "" : "s", x->c.gpu_hours);
+			act(x, "Check the work reaches the GPU at all: "
 			    "device placement, CUDA_VISIBLE_DEVICES, a "
 			    "CPU-only build of the framework.");
-			add(x->out, "gpu-idle", SP_SEV_CRITICAL, &x->dr);
+			add(x, "gpu-idle", SP_SEV_CRITICAL);
 		} else if (j->gpu_util < SP_FIND_GPU_UNDERUSED) {
-			say(&x->dr.ev, "The GPUs were %P busy on average.",
-			    j->gpu_util);
-			say(&x->dr.act, "The GPU waits for input: more "
+			ev(x, "The GPUs were %s busy on average.",
+			   sp_pct(&x->w, j->gpu_util));
+			act(x, "The GPU waits for input: more "
 			    "dataloader workers, larger batches, or fewer "
 			    "GPUs.");
-			add(x->out, "gpu-underused", SP_SEV_WARNING, &x->dr);
+			add(x, "gpu-underused", SP_SEV_WARNING);
 		}
 		return;
 	}
 	if (!(x->c.cpu_util < SP_FIND_GPU_SUSPECT_CPU))
 		return;
-	say(&x->dr.ev, "GPU utilisation was %s; the CPU was %P busy, which "
-	    "suggests the GPUs idled too.",
-	    site == NULL || !site->known ? "not recorded by Slurm" :
-	    site->gpuutil_tracked ? "not recorded for this job" :
-	    "not gathered by this cluster (needs AutoDetect=nvml)",
-	    x->c.cpu_util);
-	say(&x->dr.act, "Confirm with live telemetry (nvidia-smi, or "
+	ev(x, "GPU utilisation was %s; the CPU was %s busy, which "
+	   "suggests the GPUs idled too.",
+	   site == NULL || !site->known ? "not recorded by Slurm" :
+	   site->gpuutil_tracked ? "not recorded for this job" :
+	   "not gathered by this cluster (needs AutoDetect=nvml)",
+	   sp_pct(&x->w, x->c.cpu_util));
+	act(x, "Confirm with live telemetry (nvidia-smi, or "
 	    "slurmwatch) before drawing conclusions.");
-	add(x->out, "gpu-suspect-idle", SP_SEV_WARNING, &x->dr);
+	add(x, "gpu-suspect-idle", SP_SEV_WARNING);
 }
 
 static void
@@ -1500,28 +1310,14 @@ rule_node_history(struct ctx *x)
 {
 	if (x->d->node_note == NULL || *x->d->node_note == '\0')
 		return;
-	say(&x->dr.ev, "%s.", x->d->node_note);
-	say(&x->dr.act, "Consider #SBATCH --exclude for that node if it "
+	ev(x, "%s.", x->d->node_note);
+	act(x, "Consider #SBATCH --exclude for that node if it "
 	    "fails this work again; sp-nodes shows the whole table.");
-	add(x->out, "node-history", SP_SEV_INFO, &x->dr);
-}
-
-static void
-sort_by_severity(struct sp_findings *f, size_t from)
-{
-	/* Insertion sort: stable, and n is a handful. */
-	for (size_t i = from + 1; i < f->n; i++) {
-		struct sp_finding t = f->v[i];
-		size_t k = i;
-
-		for (; k > from && f->v[k - 1].severity < t.severity; k--)
-			f->v[k] = f->v[k - 1];
-		f->v[k] = t;
-	}
+	add(x, "node-history", SP_SEV_INFO);
 }
 
 void
-sp_diagnose(const struct sp_diag *d, struct sp_findings *out)
+sp_rules_job(const struct sp_diag *d, struct sp_findings *out)
 {
 	struct ctx x;
 	size_t from = out->n;
@@ -1555,34 +1351,12 @@ sp_diagnose(const struct sp_diag *d, struct sp_findings *out)
 		rule_gpu(&x);
 		rule_node_history(&x);
 	}
-	sort_by_severity(out, from);
-	sp_buf_free(&x.dr.ev);
-	sp_buf_free(&x.dr.act);
+	sp_findings_sort(out, from);
+	sp_draft_free(&x.dr);
+	sp_words_free(&x.w);
 	for (int f = 0; f < SP_FLAG_N; f++)
 		sp_pick_free(&x.picks[f]);
 	sp_buf_free(&x.src);
 	sp_pool_free(&x.pool);
 	free(x.state);
-}
-
-void
-sp_findings_free(struct sp_findings *f)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		free(f->v[i].evidence);
-		free(f->v[i].action);
-	}
-	free(f->v);
-	memset(f, 0, sizeof *f);
-}
-
-int
-sp_findings_worst(const struct sp_findings *f)
-{
-	int worst = -1;
-
-	for (size_t i = 0; i < f->n; i++)
-		if ((int)f->v[i].severity > worst)
-			worst = (int)f->v[i].severity;
-	return worst;
 }

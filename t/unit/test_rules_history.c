@@ -11,27 +11,27 @@
 #include <string.h>
 
 #include "sp.h"
-#include "sp_patterns.h"
+#include "sp_rules_history.h"
 #include "sp_histset.h"
 #include "tap.h"
 
 #include "testhist.h"
 
 static struct sp_size_site site;
-static struct sp_pattern_list found;
+static struct sp_findings found;
 
 /* Loads the rows and finds what they show, most severe first. */
 static void
 find(void)
 {
 	load();
-	sp_pattern_list_free(&found);
+	sp_findings_free(&found);
 	for (size_t i = 0; i < set.n; i++)
-		sp_patterns_find(&found, sp_histset_hist(&set, i), &site);
-	sp_pattern_list_sort(&found);
+		sp_rules_history(&found, sp_histset_hist(&set, i), &site);
+	sp_rules_history_sort(&found);
 }
 
-static const struct sp_pattern *
+static const struct sp_finding *
 get(const char *code)
 {
 	for (size_t i = 0; i < found.n; i++)
@@ -41,33 +41,33 @@ get(const char *code)
 }
 
 static const char *
-sev(const struct sp_pattern *p)
+sev(const struct sp_finding *p)
 {
-	return p ? sp_pattern_sev_name(p->severity) : "none";
+	return p ? sp_severity_name(p->severity) : "none";
 }
 
 static const char *
-ev(const struct sp_pattern *p)
+ev(const struct sp_finding *p)
 {
-	return p ? sp_buf_str(&p->evidence) : "(none)";
+	return p ? p->evidence : "(none)";
 }
 
 static const char *
-act(const struct sp_pattern *p)
+act(const struct sp_finding *p)
 {
-	return p ? sp_buf_str(&p->action) : "(none)";
+	return p ? (p->action ? p->action : "") : "(none)";
 }
 
 static const char *
-ids(const struct sp_pattern *p)
+ids(const struct sp_finding *p)
 {
-	return p ? sp_buf_str(&p->jobids) : "(none)";
+	return p ? (p->jobids ? p->jobids : "") : "(none)";
 }
 
 static void
 repeat_failure(void)
 {
-	const struct sp_pattern *p;
+	const struct sp_finding *p;
 
 	/* cot-exp: 14 hung timeouts at one limit, 6 completions. */
 	for (int i = 0; i < 20; i++) {
@@ -85,7 +85,7 @@ repeat_failure(void)
 		  ev(p), "repeat: evidence");
 	is_string("14 of these consumed under 10 CPU-seconds: they hung, and raising the limit will not help; fix the blocking call (sp-hang lists them).",
 		  act(p), "repeat: hung, not slow");
-	is_string("5100019,5100018,5100017,5100014,5100013,5100012,5100009,5100008,5100007,5100006",
+	is_string("5100019 5100018 5100017 5100014 5100013 5100012 5100009 5100008 5100007 5100006",
 		  ids(p), "repeat: the newest ten failures");
 	ok(get("noop-allocations") != NULL, "repeat: the hangs are also noop-allocations");
 
@@ -139,13 +139,30 @@ repeat_failure(void)
 	ok(strstr(act(get("repeat-failure")), "No timeout is known to have been computing") != NULL,
 	   "repeat: timeouts of unknown cause, no raise");
 	ok(strstr(act(get("repeat-failure")), "Raise") == NULL, "repeat: no \"Raise\"");
+
+	/* Ids an array task's record may carry hold commas: a space
+	 * separates them, and ten ids are ten, whatever they hold. */
+	for (int i = 0; i < 12; i++) {
+		char id[32];
+
+		snprintf(id, sizeof id, "41039%02d_[1,5]", i);
+		ROW(.id = id, .state = "FAILED", .el = "60", .cpu = "50",
+		    .start = i < 9 ? "2026-01-01T00:00:00" : "2026-01-02T00:00:00",
+		    .key = "y/test/cpu/commas");
+	}
+	find();
+	p = get("repeat-failure");
+	is_string("4103911_[1,5] 4103910_[1,5] 4103909_[1,5] 4103908_[1,5] "
+		  "4103907_[1,5] 4103906_[1,5] 4103905_[1,5] 4103904_[1,5] "
+		  "4103903_[1,5] 4103902_[1,5]", ids(p),
+		  "repeat: ids with commas, ten of them, space-separated");
 }
 
 static void
 memory(void)
 {
 	static const double lim[] = { 48, 32, 32, 17, 12, 12, 14, 16, 18, 32 };
-	const struct sp_pattern *p;
+	const struct sp_finding *p;
 
 	for (int i = 0; i < 10; i++)
 		ROW(.id = N(7000 + i), .state = i == 0 ? "CANCELLED" : i == 9 ?
@@ -159,8 +176,8 @@ memory(void)
 		  ev(p), "memory-search: the walk and the contradiction");
 	is_string("Memory is not the deciding variable: find what else changed (workers, batch size, input shard); no further increment.",
 		  act(p), "memory-search: no further increment");
-	is_string("7009,7001,7002,7003,7004,7005,7006,7007,7008", ids(p), "memory-search: the completion, then the kills");
-	is_string("critical", found.n ? sp_pattern_sev_name(found.v[0].severity) : "", "memory-search: sorted first");
+	is_string("7009 7001 7002 7003 7004 7005 7006 7007 7008", ids(p), "memory-search: the completion, then the kills");
+	is_string("critical", found.n ? sp_severity_name(found.v[0].severity) : "", "memory-search: sorted first");
 	is_string("warning", sev(get("repeat-failure")), "memory-search: 8 of 10 failed is a warning");
 	is_string("Killed for memory: see the memory finding and sp-size --mem.",
 		  act(get("repeat-failure")), "memory-search: repeat-failure points at it");
@@ -205,7 +222,7 @@ memory(void)
 static void
 array_probes(void)
 {
-	const struct sp_pattern *p;
+	const struct sp_finding *p;
 
 	/* Two probes at 8G peaking 1.00 and 0.72 GiB, then an array of 142
 	 * at 6G whose peaks spread from 0.5 to 12 GiB, then the rerun at 16G. */
@@ -228,7 +245,7 @@ array_probes(void)
 		  ev(p), "array-probes: evidence");
 	is_string("Size an array from its population, not from a sample: run the largest inputs first, or request above the population's peak (--mem=16G covers the largest seen, x 1.30). MaxRSS reads high; a live reading of the largest task measures it.",
 		  act(p), "array-probes: action");
-	is_string("9000,8001,8002", ids(p), "array-probes: the array and its probes");
+	is_string("9000 8001 8002", ids(p), "array-probes: the array and its probes");
 	ok(get("memory-unchanged") == NULL && get("memory-search") == NULL,
 	   "array-probes: one array is one submission, not a memory walk");
 
@@ -248,7 +265,7 @@ array_probes(void)
 static void
 requeue(void)
 {
-	const struct sp_pattern *p;
+	const struct sp_finding *p;
 
 	for (int i = 1; i <= 3; i++) {
 		ROW(.id = N(i), .att = "0", .state = "NODE_FAIL", .el = "600");
@@ -261,7 +278,7 @@ requeue(void)
 	is_string("3 of 10 jobs were requeued, 6 attempts in all; 3 of the 3 abandoned attempts ended NODE_FAIL; they ran 00:30:00.",
 		  ev(p), "requeue: evidence");
 	is_string("The node failed, not the job: see sp-nodes for the machines.", act(p), "requeue: the node");
-	is_string("3,2,1", ids(p), "requeue: the jobs");
+	is_string("3 2 1", ids(p), "requeue: the jobs");
 
 	for (int i = 1; i <= 2; i++) {
 		ROW(.id = N(i), .att = "0", .state = "PREEMPTED", .el = "600");
@@ -274,7 +291,7 @@ requeue(void)
 static void
 noop(void)
 {
-	const struct sp_pattern *p;
+	const struct sp_finding *p;
 
 	for (int i = 0; i < 3; i++)
 		ROW(.id = N(i + 1), .state = "TIMEOUT", .el = "3600", .lim = "3600",
@@ -286,13 +303,13 @@ noop(void)
 	p = get("noop-allocations");
 	is_string("4 of 6 runs ran over 00:05:00 while consuming under 10 CPU-seconds; together they held 6.3 GPU-hours; 1 was killed within 00:15:00, so it was noticed: the cost is in the long ones.",
 		  ev(p), "noop: evidence (the OOM-killed one is explained)");
-	is_string("3,2,1,4", ids(p), "noop: most compute first");
+	is_string("3 2 1 4", ids(p), "noop: most compute first");
 }
 
 static void
 near_limit(void)
 {
-	const struct sp_pattern *p;
+	const struct sp_finding *p;
 
 	ROW(.id = "1", .state = "COMPLETED", .el = "20000", .lim = "28800", .cpu = "19000");
 	ROW(.id = "2", .state = "COMPLETED", .el = "28724", .lim = "28800", .cpu = "28000");
@@ -321,7 +338,7 @@ main(void)
 	requeue();
 	noop();
 	near_limit();
-	sp_pattern_list_free(&found);
+	sp_findings_free(&found);
 	sp_histset_free(&set);
 	sp_buf_free(&rows);
 	return done_testing();

@@ -1,0 +1,58 @@
+/*
+ * sp_rules_job.h - the rules that read one job's record: what went wrong
+ * with it, and what to do about it (reference-rules.md section 2.2).
+ *
+ * The rules read one allocation, the step records that follow it (if
+ * sp-fetch ran with --steps), the site's gather settings and the tails of
+ * the job's logs, and write findings (sp_finding.h).  A healthy job gets
+ * none: restraint is part of the contract.  Every threshold is in
+ * sp_const.h under "One job"; every figure an action names comes from
+ * the suggestion rules (sp_suggest.h, sp_pick), its workload's where it
+ * has a verdict.  The rules across a workload's runs are
+ * sp_rules_history.h.
+ */
+#ifndef SP_RULES_JOB_H
+#define SP_RULES_JOB_H
+
+#include <stddef.h>
+#include "sp_finding.h"
+#include "sp_job.h"
+#include "sp_jobcalc.h"
+#include "sp_logs.h"
+#include "sp_site.h"
+#include "sp_util.h"
+
+struct sp_hist;
+
+/* Everything the rules may look at; only job is required. */
+struct sp_diag {
+	const struct sp_job *job;
+	const struct sp_job *steps;	/* its step records, or NULL */
+	size_t nsteps;
+	const struct sp_site *site;	/* NULL: the site is unknown */
+	const struct sp_logs *logs;	/* NULL or !looked: none read */
+	const char *node_note;		/* sp_node_history_note, or NULL */
+	/*
+	 * The job's workload (sp-group's workload_key), whose advice the
+	 * actions' figures are when it has a verdict (sp_pick): its
+	 * history, or NULL, with why in no_workload (NULL: not read).
+	 */
+	const struct sp_hist *workload;
+	const char *no_workload;
+};
+
+/*
+ * Runs every rule in the reference's order and appends what they find
+ * to out, most severe first (stable, so rule order stays within a
+ * severity).
+ */
+void sp_rules_job(const struct sp_diag *d, struct sp_findings *out);
+
+/*
+ * The caveats of the site's gather type, as one sentence each: what
+ * MaxRSS measures here, and what TotalCPU misses.  Appended to b.
+ */
+void sp_caveat_rss(struct sp_buf *b, const struct sp_site *site);
+void sp_caveat_cpu(struct sp_buf *b, const struct sp_site *site);
+
+#endif
