@@ -24,5 +24,21 @@ int sp_workload_has_letter(const char *fold, size_t n);
 void sp_workload_key(struct sp_buf *out, const char *user, size_t userlen,
 		     const char *partition, size_t partlen, int gpu,
 		     const char *workload, size_t wlen);
+/*
+ * The workload and key of a run called name (wl and key cleared first):
+ * the one grouping, for a record (sp-group) and for a batch script
+ * (sp-size --script).
+ */
+void sp_workload_of(struct sp_buf *wl, struct sp_buf *key, const char *name,
+		    size_t namelen, const char *user, size_t userlen,
+		    const char *partition, size_t partlen, int gpu);
+
+/* A key's parts; each empty when the key is not one sp-group wrote. */
+struct sp_wlkey {
+	const char *user, *partition, *kind, *workload;
+	size_t userlen, partlen, kindlen, wlen;
+};
+/* Splits a key of n bytes; returns 0, or -1 when it has no three '/'. */
+int sp_workload_key_split(const char *key, size_t n, struct sp_wlkey *k);
 
 #endif

@@ -131,11 +131,8 @@ key_of(const struct sp_reader *r, const struct cols *c, struct sp_buf *wl,
 	if (sp_field_num(g, &gpus) < 0)
 		sp_reader_die(r, "field 'alloc_gpus' is not a number");
 	gpu = g.n > 0 && gpus > 0;
-	sp_buf_clear(wl);
-	sp_buf_clear(key);
-	sp_workload_fold(wl, name.p, name.n);
-	sp_workload_key(key, user.p, user.n, part.p, part.n, gpu,
-			sp_buf_str(wl), wl->len);
+	sp_workload_of(wl, key, name.p, name.n, user.p, user.n, part.p, part.n,
+		       gpu);
 }
 
 /* The record with its workload and key, in place or added at the end. */
