@@ -259,4 +259,16 @@
  */
 #define SP_ATTR_WINDOW_S		(2 * 86400)
 
+/*
+ * sp-size --script: a script whose workload has no history names the
+ * nearest that have one, at most this many: the same name elsewhere, then
+ * the user's workloads within this many edits (insertions, deletions,
+ * substitutions) of its name -- fewer than the name's own length, so a
+ * short name is not near every other.
+ */
+#define SP_NEAR_NAMES			3
+#define SP_NEAR_MAX_EDITS		3
+/* The partitions a name ran in, named when one is chosen for it. */
+#define SP_NEAR_PARTITIONS		4
+
 #endif
