@@ -20,16 +20,55 @@
 #include "sp_advice.h"
 #include "sp_cost.h"
 #include "sp_histset.h"
+#include "sp-size/size.h"
 
 static const char usage_text[] =
 	"usage: sp-size [--findings | --cost] [--time] [--mem] "
-	"[--cpus-per-task] [--gpus] [--tsv | --plain | --json | --csv] "
-	"[file ...]\n";
+	"[--cpus-per-task]\n"
+	"               [--gpus] [--tsv | --plain | --json | --csv] "
+	"[file ...]\n"
+	"       sp-size --script script [--diff | --in-place "
+	"[--backup suffix]]\n"
+	"               [--add] [-u user] [--time] [--mem] "
+	"[--cpus-per-task] [--gpus]\n"
+	"               [file ...]\n"
+	"\n"
+	"Advice per workload and flag from job records that carry "
+	"workload_key\n"
+	"(sp-group), or the failures across runs, or the advice's worth; "
+	"with\n"
+	"--script, the advice written into a batch script's #SBATCH lines.\n"
+	"\n"
+	"  --findings         the failures no single run shows, one record "
+	"each\n"
+	"  --cost             every run re-costed as if the advice had been "
+	"followed\n"
+	"  --time, --mem, --cpus-per-task, --gpus\n"
+	"                     only these flags (any of them; all by "
+	"default)\n"
+	"  --script script    the advice applied to this batch script, "
+	"printed\n"
+	"  --diff             the change to the script as a unified diff "
+	"(patch -p0)\n"
+	"  --in-place         the script rewritten, the original kept as "
+	"script~\n"
+	"  --backup suffix    the original kept as script + suffix "
+	"instead\n"
+	"  --add              flags the script does not set added, where "
+	"advised\n"
+	"  -u, --user user    whose workload the script is (default: "
+	"$USER)\n"
+	"  --tsv, --plain, --json, --csv\n"
+	"                     records with a header (default), aligned "
+	"text, JSON\n"
+	"                     Lines, CSV\n"
+	"  -h, --help         this text\n"
+	"  --version          the version\n";
 
-enum mode { MODE_ADVICE, MODE_FINDINGS, MODE_COST };
+enum mode { MODE_ADVICE, MODE_FINDINGS, MODE_COST, MODE_SCRIPT };
 
 enum { OPT_FINDINGS = 0x2000, OPT_COST, OPT_TIME, OPT_MEM, OPT_CPUS,
-       OPT_GPUS };
+       OPT_GPUS, OPT_SCRIPT, OPT_DIFF, OPT_IN_PLACE, OPT_BACKUP, OPT_ADD };
 
 struct options {
 	enum mode mode;
@@ -38,6 +77,8 @@ struct options {
 	int any_flag;
 	enum sp_format fmt;
 	int fmt_given;
+	struct script_opts script;
+	int outs_given, backup_given;
 };
 
 /* The same format twice is harmless; two different ones are a guess. */
@@ -55,6 +96,35 @@ set_format(struct options *o, int ch, const char *arg)
 	o->fmt_given = 1;
 }
 
+/* --script's own options go with it, and it writes no records. */
+static void
+check_script(const struct options *o)
+{
+	const struct script_opts *so = &o->script;
+
+	if (o->mode != MODE_SCRIPT) {
+		if (o->outs_given || o->backup_given || so->add || so->user)
+			sp_die(SP_EXIT_USAGE, "--diff, --in-place, --backup, "
+			       "--add and -u apply the advice to a batch "
+			       "script: add --script");
+		return;
+	}
+	if (o->outs_given == 3)
+		sp_die(SP_EXIT_USAGE, "--diff and --in-place are different "
+		       "outputs; choose one");
+	if (o->backup_given && so->out != SCRIPT_IN_PLACE)
+		sp_die(SP_EXIT_USAGE, "--backup names --in-place's copy of the "
+		       "original: add --in-place");
+	if (o->backup_given && *so->backup == '\0')
+		sp_die(SP_EXIT_USAGE, "--backup needs a suffix: the copy "
+		       "cannot be the script itself");
+	if (*so->path == '\0')
+		sp_die(SP_EXIT_USAGE, "--script needs a file");
+	if (o->fmt_given)
+		sp_die(SP_EXIT_USAGE, "--script writes the script, not "
+		       "records: no --tsv, --plain, --json or --csv");
+}
+
 static void
 parse_options(int argc, char **argv, struct options *o)
 {
@@ -65,6 +135,12 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "mem", no_argument, NULL, OPT_MEM },
 		{ "cpus-per-task", no_argument, NULL, OPT_CPUS },
 		{ "gpus", no_argument, NULL, OPT_GPUS },
+		{ "script", required_argument, NULL, OPT_SCRIPT },
+		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
+		{ "backup", required_argument, NULL, OPT_BACKUP },
+		{ "add", no_argument, NULL, OPT_ADD },
+		{ "user", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		SP_FORMAT_OPTIONS,
@@ -74,8 +150,10 @@ parse_options(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof *o);
 	o->fmt = SP_FMT_TSV;
+	o->script.backup = "~";
+	o->script.flags = o->flags;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":hu:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_FINDINGS:
 			o->mode = MODE_FINDINGS;
@@ -91,6 +169,27 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_GPUS:
 			o->flags[ch - OPT_TIME] = 1;
 			o->any_flag = 1;
+			break;
+		case OPT_SCRIPT:
+			o->mode = MODE_SCRIPT;
+			o->modes_given++;
+			o->script.path = optarg;
+			break;
+		case OPT_DIFF:
+		case OPT_IN_PLACE:
+			o->script.out = ch == OPT_DIFF ? SCRIPT_DIFF :
+			    SCRIPT_IN_PLACE;
+			o->outs_given |= ch == OPT_DIFF ? 1 : 2;
+			break;
+		case OPT_BACKUP:
+			o->script.backup = optarg;
+			o->backup_given = 1;
+			break;
+		case OPT_ADD:
+			o->script.add = 1;
+			break;
+		case 'u':
+			o->script.user = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -110,9 +209,10 @@ parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	if (o->modes_given > 1)
-		sp_die(SP_EXIT_USAGE, "--findings and --cost are two different "
-		       "outputs; choose one");
-	if (o->any_flag && o->mode != MODE_ADVICE)
+		sp_die(SP_EXIT_USAGE, "--findings, --cost and --script are "
+		       "different outputs; choose one");
+	check_script(o);
+	if (o->any_flag && o->mode != MODE_ADVICE && o->mode != MODE_SCRIPT)
 		sp_die(SP_EXIT_USAGE, "--time, --mem, --cpus-per-task and --gpus "
 		       "choose advice; they do not combine with --%s",
 		       o->mode == MODE_COST ? "cost" : "findings");
@@ -376,16 +476,31 @@ main(int argc, char **argv)
 	struct sp_writer w;
 	struct sp_histset set = { 0 };
 	struct sp_site s;
+	struct script_job job;
 	int critical = 0;
 
 	sp_setprog(argv[0]);
 	sp_stdout_init();
 	parse_options(argc, argv, &o);
+	/* The script first: one that cannot be read is said before any
+	 * history is waited for. */
+	if (o.mode == MODE_SCRIPT)
+		script_read(&job, o.script.path);
 
 	sp_open_or_die(&r, argv + optind, (size_t)(argc - optind));
 	read_history(&r, &set);
 	sp_site_load(&s);
 	sp_site_warn(&s);
+	if (o.mode == MODE_SCRIPT) {
+		critical = script_run(&job, &o.script, &set, &s);
+		left_out(&set);
+		script_free(&job);
+		sp_site_free(&s);
+		sp_histset_free(&set);
+		sp_reader_close(&r);
+		sp_stdout_close();
+		return critical;
+	}
 	sp_writer_init(&w, stdout, o.fmt);
 	switch (o.mode) {
 	case MODE_ADVICE:
@@ -396,6 +511,8 @@ main(int argc, char **argv)
 		break;
 	case MODE_COST:
 		cost(&set, &s, &w);
+		break;
+	case MODE_SCRIPT:
 		break;
 	}
 	sp_writer_finish(&w);

@@ -128,7 +128,7 @@ sp-size: left out 1 open record (never ended)" ]
 @test "sp-size: usage errors are one line and exit 2" {
 	run --separate-stderr sp-size --findings --cost "$T/jobs.tsv"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-size: --findings and --cost are two different outputs; choose one" ]
+	[ "$stderr" = "sp-size: --findings, --cost and --script are different outputs; choose one" ]
 	run --separate-stderr sp-size --cost --mem "$T/jobs.tsv"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-size: --time, --mem, --cpus-per-task and --gpus choose advice; they do not combine with --cost" ]
