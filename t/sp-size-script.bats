@@ -342,3 +342,16 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"sp-size: <stdout>: No space left on device" ]]
 }
+
+@test "README: the before and after of a script are what sp-size --script does" {
+	# The first two sh blocks of the README's section on scripts.
+	awk '/^## The advice in your own script/ { f = 1; next }
+	     f && /^## / { exit }
+	     f && /^```sh$/ { n++; on = 1; next }
+	     on && /^```$/ { on = 0; if (n == 2) exit; next }
+	     on { print > (n == 1 ? "before.sh" : "after.sh") }' \
+		"$SP_TOP/README.md"
+	[ -s before.sh ] && [ -s after.sh ]
+	sp-size --script before.sh -u alice "$DEMO" 2>/dev/null >got
+	cmp got after.sh
+}
