@@ -913,8 +913,8 @@ sp_display_width(const char *s, size_t n)
 	return w;
 }
 
-static void
-json_string(struct sp_buf *b, const char *s, size_t n)
+void
+sp_json_string(struct sp_buf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -1067,7 +1067,7 @@ sp_writer_field(struct sp_writer *w, const char *p, size_t n)
 	case SP_FMT_JSON:
 		sp_buf_clear(&w->scratch);
 		sp_buf_adds(&w->scratch, i ? "," : "{");
-		json_string(&w->scratch, w->cols[i], strlen(w->cols[i]));
+		sp_json_string(&w->scratch, w->cols[i], strlen(w->cols[i]));
 		sp_buf_addc(&w->scratch, ':');
 		if (n == 0) {
 			sp_buf_adds(&w->scratch, "null");
@@ -1076,7 +1076,7 @@ sp_writer_field(struct sp_writer *w, const char *p, size_t n)
 		} else {
 			struct sp_buf dec = { 0 };
 			sp_field_decode(&dec, p, n);
-			json_string(&w->scratch, sp_buf_str(&dec), dec.len);
+			sp_json_string(&w->scratch, sp_buf_str(&dec), dec.len);
 			sp_buf_free(&dec);
 		}
 		put(w, w->scratch.p, w->scratch.len);

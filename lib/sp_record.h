@@ -96,6 +96,11 @@ int sp_field_num(struct sp_slice s, double *out);
  * \uNNNN, never passed through to be obeyed.  Appends to b.
  */
 void sp_display_sanitize(struct sp_buf *b, const char *s, size_t n);
+/*
+ * A JSON string of n bytes, quotes included (appends): " \ and controls
+ * escaped, UTF-8 kept, an invalid byte as \ufffd.
+ */
+void sp_json_string(struct sp_buf *b, const char *s, size_t n);
 /* Terminal cells of UTF-8 text (one per code point; no wide glyphs). */
 size_t sp_display_width(const char *s, size_t n);
 

@@ -32,7 +32,7 @@ static const char usage_text[] =
 "                [--refresh | --no-cache] [--stats file] [--site file]\n"
 "                [--tsv | --plain | --json | --csv]\n"
 "       sp-fetch --input file [--fields list] [selection ...]\n"
-"       sp-fetch --demo [--demo-jobs n] [selection ...]\n"
+"       sp-fetch --demo [--demo-jobs n] [--transcripts dir] [selection ...]\n"
 "       sp-fetch --demo-sacct [--demo-jobs n]\n";
 
 static const char help_text[] =
@@ -65,6 +65,8 @@ static const char help_text[] =
 "      --demo              the built-in synthetic history\n"
 "      --demo-jobs n       its size, about n allocations (implies --demo)\n"
 "      --demo-sacct        write the demo as the sacct text it stands for\n"
+"      --transcripts dir   also write where part of the demo was submitted\n"
+"                          from (sessions, a driver's log), for sp-attr\n"
 "The store of finished records (sacct asked only for what is new):\n"
 "      --refresh           ask sacct for the whole window, and keep that\n"
 "      --no-cache          neither read nor write the store\n"
@@ -81,7 +83,8 @@ static const char help_text[] =
 enum {
 	OPT_VERSION = 0x2000, OPT_FAILED, OPT_STEPS, OPT_INPUT, OPT_FIELDS,
 	OPT_DEMO, OPT_DEMO_JOBS, OPT_DEMO_SACCT, OPT_STATS, OPT_SITE,
-	OPT_NAME, OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE
+	OPT_NAME, OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE,
+	OPT_TRANSCRIPTS
 };
 
 static void __attribute__((noreturn))
@@ -197,6 +200,7 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		{ "site", required_argument, NULL, OPT_SITE },
 		{ "refresh", no_argument, NULL, OPT_REFRESH },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+		{ "transcripts", required_argument, NULL, OPT_TRANSCRIPTS },
 		{ "parsable", no_argument, NULL, OPT_SACCT_ONLY },
 		{ "parsable2", no_argument, NULL, OPT_SACCT_ONLY },
 		{ "noheader", no_argument, NULL, OPT_SACCT_ONLY },
@@ -307,6 +311,9 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		case OPT_NO_CACHE:
 			o->no_cache = 1;
 			break;
+		case OPT_TRANSCRIPTS:
+			o->transcripts = nonempty("--transcripts", optarg);
+			break;
 		case ':':
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
 			    argv[optind - 1]);
@@ -347,6 +354,9 @@ validate(struct fetch_opts *o)
 	if (o->fields && !o->input)
 		sp_die(SP_EXIT_USAGE, "--fields names the columns of an "
 		    "--input dump");
+	if (o->transcripts && (!o->demo || o->demo_sacct))
+		sp_die(SP_EXIT_USAGE, "--transcripts writes where the demo's "
+		    "jobs came from: add --demo");
 	if (o->demo_sacct && (o->steps || o->format_set || o->stats ||
 	    o->site))
 		sp_die(SP_EXIT_USAGE, "--demo-sacct writes sacct's own text: "
@@ -486,6 +496,9 @@ emit(void *ctx, const struct sp_sacct_rec *rec)
 	struct fetch_run *run = ctx;
 	int i;
 
+	/* The demo's sources are its whole history's, whatever is chosen. */
+	if (run->transcripts != NULL)
+		transcripts_job(run->transcripts, rec);
 	if (!fetch_selected(run, rec))
 		return;
 	fetch_header(run);
@@ -708,6 +721,8 @@ main(int argc, char **argv)
 		if (run.stats == NULL)
 			sp_die(SP_EXIT_USAGE, "--stats: %s:", o.stats);
 	}
+	if (o.transcripts != NULL)
+		run.transcripts = transcripts_open(o.transcripts);
 	sp_writer_init(&run.w, stdout, o.fmt);
 	for (i = 0; sp_job_column_names[i] != NULL; i++)
 		sp_writer_column(&run.w, sp_job_column_names[i]);
@@ -727,6 +742,8 @@ main(int argc, char **argv)
 
 	fetch_header(&run);
 	sp_writer_finish(&run.w);
+	if (run.transcripts != NULL)
+		transcripts_close(run.transcripts);
 	sp_stdout_close();
 	fetch_select_free(&run);
 	sp_buf_free(&run.line);

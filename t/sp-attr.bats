@@ -350,3 +350,73 @@ sources() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-attr: <stdout>: No space left on device" ]
 }
+
+@test "the demo ships transcripts: alice's sessions, bob's driver log, carol's history" {
+	d=$BATS_TEST_TMPDIR/demo
+	sp-fetch --demo >"$BATS_TEST_TMPDIR/plain"
+	sp-fetch --demo --transcripts "$d" >"$BATS_TEST_TMPDIR/jobs"
+	# The records are the demo's own, byte for byte.
+	cmp "$BATS_TEST_TMPDIR/plain" "$BATS_TEST_TMPDIR/jobs"
+	[ "$(find "$d/projects" -name '*.jsonl' | wc -l)" -eq 26 ]
+	[ -s "$d/logs/sweep-driver.log" ]
+	[ -s "$d/home/carol/.bash_history" ]
+	# Every transcript line is one JSON object.
+	find "$d/projects" -name '*.jsonl' -exec cat {} + |
+		jq -e 'type == "object"' >/dev/null
+	run --separate-stderr sp-attr "$d" <"$BATS_TEST_TMPDIR/jobs"
+	[ "$status" -eq 0 ]
+	# Bob's driver answered for an id that carol's January job held.
+	[ "$stderr" = "sp-attr: 1 job was claimed only more than 2 days from its submit time (another cluster's or a reused id): no source" ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/attributed"
+	run awk -F'\t' -v logf="$d/logs/sweep-driver.log" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{
+			s = $c["source"]
+			if (s == "")
+				kind = "none"
+			else if (s ~ /^claude-code:/)
+				kind = "session"
+			else
+				kind = s == logf ? "driver" : "other " s
+			n[kind]++
+			if (kind == "session")
+				sessions[s] = 1
+			who[kind " " $c["user"]] = 1
+		}
+		END {
+			for (s in sessions)
+				k++
+			printf "%d %d %d %d", n["session"], k, n["driver"], n["none"]
+			for (w in who)
+				if (w !~ /^(session alice|driver bob|none (alice|bob|carol))$/)
+					printf " unexpected:%s", w
+		}' "$BATS_TEST_TMPDIR/attributed"
+	[ "$output" = "1811 26 403 1401" ]
+	# A session saw each answer a second after sbatch took the job (the
+	# demo's times are UTC, and so is TZ here).
+	run awk -F'\t' '
+		function secs(t,    y, m, days) {
+			y = substr(t, 1, 4) + 0; m = substr(t, 6, 2) + 0
+			if (m < 3) { y--; m += 12 }
+			days = 365 * y + int(y / 4) - int(y / 100) + int(y / 400)
+			days += int((153 * (m - 3) + 2) / 5) + substr(t, 9, 2)
+			return days * 86400 + substr(t, 12, 2) * 3600 + \
+			    substr(t, 15, 2) * 60 + substr(t, 18, 2)
+		}
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["source"] ~ /^claude-code:/ && $c["attempt"] == 0 {
+			n[secs($c["source_at"]) - secs($c["submit"])]++
+		}
+		END { for (d in n) print d, n[d] }' "$BATS_TEST_TMPDIR/attributed"
+	[ "$output" = "1 1811" ]
+	# The same files every time.
+	sp-fetch --demo --transcripts "$BATS_TEST_TMPDIR/again" >/dev/null
+	diff -r "$d" "$BATS_TEST_TMPDIR/again"
+}
+
+@test "sp-fetch --transcripts belongs to --demo" {
+	run --separate-stderr sp-fetch --input /dev/null --transcripts "$BATS_TEST_TMPDIR/x"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: --transcripts writes where the demo's jobs came from: add --demo" ]
+	[ ! -e "$BATS_TEST_TMPDIR/x" ]
+}

@@ -43,6 +43,7 @@ struct fetch_opts {
 	const char *site;	/* --site: where the site facts go */
 	int refresh;		/* --refresh: the store not read */
 	int no_cache;		/* --no-cache: no store at all */
+	const char *transcripts;	/* --transcripts: the demo's sources */
 	int verbose;
 	int format_set;
 	enum sp_format fmt;
@@ -67,6 +68,7 @@ struct fetch_run {
 	struct sp_buf enc;	/* record-form text while matching */
 	struct sp_buf line;	/* the TSV record being written */
 	struct sp_buf *out;	/* where TSV records go; NULL: stdout */
+	struct demo_transcripts *transcripts;	/* --transcripts, or NULL */
 };
 
 /* sp-fetch.c */
@@ -204,5 +206,17 @@ void fetch_site_start(struct fetch_site *fs, const char *path,
  * facts not had.  Dies (exit 2) when FILE could not be written.
  */
 void fetch_site_finish(struct fetch_site *fs);
+
+/*
+ * sp-fetch --demo --transcripts DIR (transcripts.c): Claude Code session
+ * transcripts, a driver's log and a shell history for part of the demo
+ * history, written from its records as they go by.  Dies (exit 2) when a
+ * file cannot be written.
+ */
+struct demo_transcripts;
+struct demo_transcripts *transcripts_open(const char *dir);
+void transcripts_job(struct demo_transcripts *t,
+		     const struct sp_sacct_rec *rec);
+void transcripts_close(struct demo_transcripts *t);
 
 #endif
