@@ -5,7 +5,9 @@
  * with every run of ASCII digits folded to '#', and workload_key, which
  * adds who ran it, where, and whether it held GPUs.  Records stream
  * through; step records take their allocation's workload.  With --rollup
- * the output is one record per workload instead, most compute first.
+ * the output is one record per workload instead, most compute first;
+ * with --by COLUMN, one per workload and value of COLUMN (with sp-attr's
+ * source, the workloads of each session), the values most compute first.
  */
 #include <getopt.h>
 #include <math.h>
@@ -19,14 +21,28 @@
 #include "sp_workload.h"
 
 static const char usage_text[] =
-	"usage: sp-group [--rollup [--sort key]] [--tsv | --plain | --json | "
-	"--csv] [file ...]\n";
+	"usage: sp-group [--rollup [--sort key] [--by column]]\n"
+	"                [--tsv | --plain | --json | --csv] [file ...]\n";
 
 struct options {
 	int rollup;
 	int sort_given;
 	enum sp_rollup_sort sort;
+	const char *by;		/* --by: the column that splits workloads */
 	enum sp_format fmt;
+};
+
+/*
+ * --by: a rollup for each value of the column, written one after the
+ * other, the values whose runs used the most compute first and the
+ * unknown (empty) value last.
+ */
+struct groups {
+	int col;
+	struct sp_intern values;
+	struct sp_rollup *ru;		/* by value number */
+	size_t cap;
+	double total;			/* every value's compute */
 };
 
 static void
@@ -35,6 +51,7 @@ parse_options(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "rollup", no_argument, NULL, 'r' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "by", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		SP_FORMAT_OPTIONS,
@@ -49,6 +66,11 @@ parse_options(int argc, char **argv, struct options *o)
 		switch (ch) {
 		case 'r':
 			o->rollup = 1;
+			break;
+		case 'b':
+			if (*optarg == '\0')
+				sp_die(SP_EXIT_USAGE, "--by: no column named");
+			o->by = optarg;
 			break;
 		case 's': {
 			int k;
@@ -85,6 +107,9 @@ parse_options(int argc, char **argv, struct options *o)
 	}
 	if (o->sort_given && !o->rollup)
 		sp_die(SP_EXIT_USAGE, "--sort orders the workloads of --rollup; "
+		       "add --rollup");
+	if (o->by && !o->rollup)
+		sp_die(SP_EXIT_USAGE, "--by splits the workloads of --rollup; "
 		       "add --rollup");
 }
 
@@ -196,8 +221,23 @@ stream(struct sp_reader *r, struct sp_writer *w)
 
 /* --------------------------------------------------------------- rollup */
 
+/* The rollup of the record's value of --by's column. */
+static struct sp_rollup *
+group_of(struct groups *g, const struct sp_reader *r)
+{
+	struct sp_slice v = r->f[g->col];
+	size_t before = g->values.n, i = sp_intern(&g->values, v.p, v.n);
+
+	if (g->values.n > before) {
+		g->ru = sp_xgrow(g->ru, &g->cap, g->values.n, sizeof *g->ru);
+		sp_rollup_init(&g->ru[i]);
+	}
+	return &g->ru[i];
+}
+
+/* Every record into ru, or with g into the rollup of its value. */
 static void
-read_rollup(struct sp_reader *r, struct sp_rollup *ru)
+read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g)
 {
 	struct sp_buf wl = { 0 }, key = { 0 };
 	struct sp_jobcols c;
@@ -214,6 +254,8 @@ read_rollup(struct sp_reader *r, struct sp_rollup *ru)
 	    NULL);
 	while (sp_next_or_die(r)) {
 		sp_job_parse(&j, &c, r);
+		if (g != NULL)
+			ru = group_of(g, r);
 		/* A key already on the record wins: awk may have merged two. */
 		if (c.workload_key >= 0) {
 			sp_rollup_add(ru, j.workload_key.p, j.workload_key.n,
@@ -239,27 +281,45 @@ write_time(struct sp_writer *w, int known, int64_t t, struct sp_buf *b)
 	sp_writer_field(w, b->p, b->len);
 }
 
+/* The header: --by's column first, if any. */
 static void
-write_rollup(struct sp_rollup *ru, struct sp_writer *w)
+write_header(struct sp_writer *w, const char *by)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "label", "partition", "names", "runs",
 		"completed", "failed", "cancelled", "noop", "problems", "gpu_h",
 		"core_h", "compute", "share", "cum_share", "severity", "first",
 		"last", NULL };
-	struct sp_buf b = { 0 };
-	double cum = 0;
 
+	if (by != NULL)
+		sp_writer_column(w, by);
 	for (const char *const *c = cols; *c; c++)
 		sp_writer_column(w, *c);
 	sp_writer_header(w);
+}
+
+/*
+ * The rows of ru; with value (--by), each led by it and its share taken
+ * of total, every value's compute, cum running on from *cum.
+ */
+static void
+write_rollup(struct sp_rollup *ru, struct sp_writer *w,
+	     const struct sp_slice *value, double total, double *cum)
+{
+	struct sp_buf b = { 0 };
+
 	for (size_t i = 0; i < ru->n; i++) {
 		const struct sp_rollup_wl *x = &ru->v[i];
 		const char *key = sp_rollup_key(ru, x);
 		const char *wl = sp_rollup_key_workload(key);
 		const char *s1 = strchr(key, '/');
 		const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+		double share = x->share;
 
+		if (value != NULL) {
+			sp_writer_field(w, value->p, value->n);
+			share = total > 0 ? x->compute / total : NAN;
+		}
 		sp_buf_clear(&b);
 		if (s1 && s2 && wl != key) {
 			sp_writer_field(w, key, (size_t)(s1 - key));
@@ -290,16 +350,86 @@ write_rollup(struct sp_rollup *ru, struct sp_writer *w)
 		sp_writer_num(w, x->gpu_known ? x->gpu_h : NAN);
 		sp_writer_num(w, x->core_known ? x->core_h : NAN);
 		sp_writer_num(w, x->compute);
-		sp_writer_num(w, x->share);
-		if (!isnan(x->share))
-			cum += x->share;
-		sp_writer_num(w, isnan(x->share) ? NAN : cum);
+		sp_writer_num(w, share);
+		if (!isnan(share))
+			*cum += share;
+		sp_writer_num(w, isnan(share) ? NAN : *cum);
 		sp_writer_str(w, sp_rollup_severity(x));
 		write_time(w, x->first_known, x->first, &b);
 		write_time(w, x->last_known, x->last, &b);
 		sp_writer_end(w);
 	}
 	sp_buf_free(&b);
+}
+
+/* The stage that adds a column --by may name, for the message. */
+static const char *
+added_by(const char *col)
+{
+	if (strncmp(col, "source", 6) == 0)
+		return "sp-attr";
+	if (strncmp(col, "workload", 8) == 0)
+		return "sp-group";
+	return "sp-fetch";
+}
+
+struct group_order {
+	size_t value;
+	const char *text;
+	double compute;
+};
+
+/* Most compute first, the unknown value last, then by value. */
+static int
+by_compute(const void *pa, const void *pb)
+{
+	const struct group_order *a = pa, *b = pb;
+
+	if ((*a->text == '\0') != (*b->text == '\0'))
+		return *a->text == '\0' ? 1 : -1;
+	if (a->compute != b->compute)
+		return a->compute > b->compute ? -1 : 1;
+	return strcmp(a->text, b->text);
+}
+
+/*
+ * --rollup --by: a rollup a value, each sorted as --sort says, written in
+ * the values' order; what was left out is summed into ru.
+ */
+static void
+rollup_by(struct sp_reader *r, struct sp_rollup *ru, const struct options *o,
+	  struct sp_writer *w)
+{
+	struct groups g;
+	struct group_order *order;
+	double cum = 0;
+
+	memset(&g, 0, sizeof g);
+	g.col = sp_reader_need(r, o->by, added_by(o->by));
+	read_rollup(r, NULL, &g);
+	order = sp_xcalloc(g.values.n, sizeof *order);
+	for (size_t i = 0; i < g.values.n; i++) {
+		sp_rollup_finish(&g.ru[i]);
+		sp_rollup_sort(&g.ru[i], o->sort);
+		g.total += g.ru[i].total;
+		ru->open += g.ru[i].open;
+		ru->unusable += g.ru[i].unusable;
+		order[i].value = i;
+		order[i].text = sp_intern_str(&g.values, i);
+		order[i].compute = g.ru[i].total;
+	}
+	sp_sort(order, g.values.n, sizeof *order, by_compute);
+	write_header(w, o->by);
+	for (size_t i = 0; i < g.values.n; i++) {
+		struct sp_slice v = { order[i].text, strlen(order[i].text) };
+
+		write_rollup(&g.ru[order[i].value], w, &v, g.total, &cum);
+	}
+	for (size_t i = 0; i < g.values.n; i++)
+		sp_rollup_free(&g.ru[i]);
+	free(g.ru);
+	free(order);
+	sp_intern_free(&g.values);
 }
 
 int
@@ -319,10 +449,17 @@ main(int argc, char **argv)
 		struct sp_rollup ru;
 
 		sp_rollup_init(&ru);
-		read_rollup(&r, &ru);
-		sp_rollup_finish(&ru);
-		sp_rollup_sort(&ru, o.sort);
-		write_rollup(&ru, &w);
+		if (o.by) {
+			rollup_by(&r, &ru, &o, &w);
+		} else {
+			double cum = 0;
+
+			read_rollup(&r, &ru, NULL);
+			sp_rollup_finish(&ru);
+			sp_rollup_sort(&ru, o.sort);
+			write_header(&w, NULL);
+			write_rollup(&ru, &w, NULL, 0, &cum);
+		}
 		sp_writer_finish(&w);
 		if (ru.open > 0)
 			sp_warn("left out %ld open %s (never ended)", ru.open,

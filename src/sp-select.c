@@ -3,7 +3,7 @@
  *
  * Passes through the records that every option given matches, with
  * sacct's meaning: -j, -u, -A, -r, -s, --name, -N, -q and -M, and
- * --failed.
+ * --failed; and --attributed, the jobs sp-attr found a source for.
  * --keys writes the workload of each chosen record instead, once each;
  * --workloads FILE keeps only the records of the workloads FILE lists.
  * Together they let a report show some records while judging every run
@@ -26,7 +26,8 @@ static const char usage_text[] =
 "                 [-A account[,account ...]]\n"
 "                 [-r partition[,partition ...]] [-s state[,state ...] | --failed]\n"
 "                 [--name name[,name ...]] [-N nodelist] [-q qos[,qos ...]]\n"
-"                 [-M cluster[,cluster ...]] [--keys | --workloads file]\n"
+"                 [-M cluster[,cluster ...]] [--attributed]\n"
+"                 [--keys | --workloads file]\n"
 "                 [--tsv | --plain | --json | --csv] [file ...]\n";
 
 static const char help_text[] =
@@ -43,6 +44,7 @@ static const char help_text[] =
 "  -N, --nodelist list    jobs that ran on any of these nodes (a hostlist)\n"
 "  -q, --qos list         jobs of these QOS\n"
 "  -M, --clusters list    jobs of these clusters (all: every one)\n"
+"      --attributed       jobs whose source is known (the column sp-attr adds)\n"
 "Output:\n"
 "      --keys             the workload_key of each chosen record, once\n"
 "      --workloads file   only the records of the workloads file lists\n"
@@ -51,11 +53,13 @@ static const char help_text[] =
 "  -h, --help             this text\n"
 "      --version          the version\n";
 
-enum { OPT_FAILED = 0x2000, OPT_NAME, OPT_KEYS, OPT_WORKLOADS, OPT_VERSION };
+enum { OPT_FAILED = 0x2000, OPT_NAME, OPT_KEYS, OPT_WORKLOADS, OPT_VERSION,
+	OPT_ATTRIBUTED };
 
 struct options {
 	struct sp_select sel;
 	int keys;
+	int attributed;
 	const char *workloads;
 	enum sp_format fmt;
 	int fmt_given;
@@ -102,6 +106,7 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "qos", required_argument, NULL, 'q' },
 		{ "clusters", required_argument, NULL, 'M' },
 		{ "keys", no_argument, NULL, OPT_KEYS },
+		{ "attributed", no_argument, NULL, OPT_ATTRIBUTED },
 		{ "workloads", required_argument, NULL, OPT_WORKLOADS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -132,6 +137,9 @@ parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_KEYS:
 			o->keys = 1;
+			break;
+		case OPT_ATTRIBUTED:
+			o->attributed = 1;
 			break;
 		case OPT_WORKLOADS:
 			if (*optarg == '\0')
@@ -188,7 +196,7 @@ main(int argc, char **argv)
 	struct sp_jobcols c;
 	struct sp_job j;
 	struct sp_intern wanted = { 0 }, seen = { 0 };
-	int keycol = -1;
+	int keycol = -1, srccol = -1;
 
 	sp_setprog(argv[0]);
 	sp_stdout_init();
@@ -201,6 +209,8 @@ main(int argc, char **argv)
 	sp_select_columns(&o.sel, &c, &r);
 	if (o.keys || o.workloads != NULL)
 		keycol = sp_reader_need(&r, "workload_key", "sp-group");
+	if (o.attributed)
+		srccol = sp_reader_need(&r, "source", "sp-attr");
 	sp_writer_init(&w, stdout, o.fmt);
 	if (o.keys)
 		sp_writer_column(&w, "workload_key");
@@ -214,6 +224,9 @@ main(int argc, char **argv)
 
 		if (o.workloads != NULL &&
 		    sp_intern_find(&wanted, key.p, key.n) < 0)
+			continue;
+		/* Attributed: sp-attr found where it was submitted from. */
+		if (srccol >= 0 && r.f[srccol].n == 0)
 			continue;
 		if (sp_select_any(&o.sel)) {
 			sp_job_parse(&j, &c, &r);

@@ -5,7 +5,9 @@
  * one advice record per workload and flag: --time, --mem, --cpus-per-task
  * and, for workloads that hold GPUs, --gpus.  --findings writes instead
  * the failures no single run shows; --cost re-costs every run as if the
- * advice had been followed (the article's figure 9).
+ * advice had been followed (the article's figure 9), and with
+ * --attributed only the runs sp-attr found a source for, under the advice
+ * every run of their workload gives.
  */
 #include <getopt.h>
 #include <math.h>
@@ -23,7 +25,7 @@
 #include "sp-size/size.h"
 
 static const char usage_text[] =
-	"usage: sp-size [--findings | --cost] [--time] [--mem] "
+	"usage: sp-size [--findings | --cost [--attributed]] [--time] [--mem] "
 	"[--cpus-per-task]\n"
 	"               [--gpus] [--tsv | --plain | --json | --csv] "
 	"[file ...]\n"
@@ -43,6 +45,8 @@ static const char usage_text[] =
 	"each\n"
 	"  --cost             every run re-costed as if the advice had been "
 	"followed\n"
+	"  --attributed       with --cost: only the runs with a known source "
+	"(sp-attr)\n"
 	"  --time, --mem, --cpus-per-task, --gpus\n"
 	"                     only these flags (any of them; all by "
 	"default)\n"
@@ -68,13 +72,15 @@ static const char usage_text[] =
 enum mode { MODE_ADVICE, MODE_FINDINGS, MODE_COST, MODE_SCRIPT };
 
 enum { OPT_FINDINGS = 0x2000, OPT_COST, OPT_TIME, OPT_MEM, OPT_CPUS,
-       OPT_GPUS, OPT_SCRIPT, OPT_DIFF, OPT_IN_PLACE, OPT_BACKUP, OPT_ADD };
+       OPT_GPUS, OPT_SCRIPT, OPT_DIFF, OPT_IN_PLACE, OPT_BACKUP, OPT_ADD,
+       OPT_ATTRIBUTED };
 
 struct options {
 	enum mode mode;
 	int modes_given;
 	int flags[SP_FLAG_N];
 	int any_flag;
+	int attributed;		/* --cost of the attributable runs */
 	enum sp_format fmt;
 	int fmt_given;
 	struct script_opts script;
@@ -141,6 +147,7 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "backup", required_argument, NULL, OPT_BACKUP },
 		{ "add", no_argument, NULL, OPT_ADD },
 		{ "user", required_argument, NULL, 'u' },
+		{ "attributed", no_argument, NULL, OPT_ATTRIBUTED },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		SP_FORMAT_OPTIONS,
@@ -191,6 +198,9 @@ parse_options(int argc, char **argv, struct options *o)
 		case 'u':
 			o->script.user = optarg;
 			break;
+		case OPT_ATTRIBUTED:
+			o->attributed = 1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			sp_stdout_close();
@@ -216,6 +226,9 @@ parse_options(int argc, char **argv, struct options *o)
 		sp_die(SP_EXIT_USAGE, "--time, --mem, --cpus-per-task and --gpus "
 		       "choose advice; they do not combine with --%s",
 		       o->mode == MODE_COST ? "cost" : "findings");
+	if (o->attributed && o->mode != MODE_COST)
+		sp_die(SP_EXIT_USAGE, "--attributed re-costs the attributable "
+		       "runs: add --cost");
 	if (!o->any_flag)
 		for (int f = 0; f < SP_FLAG_N; f++)
 			o->flags[f] = 1;
@@ -236,13 +249,19 @@ resolve(struct sp_jobcols *c, const struct sp_reader *r)
 	    "workload_key", NULL);
 }
 
+/*
+ * Every run into set; with part, the runs with a known source (sp-attr)
+ * into part too.
+ */
 static void
-read_history(struct sp_reader *r, struct sp_histset *set)
+read_history(struct sp_reader *r, struct sp_histset *set,
+	     struct sp_histset *part)
 {
 	struct sp_jobcols c;
 	struct sp_job j;
 	size_t last = 0;
 	int have_last = 0;
+	int src = part ? sp_reader_need(r, "source", "sp-attr") : -1;
 
 	resolve(&c, r);
 	while (sp_next_or_die(r)) {
@@ -258,8 +277,13 @@ read_history(struct sp_reader *r, struct sp_histset *set)
 			have_last = 1;
 		}
 		sp_histset_add(set, last, &j);
+		if (src >= 0 && r->f[src].n > 0)
+			sp_histset_add(part, sp_histset_find(part,
+			    j.workload_key.p, j.workload_key.n), &j);
 	}
 	sp_histset_finish(set);
+	if (part)
+		sp_histset_finish(part);
 }
 
 static void
@@ -394,8 +418,13 @@ findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 	return critical;
 }
 
+/*
+ * part: re-cost only its runs (the attributable ones), each workload
+ * under the advice all its runs in set give.
+ */
 static void
-cost(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
+cost(struct sp_histset *set, struct sp_histset *part,
+     const struct sp_site *s, struct sp_writer *w)
 {
 	/* The units differ by row, so the row names its unit and the
 	 * number columns carry none. */
@@ -413,21 +442,36 @@ cost(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 		"used is the wall clock the runs took"
 	};
 	struct sp_advice a[3] = { { 0 } };
+	struct sp_intern parts = { 0 };	/* part's keys: number k is v[k] */
 	struct sp_cost c;
 
 	sp_cost_init(&c);
+	for (size_t k = 0; part != NULL && k < part->n; k++)
+		sp_intern(&parts, part->v[k].key, part->v[k].keylen);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct sp_hist *h = sp_histset_hist(set, i);
+		const struct sp_hist *costed = h;
 		struct sp_size_site site;
+		long k;
 
 		if (h->runs == 0)
 			continue;
+		if (part != NULL) {
+			k = sp_intern_find(&parts, set->v[i].key,
+					   set->v[i].keylen);
+			if (k < 0)
+				continue;
+			costed = sp_histset_hist(part, (size_t)k);
+			if (costed->runs == 0)
+				continue;
+		}
 		sp_size_site_of(s, h, &site);
 		sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);
 		sp_size_advise(h, &site, SP_FLAG_CPUS, &a[1]);
 		sp_size_advise(h, &site, SP_FLAG_TIME, &a[2]);
-		sp_cost_add(&c, h, &a[0], &a[1], &a[2]);
+		sp_cost_add(&c, costed, &a[0], &a[1], &a[2]);
 	}
+	sp_intern_free(&parts);
 	for (int k = 0; k < 3; k++)
 		sp_advice_free(&a[k]);
 	/* The figures are hours of a unit the row names: numbers. */
@@ -474,7 +518,7 @@ main(int argc, char **argv)
 	struct options o;
 	struct sp_reader r;
 	struct sp_writer w;
-	struct sp_histset set = { 0 };
+	struct sp_histset set = { 0 }, part = { 0 };
 	struct sp_site s;
 	struct script_job job;
 	int critical = 0;
@@ -488,7 +532,7 @@ main(int argc, char **argv)
 		script_read(&job, o.script.path);
 
 	sp_open_or_die(&r, argv + optind, (size_t)(argc - optind));
-	read_history(&r, &set);
+	read_history(&r, &set, o.attributed ? &part : NULL);
 	sp_site_load(&s);
 	sp_site_warn(&s);
 	if (o.mode == MODE_SCRIPT) {
@@ -510,7 +554,7 @@ main(int argc, char **argv)
 		critical = findings(&set, &s, &w);
 		break;
 	case MODE_COST:
-		cost(&set, &s, &w);
+		cost(&set, o.attributed ? &part : NULL, &s, &w);
 		break;
 	case MODE_SCRIPT:
 		break;
@@ -519,6 +563,7 @@ main(int argc, char **argv)
 	left_out(&set);
 	sp_site_free(&s);
 	sp_histset_free(&set);
+	sp_histset_free(&part);
 	sp_reader_close(&r);
 	sp_stdout_close();
 	/* A critical finding is the answer the caller must not miss. */

@@ -420,3 +420,59 @@ sources() {
 	[ "$stderr" = "sp-fetch: --transcripts writes where the demo's jobs came from: add --demo" ]
 	[ ! -e "$BATS_TEST_TMPDIR/x" ]
 }
+
+# The demo's records with their sources, grouped: $BATS_TEST_TMPDIR/grouped.
+demo_attributed() {
+	sp-fetch --demo --transcripts "$BATS_TEST_TMPDIR/src" >"$BATS_TEST_TMPDIR/demo"
+	sp-attr "$BATS_TEST_TMPDIR/src" <"$BATS_TEST_TMPDIR/demo" 2>/dev/null |
+		sp-group >"$BATS_TEST_TMPDIR/grouped"
+}
+
+@test "sp-select --attributed: the jobs with a known source" {
+	demo_attributed
+	run --separate-stderr sp-select --attributed "$BATS_TEST_TMPDIR/grouped"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq $((1811 + 403 + 1)) ]
+	printf '%s\n' "$output" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["source"] == "" { exit 1 }'
+	run --separate-stderr sp-select --attributed "$BATS_TEST_TMPDIR/demo"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-select: no column 'source' (pipe through sp-attr first)" ]
+}
+
+@test "sp-size --cost --attributed: the attributable part and the rest add up to the whole" {
+	demo_attributed
+	g=$BATS_TEST_TMPDIR/grouped
+	# The rest: every source known made unknown, and the other way.
+	awk -F'\t' 'BEGIN { OFS = "\t" }
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		{ $c["source"] = $c["source"] == "" ? "none" : ""; print }' "$g" >"$BATS_TEST_TMPDIR/rest"
+	sp-size --cost "$g" >"$BATS_TEST_TMPDIR/whole" 2>/dev/null
+	sp-size --cost --attributed "$g" >"$BATS_TEST_TMPDIR/part" 2>/dev/null
+	sp-size --cost --attributed "$BATS_TEST_TMPDIR/rest" >"$BATS_TEST_TMPDIR/other" 2>/dev/null
+	run awk -F'\t' '
+		FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; file++; next }
+		{
+			for (k = 3; k <= 7; k++)
+				v[file, FNR, k] = $k
+			rows = FNR
+		}
+		END {
+			for (r = 2; r <= rows; r++)
+				for (k = 3; k <= 7; k++) {
+					d = v[1, r, k] - v[2, r, k] - v[3, r, k]
+					if (d > 0.01 || d < -0.01)
+						print "row " r " column " k ": " v[1, r, k] " != " v[2, r, k] " + " v[3, r, k]
+				}
+			print rows - 1 " rows"
+		}' "$BATS_TEST_TMPDIR/whole" "$BATS_TEST_TMPDIR/part" "$BATS_TEST_TMPDIR/other"
+	[ "$output" = "3 rows" ]
+	# The part is a part: fewer runs than the whole, none of them zero.
+	run awk -F'\t' 'NR == FNR { if (FNR > 1) w[FNR] = $3; next }
+		FNR > 1 && !($3 > 0 && $3 < w[FNR]) { print "row " FNR ": " $3 }' \
+		"$BATS_TEST_TMPDIR/whole" "$BATS_TEST_TMPDIR/part"
+	[ -z "$output" ]
+	run --separate-stderr sp-size --attributed "$g"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-size: --attributed re-costs the attributable runs: add --cost" ]
+}

@@ -169,3 +169,31 @@ setup() {
 	[[ "$output" == *"reasoning-exp 1 137 99 99 critical"* ]]
 	[[ "$output" == *"rc-tok-github_code 1 10 8 0 critical"* ]]
 }
+
+@test "sp-group --rollup --by source: each session's workloads, the most compute first, the unknown last" {
+	# The jobs above with a source each: two sessions, a log, none.
+	awk -F'\t' 'BEGIN { OFS = "\t"; split("s1 s2 - log s2 s1 s1 -", src, " ") }
+		NR == 1 { print $0, "source"; next }
+		{ print $0, (src[NR - 1] == "-" ? "" : "claude-code:" src[NR - 1]) }' \
+		"$T/jobs.tsv" | sed 's/claude-code:log/driver.log/' >"$T/src.tsv"
+	run --separate-stderr sh -c 'sp-group --rollup --by source "$1" | cut -f1,3,8,16' sh "$T/src.tsv"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-group: left out 1 open record (never ended)" ]
+	[ "$output" = "$(printf '%s\n' \
+		'source	workload	runs	compute' \
+		'claude-code:s1	s#e#	1	20' \
+		'claude-code:s1	#	2	0.0555556' \
+		'claude-code:s2	tool-bench-#-#-#	1	4' \
+		'claude-code:s2	s#e#	1	3.333333' \
+		'driver.log	?	1	3.777778' \
+		'	mid#_#	1	0.0166667')" ]
+	# The rows of a workload split this way add up to its own row.
+	run --separate-stderr sh -c 'sp-group --rollup --by source "$1" | awk -F"\t" "NR > 1 && \$3 == \"s#e#\" { n += \$8 } END { print n }"' sh "$T/src.tsv"
+	[ "$output" = 2 ]
+	run --separate-stderr sp-group --rollup --by source "$T/jobs.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-group: no column 'source' (pipe through sp-attr first)" ]
+	run --separate-stderr sp-group --by source "$T/src.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-group: --by splits the workloads of --rollup; add --rollup" ]
+}
