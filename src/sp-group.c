@@ -6,8 +6,9 @@
  * adds who ran it, where, and whether it held GPUs.  Records stream
  * through; step records take their allocation's workload.  With --rollup
  * the output is one record per workload instead, most compute first;
- * with --by COLUMN, one per workload and value of COLUMN (with sp-attr's
- * source, the workloads of each session), the values most compute first.
+ * with --by COLUMN[,COLUMN...], one per workload and value of the columns
+ * (with sp-attr's source, the workloads of each session), the values most
+ * compute first.
  */
 #include <getopt.h>
 #include <math.h>
@@ -21,25 +22,28 @@
 #include "sp_workload.h"
 
 static const char usage_text[] =
-	"usage: sp-group [--rollup [--sort key] [--by column]]\n"
+	"usage: sp-group [--rollup [--sort key] [--by column[,column ...]]]\n"
 	"                [--tsv | --plain | --json | --csv] [file ...]\n";
 
 struct options {
 	int rollup;
 	int sort_given;
 	enum sp_rollup_sort sort;
-	const char *by;		/* --by: the column that splits workloads */
+	const char *by;		/* --by: the columns that split workloads */
 	enum sp_format fmt;
 };
 
 /*
- * --by: a rollup for each value of the column, written one after the
- * other, the values whose runs used the most compute first and the
- * unknown (empty) value last.
+ * --by: a rollup for each value of the columns (their fields joined by
+ * TAB, which no field holds), written one after the other, the values
+ * whose runs used the most compute first and those with the first column
+ * unknown (empty) last.
  */
 struct groups {
-	int col;
+	int *col;
+	size_t ncol;
 	struct sp_intern values;
+	struct sp_buf key;
 	struct sp_rollup *ru;		/* by value number */
 	size_t cap;
 	double total;			/* every value's compute */
@@ -225,8 +229,15 @@ stream(struct sp_reader *r, struct sp_writer *w)
 static struct sp_rollup *
 group_of(struct groups *g, const struct sp_reader *r)
 {
-	struct sp_slice v = r->f[g->col];
-	size_t before = g->values.n, i = sp_intern(&g->values, v.p, v.n);
+	size_t before = g->values.n, i;
+
+	sp_buf_clear(&g->key);
+	for (size_t k = 0; k < g->ncol; k++) {
+		if (k > 0)
+			sp_buf_addc(&g->key, '\t');
+		sp_buf_add(&g->key, r->f[g->col[k]].p, r->f[g->col[k]].n);
+	}
+	i = sp_intern(&g->values, sp_buf_str(&g->key), g->key.len);
 
 	if (g->values.n > before) {
 		g->ru = sp_xgrow(g->ru, &g->cap, g->values.n, sizeof *g->ru);
@@ -281,9 +292,9 @@ write_time(struct sp_writer *w, int known, int64_t t, struct sp_buf *b)
 	sp_writer_field(w, b->p, b->len);
 }
 
-/* The header: --by's column first, if any. */
+/* The header, after --by's columns if any (by_columns). */
 static void
-write_header(struct sp_writer *w, const char *by)
+write_header(struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "label", "partition", "names", "runs",
@@ -291,8 +302,6 @@ write_header(struct sp_writer *w, const char *by)
 		"core_h", "compute", "share", "cum_share", "severity", "first",
 		"last", NULL };
 
-	if (by != NULL)
-		sp_writer_column(w, by);
 	for (const char *const *c = cols; *c; c++)
 		sp_writer_column(w, *c);
 	sp_writer_header(w);
@@ -317,7 +326,19 @@ write_rollup(struct sp_rollup *ru, struct sp_writer *w,
 		double share = x->share;
 
 		if (value != NULL) {
-			sp_writer_field(w, value->p, value->n);
+			/* One field a column of --by. */
+			const char *p = value->p, *end = value->p + value->n;
+
+			for (;;) {
+				const char *t = memchr(p, '\t',
+						       (size_t)(end - p));
+
+				sp_writer_field(w, p, (size_t)((t ? t : end) -
+							       p));
+				if (t == NULL)
+					break;
+				p = t + 1;
+			}
 			share = total > 0 ? x->compute / total : NAN;
 		}
 		sp_buf_clear(&b);
@@ -373,6 +394,25 @@ added_by(const char *col)
 	return "sp-fetch";
 }
 
+/* The columns of --by's comma list, found, and first in the header. */
+static void
+by_columns(struct groups *g, const struct sp_reader *r, const char *list,
+	   struct sp_writer *w)
+{
+	char *names = sp_xstrdup(list), *name, *save = NULL;
+	size_t cap = 0;
+
+	for (name = strtok_r(names, ",", &save); name != NULL;
+	     name = strtok_r(NULL, ",", &save)) {
+		g->col = sp_xgrow(g->col, &cap, g->ncol + 1, sizeof *g->col);
+		g->col[g->ncol++] = sp_reader_need(r, name, added_by(name));
+		sp_writer_column(w, name);
+	}
+	if (g->ncol == 0)
+		sp_die(SP_EXIT_USAGE, "--by: no column named");
+	free(names);
+}
+
 struct group_order {
 	size_t value;
 	const char *text;
@@ -384,9 +424,11 @@ static int
 by_compute(const void *pa, const void *pb)
 {
 	const struct group_order *a = pa, *b = pb;
+	int ua = *a->text == '\0' || *a->text == '\t';
+	int ub = *b->text == '\0' || *b->text == '\t';
 
-	if ((*a->text == '\0') != (*b->text == '\0'))
-		return *a->text == '\0' ? 1 : -1;
+	if (ua != ub)
+		return ua ? 1 : -1;
 	if (a->compute != b->compute)
 		return a->compute > b->compute ? -1 : 1;
 	return strcmp(a->text, b->text);
@@ -405,7 +447,7 @@ rollup_by(struct sp_reader *r, struct sp_rollup *ru, const struct options *o,
 	double cum = 0;
 
 	memset(&g, 0, sizeof g);
-	g.col = sp_reader_need(r, o->by, added_by(o->by));
+	by_columns(&g, r, o->by, w);
 	read_rollup(r, NULL, &g);
 	order = sp_xcalloc(g.values.n, sizeof *order);
 	for (size_t i = 0; i < g.values.n; i++) {
@@ -419,7 +461,7 @@ rollup_by(struct sp_reader *r, struct sp_rollup *ru, const struct options *o,
 		order[i].compute = g.ru[i].total;
 	}
 	sp_sort(order, g.values.n, sizeof *order, by_compute);
-	write_header(w, o->by);
+	write_header(w);
 	for (size_t i = 0; i < g.values.n; i++) {
 		struct sp_slice v = { order[i].text, strlen(order[i].text) };
 
@@ -428,8 +470,10 @@ rollup_by(struct sp_reader *r, struct sp_rollup *ru, const struct options *o,
 	for (size_t i = 0; i < g.values.n; i++)
 		sp_rollup_free(&g.ru[i]);
 	free(g.ru);
+	free(g.col);
 	free(order);
 	sp_intern_free(&g.values);
+	sp_buf_free(&g.key);
 }
 
 int
@@ -457,7 +501,7 @@ main(int argc, char **argv)
 			read_rollup(&r, &ru, NULL);
 			sp_rollup_finish(&ru);
 			sp_rollup_sort(&ru, o.sort);
-			write_header(&w, NULL);
+			write_header(&w);
 			write_rollup(&ru, &w, NULL, 0, &cum);
 		}
 		sp_writer_finish(&w);
