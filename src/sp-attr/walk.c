@@ -98,9 +98,12 @@ walk_dir(struct walk *w, const char *path)
 	sp_sort(names, n, sizeof *names, by_name);
 	for (size_t i = 0; i < n; i++) {
 		sp_buf_clear(&child);
-		sp_buf_add(&child, path, plen);
-		if (plen == 0 || path[plen - 1] != '/')
-			sp_buf_addc(&child, '/');
+		/* Under ".", a file is named as find would not: "logs/a". */
+		if (strcmp(path, ".") != 0) {
+			sp_buf_add(&child, path, plen);
+			if (plen == 0 || path[plen - 1] != '/')
+				sp_buf_addc(&child, '/');
+		}
 		sp_buf_adds(&child, names[i]);
 		entry(w, child.p);
 		free(names[i]);
