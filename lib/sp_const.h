@@ -229,6 +229,8 @@
  * across runs, problem jobs, changes of advice, and holds (advice to
  * leave a request as it is) counted apart so that raises never hide them. */
 #define SP_REPORT_WORKLOADS		10
+/* The sources (sessions, logs) listed by the report's source view. */
+#define SP_REPORT_SOURCES		10
 #define SP_REPORT_FINDINGS		15
 #define SP_REPORT_PROBLEMS		25
 #define SP_REPORT_CHANGES		12

@@ -22,6 +22,7 @@
 static const char usage_text[] =
 "usage: sp-report headline --rollup file --hang-summary file\n"
 "                 [--fetch-stats file] [--shown file --view text] [--source text]\n"
+"                 [--sources file]\n"
 "                 [--tsv | --plain | --json | --csv]\n"
 "       sp-report workloads --rollup file --findings file [--top n]\n"
 "                 [--width n] [--tsv | --plain | --json | --csv]\n"
@@ -33,6 +34,8 @@ static const char usage_text[] =
 "       sp-report advice --rollup file --advice file [--all] [--top n]\n"
 "                 [--more text] [--exclude file]\n"
 "       sp-report exclude --exclude file [--all]\n"
+"       sp-report sources --sources file [--top n] [--width n]\n"
+"                 [--tsv | --plain | --json | --csv]\n"
 "       sp-report screen [--width n] [--color] [--no-pager] file ...\n";
 
 static const char help_text[] =
@@ -47,6 +50,7 @@ static const char help_text[] =
 "  advice       the changes to ask for, largest first (--all: every\n"
 "               verdict, workload by workload)\n"
 "  exclude      the nodes to leave out, and for which workload\n"
+"  sources      the workloads of each session or log that submitted them\n"
 "  screen       parts put together for a terminal: titles, colour,\n"
 "               lines wrapped at words to the width\n"
 "Inputs (records of the stages):\n"
@@ -59,6 +63,8 @@ static const char help_text[] =
 "      --job-findings file   sp-show --findings, over the problem jobs\n"
 "      --exclude file        sp-nodes --exclude\n"
 "      --fetch-stats file    sp-fetch --stats: what could not be read\n"
+"      --sources file        sp-group --rollup --by source,source_dir over\n"
+"                            sp-attr's records (headline: their split)\n"
 "Options:\n"
 "      --top n               how many to show (0: all); each part has its own\n"
 "      --more text           what to run to see the rest, said after them\n"
@@ -92,6 +98,7 @@ static const struct {
 	{ "problems", part_problems },
 	{ "advice", part_advice },
 	{ "exclude", part_exclude },
+	{ "sources", part_sources },
 	{ "screen", part_screen },
 };
 
@@ -137,6 +144,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "exclude", required_argument, NULL, OPT_ROLE + IN_EXCLUDE },
 		{ "fetch-stats", required_argument, NULL,
 		  OPT_ROLE + IN_FETCHSTATS },
+		{ "sources", required_argument, NULL, OPT_ROLE + IN_SOURCES },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "more", required_argument, NULL, OPT_MORE },
 		{ "shown", required_argument, NULL, OPT_ROLE + IN_SHOWN },
@@ -236,7 +244,8 @@ main(int argc, char **argv)
 	if (argc < 2 || argv[1][0] == '-') {
 		parse_options(argc, argv, &o);
 		sp_die(SP_EXIT_USAGE, "no part named: headline, workloads, "
-		       "findings, problems, advice, exclude or screen");
+		       "findings, problems, advice, exclude, sources or "
+		       "screen");
 	}
 	part = argv[1];
 	parse_options(argc - 1, argv + 1, &o);
@@ -254,5 +263,6 @@ main(int argc, char **argv)
 		return status;
 	}
 	sp_die(SP_EXIT_USAGE, "unknown part '%s': headline, workloads, "
-	       "findings, problems, advice, exclude or screen", part);
+	       "findings, problems, advice, exclude, sources or screen",
+	       part);
 }

@@ -248,10 +248,59 @@ second' ]
 		[ "$status" -eq 2 ] || { echo "$*: status $status"; return 1; }
 		[ "$stderr" = "sp-report: $want" ] || { echo "$*: $stderr"; return 1; }
 	}
-	check "no part named: headline, workloads, findings, problems, advice, exclude or screen"
-	check "unknown part 'summary': headline, workloads, findings, problems, advice, exclude or screen" summary
+	check "no part named: headline, workloads, findings, problems, advice, exclude, sources or screen"
+	check "unknown part 'summary': headline, workloads, findings, problems, advice, exclude, sources or screen" summary
 	check "workloads needs --findings FILE" workloads --rollup "$D/rollup"
 	check "--width: '20' is not a count (40 or more)" screen --width 20
 	check "--ids and --job-findings are different outputs: choose one" problems --ids --job-findings x
 	check "findings reads its records from its options, not 'x'" findings x
+}
+
+# sources ROW...: an "sp-group --rollup --by source,source_dir" file "s":
+# source, source_dir, then the rollup's columns (runs 9th, label 6th).
+sources() {
+	{ printf 'source\tsource_dir\t%s\n' "$ROLLUP_HEADER"; printf '%s\n' "$@"; } >s
+}
+
+# src SOURCE DIR LABEL RUNS FAILED GPU_H COMPUTE SHARE: one row.
+src() {
+	printf '%s\t%s\talice\t%s\talice/gpu/gpu/%s\t%s\tgpu\t1\t%s\t%s\t%s\t0\t0\t%s\t%s\t1\t%s\t%s\t0\tok\t\t' \
+		"$1" "$2" "$3" "$3" "$3" "$4" "$(($4 - $5))" "$5" "$5" "$6" "$7" "$8"
+}
+
+@test "sources: each session's workloads, the costliest first, none last; the headline's split" {
+	S=claude-code:aaaaaaaa-1111-4111-8111-111111111111
+	T=claude-code:bbbbbbbb-2222-4222-8222-222222222222
+	sources "$(src "$S" /home/a/p train 4 1 10 160 0.5)" \
+		"$(src "$S" /home/a/p eval 2 0 1 16 0.05)" \
+		"$(src "$S" /home/a/p probe 1 0 0 2 0.006)" \
+		"$(src "$S" /home/a/p sweep 1 0 0 1 0.003)" \
+		"$(src logs/driver.log '' sweep 3 2 2 32 0.1)" \
+		"$(src "$T" /home/a/q tune 1 0 1 16 0.05)" \
+		"$(src '' '' train 5 0 5 80 0.25)"
+	run --separate-stderr sp-report sources --plain --sources s
+	[ "$status" -eq 0 ]
+	[ "$output" = "source            directory  runs  failed  gpu_h  share  workloads
+session aaaaaaaa  /home/a/p     8       1   11.0  55.9%  train, eval, probe +1
+logs/driver.log   n/a           3       2    2.0  10.0%  sweep
+session bbbbbbbb  /home/a/q     1       0    1.0   5.0%  tune
+(no source)       n/a           5       0    5.0  25.0%  train" ]
+	run --separate-stderr sp-report sources --plain --sources s --top 1
+	[ "${lines[2]}" = "(no source)       n/a           5       0    5.0  25.0%  train" ]
+	[ "${lines[3]}" = "2 more sources (4 runs)" ]
+	run --separate-stderr sp-report sources --json --sources s
+	[ "$(printf '%s\n' "$output" | jq -c '[.kind, .workloads, .runs]' | tr '\n' ' ')" = '["session",4,8] ["file",1,3] ["session",1,1] ["none",1,5] ' ]
+	# The headline's split: runs of the sessions, of the other files.
+	rollup "$(printf 'alice\tw\talice/gpu/gpu/w\tw\tgpu\t1\t17\t14\t3\t0\t0\t3\t19\t0\t304\t1\t1\tok\t2026-01-01T00:00:00\t2026-01-02T00:00:00')"
+	hangsum 19 0
+	run --separate-stderr sp-report headline --plain --rollup r --hang-summary h --sources s
+	[ "${lines[2]}" = "12 of 17 allocations are attributable: 9 to 2 sessions, 3 to a log." ]
+	run --separate-stderr sp-report headline --json --rollup r --hang-summary h --sources s
+	[ "$(printf '%s\n' "$output" | jq -c '[.attributed, .session_runs, .sessions, .file_runs, .files]')" = '[12,9,2,3,1]' ]
+	sources "$(src '' '' train 5 0 5 80 1)"
+	run --separate-stderr sp-report headline --plain --rollup r --hang-summary h --sources s
+	[ "${lines[2]}" = "No allocation is attributable: no transcript or log read names one of their jobs." ]
+	# Without --sources, the headline is as it was.
+	run --separate-stderr sp-report headline --plain --rollup r --hang-summary h
+	[ "${#lines[@]}" -eq 2 ]
 }

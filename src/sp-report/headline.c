@@ -191,10 +191,15 @@ headline_of(const struct head *h, const struct opts *o,
 	hl->view = o->view;
 }
 
+/*
+ * The headline as one record; with split (--sources), where the runs
+ * came from as well.
+ */
 static void
 write_record(struct head *h, const struct opts *o, const char *kind,
 	     const struct sp_buf *text, const struct sp_buf *more,
-	     const struct sp_buf *win)
+	     const struct sp_buf *win, const struct split *split,
+	     const struct sp_buf *said)
 {
 	struct sp_writer w;
 	struct sp_buf users = { 0 };
@@ -219,6 +224,14 @@ write_record(struct head *h, const struct opts *o, const char *kind,
 	sp_writer_column_kind(&w, "rows", SP_KIND_NUMBER);
 	sp_writer_column_kind(&w, "unknown_states", SP_KIND_NUMBER);
 	sp_writer_column(&w, "unread");
+	if (split != NULL) {
+		static const char *const cols[] = { "attributed",
+			"session_runs", "sessions", "file_runs", "files", NULL };
+
+		for (const char *const *c = cols; *c; c++)
+			sp_writer_column_kind(&w, *c, SP_KIND_NUMBER);
+		sp_writer_column(&w, "attribution");
+	}
 	sp_writer_header(&w);
 	sp_writer_str(&w, kind);
 	sp_writer_int(&w, h->runs);
@@ -251,6 +264,14 @@ write_record(struct head *h, const struct opts *o, const char *kind,
 		sp_writer_empty(&w);
 	sp_writer_int(&w, h->unknown_states > 0 ? h->unknown_states : 0);
 	sp_writer_raw(&w, sp_buf_str(&h->read), h->read.len);
+	if (split != NULL) {
+		sp_writer_int(&w, split->attributed);
+		sp_writer_int(&w, split->session_runs);
+		sp_writer_int(&w, split->sessions);
+		sp_writer_int(&w, split->file_runs);
+		sp_writer_int(&w, split->files);
+		sp_writer_raw(&w, sp_buf_str(said), said->len);
+	}
 	sp_writer_end(&w);
 	sp_writer_finish(&w);
 	sp_buf_free(&users);
@@ -261,7 +282,8 @@ part_headline(const struct opts *o)
 {
 	struct head h;
 	struct sp_headline hl;
-	struct sp_buf text = { 0 }, more = { 0 }, win = { 0 };
+	struct sp_buf text = { 0 }, more = { 0 }, win = { 0 }, said = { 0 };
+	struct split split;
 	const char *kind;
 	char **users;
 
@@ -277,18 +299,26 @@ part_headline(const struct opts *o)
 	for (size_t i = 0; i < h.users.n; i++)
 		free(users[i]);
 	free(users);
+	if (o->in[IN_SOURCES] != NULL) {
+		split_load(&split, o);
+		split_text(&said, &split);
+	}
 	if (o->fmt == SP_FMT_PLAIN) {
 		/* The first line is the screen's title: RS marks it. */
 		printf("\036%s\n", sp_buf_str(&text));
 		if (more.len > 0)
 			printf("%s\n", sp_buf_str(&more));
 		printf("%s\n", sp_buf_str(&win));
+		if (said.len > 0)
+			printf("%s\n", sp_buf_str(&said));
 		if (h.read.len > 0)
 			printf("Not all of the input was read: %s.\n",
 			       sp_buf_str(&h.read));
 	} else {
-		write_record(&h, o, kind, &text, &more, &win);
+		write_record(&h, o, kind, &text, &more, &win,
+			     o->in[IN_SOURCES] ? &split : NULL, &said);
 	}
+	sp_buf_free(&said);
 	sp_buf_free(&text);
 	sp_buf_free(&more);
 	sp_buf_free(&win);

@@ -15,7 +15,7 @@
 /* The records a part reads, each named by an option. */
 enum role { IN_ROLLUP, IN_HANGSUM, IN_FINDINGS, IN_ADVICE, IN_HANGS,
 	    IN_FAILED, IN_JOBFINDINGS, IN_EXCLUDE, IN_FETCHSTATS,
-	    IN_SHOWN, IN_N };
+	    IN_SHOWN, IN_SOURCES, IN_N };
 
 struct opts {
 	const char *part;
@@ -90,6 +90,23 @@ size_t top_of(const struct opts *o, size_t dflt);
 void table_start(struct sp_writer *w, const struct opts *o,
 		 const char *const *cols);
 
+/*
+ * Where the runs came from (sp-group --rollup --by source over sp-attr's
+ * records): the runs of every source, of the sessions and of the other
+ * files, and how many sessions and files.
+ */
+struct split {
+	long runs, attributed;
+	long session_runs, sessions;
+	long file_runs, files;
+};
+
+void split_load(struct split *s, const struct opts *o);
+/* "7 of 10 allocations are attributable: 6 to 1 session, 1 to a log." */
+void split_text(struct sp_buf *b, const struct split *s);
+/* A source for people: "session 8065b7fa", a path, "(no source)". */
+void source_name(struct sp_buf *b, struct sp_slice source);
+
 /* The lines that leave machines out; always: also the line that says
  * why there are none. */
 void exclude_lines(const struct opts *o, int always);
@@ -101,6 +118,7 @@ int part_findings(const struct opts *o);
 int part_problems(const struct opts *o);
 int part_advice(const struct opts *o);
 int part_exclude(const struct opts *o);
+int part_sources(const struct opts *o);
 int part_screen(const struct opts *o);
 
 #endif
