@@ -83,8 +83,12 @@ UNIT_OWN = $(patsubst src/%.c,$(O)/src/%.o,\
 	$(wildcard src/sp-$(patsubst test_%,%,$*)/*.c))
 $(O)/t/%.t: t/unit/%.c $(O)/t/tap.o $$(UNIT_OWN) $(O)/libsp.a
 	@mkdir -p $(@D)
-	$(CC) $(SP_CFLAGS) -It/lib $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(CC) $(SP_CFLAGS) -It/lib -Isrc $(CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(O)/t/tap.o $(filter $(O)/src/%.o,$^) $(O)/libsp.a $(LDLIBS)
+
+# The demo is sp-fetch's own (src/sp-fetch/demo*.c): its test links it.
+$(O)/t/test_demo.t: $(patsubst src/%.c,$(O)/src/%.o,\
+	$(wildcard src/sp-fetch/demo*.c))
 
 units: $(UNITS)
 

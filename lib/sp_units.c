@@ -317,9 +317,8 @@ sp_parse_duration(const char *s, size_t n, double *seconds)
 	return SP_VAL_OK;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (any year). */
-static int64_t
-days_from_civil(int64_t y, int64_t m, int64_t d)
+int64_t
+sp_days_from_civil(int64_t y, int64_t m, int64_t d)
 {
 	int64_t era, yoe, doy, doe;
 
@@ -331,8 +330,8 @@ days_from_civil(int64_t y, int64_t m, int64_t d)
 	return era * 146097 + doe - 719468;
 }
 
-static void
-civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+void
+sp_civil_from_days(int64_t z, int64_t *y, int *m, int *d)
 {
 	int64_t era, doe, yoe, doy, mp;
 
@@ -397,7 +396,7 @@ sp_parse_time(const char *s, size_t n, int64_t *epoch)
 	if (d < 1 || d > dim)
 		return SP_VAL_BAD;
 	if (epoch)
-		*epoch = days_from_civil(y, mo, d) * 86400 + h * 3600 +
+		*epoch = sp_days_from_civil(y, mo, d) * 86400 + h * 3600 +
 		    mi * 60 + se;
 	return SP_VAL_OK;
 }
@@ -423,7 +422,7 @@ sp_fmt_time(struct sp_buf *b, int64_t epoch)
 		rem += 86400;
 		days--;
 	}
-	civil_from_days(days, &y, &m, &d);
+	sp_civil_from_days(days, &y, &m, &d);
 	if (y < 0 || y > 9999) {
 		sp_buf_printf(b, "%04lld-%02d-%02dT%02d:%02d:%02d",
 			      (long long)y, m, d, (int)(rem / 3600),

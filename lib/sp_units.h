@@ -71,6 +71,12 @@ enum sp_val sp_parse_duration(const char *s, size_t n, double *seconds);
 /* ISO 8601 "2026-11-29T14:03:11" (sacct's standard format), as UTC-free
  * local civil time mapped to seconds since the epoch by timegm(). */
 enum sp_val sp_parse_time(const char *s, size_t n, int64_t *epoch);
+/*
+ * Days since 1970-01-01 of a proleptic Gregorian date (any year), and
+ * back: the calendar arithmetic every date of the toolkit goes through.
+ */
+int64_t sp_days_from_civil(int64_t y, int64_t m, int64_t d);
+void sp_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
 /* The same civil time back, "2026-11-29T14:03:11". */
 void sp_fmt_time(struct sp_buf *b, int64_t epoch);
 /*

@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "sp.h"
-#include "sp_demo.h"
 #include "sp_exec.h"
 #include "sp_sacct.h"
+#include "sp-fetch/demo.h"
 #include "sp-fetch/fetch.h"
 
 static const char usage_text[] =

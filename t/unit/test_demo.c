@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sp_demo.h"
+#include "sp-fetch/demo.h"
 #include "sp_util.h"
 #include "tap.h"
 

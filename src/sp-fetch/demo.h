@@ -1,13 +1,14 @@
 /*
- * sp_demo.h - the synthetic accounting history behind --demo.
+ * demo.h - the synthetic accounting history behind sp-fetch --demo
+ * (its files: demo.c, demo_rows.c, demo_cases.c; demo_int.h).
  *
  * It writes what "sacct --parsable2 -D" would print (a header line of
  * sacct field names, then allocation and step rows, '|' delimited), so
  * the demo goes through the same parser as a real cluster's record.
  * Deterministic: the same bytes every run, dates from a fixed reference.
  */
-#ifndef SP_DEMO_H
-#define SP_DEMO_H
+#ifndef SP_FETCH_DEMO_H
+#define SP_FETCH_DEMO_H
 
 #include <stdio.h>
 
