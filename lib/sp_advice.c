@@ -23,6 +23,56 @@ sp_verdict_name(enum sp_verdict v)
 	return verdict_names[v];
 }
 
+static const char *const col_names[SP_COL_N] = {
+	"timelimit_s", "mem_limit_node_b", "max_rss_b", "ntasks",
+	"total_cpu_s", "alloc_cpus", "alloc_gpus", "gpu_util", "array_job",
+	"state", "elapsed_s"
+};
+
+const char *
+sp_col_name(enum sp_col c)
+{
+	return (unsigned)c < SP_COL_N ? col_names[c] : "?";
+}
+
+unsigned
+sp_cols_missing(const struct sp_jobcols *c)
+{
+	const int at[SP_COL_N] = {
+		c->timelimit_s, c->mem_limit_node_b, c->max_rss_b, c->ntasks,
+		c->total_cpu_s, c->alloc_cpus >= 0 ? c->alloc_cpus :
+		c->req_cpus, c->alloc_gpus, c->gpu_util, c->array_job,
+		c->state, c->elapsed_s
+	};
+	unsigned m = 0;
+
+	for (int i = 0; i < SP_COL_N; i++)
+		if (at[i] < 0)
+			m |= 1u << i;
+	return m;
+}
+
+/* The columns each flag's verdict reads. */
+static unsigned
+flag_needs(enum sp_flag f)
+{
+	unsigned every = 1u << SP_COL_STATE | 1u << SP_COL_ELAPSED;
+
+	switch (f) {
+	case SP_FLAG_TIME:
+		return every | 1u << SP_COL_TIMELIMIT;
+	case SP_FLAG_MEM:
+		return every | 1u << SP_COL_MEM_LIMIT | 1u << SP_COL_RSS;
+	case SP_FLAG_CPUS:
+		return every | 1u << SP_COL_NTASKS | 1u << SP_COL_CPU |
+		    1u << SP_COL_CORES;
+	case SP_FLAG_GPUS:
+		return every | 1u << SP_COL_GPUS | 1u << SP_COL_GPU_UTIL;
+	default:
+		return 0;
+	}
+}
+
 void
 sp_size_site_unknown(struct sp_size_site *s)
 {
@@ -31,6 +81,7 @@ sp_size_site_unknown(struct sp_size_site *s)
 	s->gpuutil_tracked = -1;
 	s->ceiling_cores = NAN;
 	s->ceiling_mem_b = NAN;
+	s->missing = 0;
 }
 
 void
@@ -234,6 +285,28 @@ sp_verdict_actionable(enum sp_verdict v)
 	return v == SP_V_RAISE || v == SP_V_LOWER;
 }
 
+/* Runs no rule reads as computing ones: their CPU time is unknown. */
+static void
+computed_unknown(const struct sp_hist *h, struct sp_buf *b)
+{
+	if (h->noop_unknown > 0)
+		clause(b, "%ld %s no CPU time (total_cpu_s) in %s record, so "
+		       "whether %s computed is unknown: left out",
+		       (long)h->noop_unknown,
+		       plural(h->noop_unknown, "run has", "runs have"),
+		       plural(h->noop_unknown, "its", "their"),
+		       plural(h->noop_unknown, "it", "they"));
+}
+
+/* The hang veto: enough timeouts that computed nothing hold --time. */
+static int
+vetoes(long hung, long timeouts, long runs)
+{
+	return hung >= SP_TIME_VETO_MIN_HUNG &&
+	    hung >= SP_TIME_VETO_TIMEOUT_SHARE * timeouts &&
+	    hung >= SP_TIME_VETO_RUN_SHARE * runs;
+}
+
 /* Timeouts the record cannot tell a hang from a run cut off computing. */
 static long
 unsure(const struct sp_hist *h)
@@ -281,9 +354,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 	double *v;
 
 	a->runs = (long)h->ndone;
-	if (hung >= SP_TIME_VETO_MIN_HUNG &&
-	    hung >= SP_TIME_VETO_TIMEOUT_SHARE * touts &&
-	    hung >= SP_TIME_VETO_RUN_SHARE * h->runs) {
+	if (vetoes(hung, touts, h->runs)) {
 		a->verdict = SP_V_HOLD;
 		a->runs = touts;
 		sp_buf_printf(&a->observed, "%ld of %ld timeouts computed "
@@ -301,11 +372,24 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		       "lock, a rendezvous, a prompt); sp-hang lists the runs");
 		return;
 	}
+	/* Timeouts of unknown cause that, hung, would hold --time: which
+	 * verdict applies, the record cannot say. */
+	if (unsure(h) > 0 && vetoes(hung + unsure(h), touts, h->runs)) {
+		a->verdict = SP_V_REFUSE;
+		a->runs = touts;
+		unsure_timeouts(h, &a->basis, t);
+		clause(&a->basis, "had they hung, as many hung timeouts would "
+		       "hold --time (a longer limit buys a longer hang)");
+		clause(&a->caution, "the runs' CPU time (sacct's TotalCPU), or "
+		       "their logs, tell a hang from a run cut off computing");
+		return;
+	}
 	if (h->ndone < SP_SIZE_MIN_RUNS) {
 		a->verdict = SP_V_REFUSE;
 		clause(&a->basis, "needs %d completed runs; there %s "
 		       "%zu", SP_SIZE_MIN_RUNS,
 		       h->ndone == 1 ? "was" : "were", h->ndone);
+		computed_unknown(h, &a->basis);
 		if (h->ndone > 0) {
 			sp_fmt_duration(&a->observed, h->longest.a);
 			a->observed_v = h->longest.a;
@@ -320,6 +404,19 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		return;
 	}
 	longest = h->longest.a;
+	if (h->unk_done > 0 && h->unk_longest_s > longest) {
+		/* Had they computed, the figure would rest on them. */
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "longest of %zu completed runs took %s",
+		       h->ndone, t_dur(t, longest));
+		clause(&a->basis, "%ld more completed with no CPU time "
+		       "(total_cpu_s) in %s record, up to %s: whether %s "
+		       "computed decides the figure", (long)h->unk_done,
+		       plural(h->unk_done, "its", "their"),
+		       t_dur(t, h->unk_longest_s),
+		       plural(h->unk_done, "it", "they"));
+		return;
+	}
 	sp_suggest(h, SP_FLAG_TIME, &s);
 	v = sp_xcalloc(h->ndone, sizeof *v);
 	for (size_t i = 0; i < h->ndone; i++)
@@ -385,6 +482,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		clause(&a->caution, "no floor is taken from %s",
 		       plural(unsure(h), "it", "them"));
 	}
+	computed_unknown(h, &a->caution);
 	if (sp_hist_more(h)->near.n > 0) {
 		const struct sp_topk *near = &sp_hist_more(h)->near;
 		/* The tightest: the highest share of its limit used. */
@@ -446,6 +544,32 @@ mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
 	a->target = floor(ceiling / GIB) * GIB;
 }
 
+/*
+ * Whether the runs with no CPU time could change --mem's figure, target
+ * (read from the others), had they computed: their readings above the
+ * limit making MaxRSS untrustworthy, or a peak above the ones read.
+ */
+static int
+mem_unknown_matters(const struct sp_hist *h, double target)
+{
+	double peak;
+
+	if (h->unk_trusted + h->unk_untrusted == 0)
+		return 0;
+	if (h->kills == 0 && h->unk_untrusted > 0 &&
+	    h->mem_untrusted + h->unk_untrusted >= SP_MEM_UNTRUSTED_DOMINATE *
+	    (h->mem_measured + h->unk_untrusted))
+		return 1;
+	if (!(h->unk_trusted > 0) ||
+	    (h->mem_trusted > 0 && !(h->unk_peak_b > h->peak.a)))
+		return 0;
+	if (h->kills > 0 &&
+	    h->mem_trusted + h->unk_trusted < SP_SIZE_MIN_RUNS)
+		return 0;	/* too few peaks to raise a floor either way */
+	peak = h->unk_peak_b;
+	return sp_suggest_mem(peak) > target || !sp_known(target);
+}
+
 static void
 advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	   struct sp_advice *a, struct sp_buf *t)
@@ -473,7 +597,19 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	    sp_hist_more(h)->noomsubs >= SP_MEMSEARCH_MIN_KILLS) {
 		const struct sp_oomsub *e = &sp_hist_more(h)->oomsubs[contra];
 
-		a->verdict = SP_V_HOLD;
+		/* Without array_job the two may be tasks of one array,
+		 * inputs that differ: a hold or a floor, the record
+		 * cannot say which. */
+		a->verdict = site->missing & 1u << SP_COL_ARRAY ?
+		    SP_V_REFUSE : SP_V_HOLD;
+		if (a->verdict == SP_V_REFUSE) {
+			clause(&a->basis, "job %s completed at %s, a size "
+			       "killed before (job %s); unless they are tasks "
+			       "of one array, memory is not the deciding "
+			       "variable, and the input has no array_job to "
+			       "tell", done, t_mem(t, e->limit_b), e->jobid);
+			return;
+		}
 		clause(&a->basis, "job %s completed at %s, a size "
 		       "already killed for memory (job %s): memory is not "
 		       "the deciding variable, so no further increment",
@@ -493,6 +629,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			clause(&a->basis, "%ld more read above %s limit",
 			       (long)h->mem_untrusted,
 			       plural(h->mem_untrusted, "its", "their"));
+		computed_unknown(h, &a->basis);
 		mem_caveat(&a->caution, site->gather);
 		return;
 	}
@@ -510,9 +647,12 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		if (contra >= 0)
 			clause(&a->caution, "job %s later completed at %s, a "
 			       "size that was killed: the need varies between "
-			       "runs", done,
+			       "runs%s", done,
 			       t_mem(t,
-			       sp_hist_more(h)->oomsubs[contra].limit_b));
+			       sp_hist_more(h)->oomsubs[contra].limit_b),
+			       site->missing & 1u << SP_COL_ARRAY ? " (or they "
+			       "are tasks of one array: the input has no "
+			       "array_job)" : "");
 		clause(&a->caution, "a killed run's MaxRSS is a sample short of "
 		       "its real peak");
 	} else if (h->mem_measured > 0 && h->mem_untrusted >=
@@ -533,6 +673,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			clause(&a->basis, "%ld more read above %s limit",
 			       (long)h->mem_untrusted,
 			       plural(h->mem_untrusted, "its", "their"));
+		computed_unknown(h, &a->basis);
 		mem_caveat(&a->caution, site->gather);
 		return;
 	} else {
@@ -543,6 +684,22 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		       (long)h->mem_trusted, t_bytes(t, h->peak.a),
 		       h->peak.jobid,
 		       SP_MEM_MARGIN);
+	}
+	if (mem_unknown_matters(h, a->target)) {
+		a->verdict = SP_V_REFUSE;
+		a->target = a->observed_v = NAN;
+		sp_buf_clear(&a->observed);
+		clause(&a->basis, "%ld more %s no CPU time (total_cpu_s) in "
+		       "%s record, peaking at up to %s: whether %s computed "
+		       "decides the figure", (long)(h->unk_trusted +
+		       h->unk_untrusted), plural(h->unk_trusted +
+		       h->unk_untrusted, "run has", "runs have"),
+		       plural(h->unk_trusted + h->unk_untrusted, "its",
+		       "their"), t_bytes(t, h->unk_peak_b),
+		       plural(h->unk_trusted + h->unk_untrusted, "it",
+		       "they"));
+		mem_caveat(&a->caution, site->gather);
+		return;
 	}
 	a->verdict = judge_newest(h, a, t);
 	mem_ceiling(site, a, t);
@@ -555,6 +712,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		clause(&a->caution, "%ld %s left out: MaxRSS above the limit "
 		       "without a kill", (long)h->mem_untrusted,
 		       plural(h->mem_untrusted, "run", "runs"));
+	computed_unknown(h, &a->caution);
 	thin_caution(h, site, a, t);
 	if (h->multinode > 0)
 		clause(&a->caution, "per node: %ld %s used several nodes, so "
@@ -633,7 +791,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 	}
 	if (a->verdict == SP_V_LOWER) {
 		cpu_caveat(&a->caution, site->gather);
-		if (h->gpu)
+		if (h->gpu > 0)
 			clause(&a->caution, "a GPU job: data-loader workers may "
 			       "need these cores at moments the average hides");
 	}
@@ -658,6 +816,7 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 		       "computed; there %s %ld", SP_SIZE_MIN_RUNS,
 		       h->gpu_runs == 1 ? "was" : "were",
 		       (long)h->gpu_runs);
+		computed_unknown(h, &a->basis);
 		return;
 	}
 	if (h->gpu_util_runs < SP_SIZE_MIN_RUNS) {
@@ -679,6 +838,17 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 	busy = h->gpu_busiest.a;
 	a->observed_v = busy;
 	held = h->gpu_busiest.b;
+	if (h->unk_gpu > 0 && h->unk_gpu_busy > busy) {
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "%ld more %s GPUs with no CPU time "
+		       "(total_cpu_s) in %s record, up to %s busy: whether %s "
+		       "computed decides the figure", (long)h->unk_gpu,
+		       plural(h->unk_gpu, "run held", "runs held"),
+		       plural(h->unk_gpu, "its", "their"),
+		       t_busy(t, h->unk_gpu_busy),
+		       plural(h->unk_gpu, "it", "they"));
+		return;
+	}
 	a->target = sp_suggest(h, SP_FLAG_GPUS, &s);
 	bt = t_busy(t, busy);
 	sp_buf_printf(&a->observed, "%s %s busy at peak across %ld runs", bt,
@@ -707,6 +877,43 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 	}
 }
 
+/*
+ * A verdict without a column it reads would be another number: refused,
+ * naming what is missing.  So is --gpus where sp-group could not tell
+ * whether the runs held GPUs.
+ */
+static int
+refuse_missing(const struct sp_hist *h, const struct sp_size_site *site,
+	       struct sp_advice *a, struct sp_buf *t)
+{
+	unsigned m = site->missing & flag_needs(a->flag);
+	int n = 0, k = 0;
+
+	if (a->flag == SP_FLAG_GPUS && h->gpu < 0 &&
+	    !(m & 1u << SP_COL_GPUS)) {
+		clause(&a->basis, "whether the runs held GPUs is unknown: "
+		       "their alloc_gpus was not recorded (sp-group marked the "
+		       "key's gpu|cpu part '?')");
+		return 1;
+	}
+	if (m == 0)
+		return 0;
+	for (int i = 0; i < SP_COL_N; i++)
+		n += (m >> i) & 1;
+	sp_buf_clear(t);
+	for (int i = 0; i < SP_COL_N; i++) {
+		if (!(m >> i & 1))
+			continue;
+		if (k++)
+			sp_buf_adds(t, k == n ? " and " : ", ");
+		sp_buf_printf(t, "'%s'", sp_col_name((enum sp_col)i));
+	}
+	clause(&a->basis, "the input has no column %s, which the %s rule "
+	       "reads (sp-fetch writes %s)", sp_buf_str(t),
+	       sp_flag_name(a->flag), n == 1 ? "it" : "them");
+	return 1;
+}
+
 int
 sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 	       enum sp_flag flag, struct sp_advice *a)
@@ -730,6 +937,8 @@ sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 	a->requested = h->req[flag];
 	if (sp_known(a->requested))
 		sp_suggest_spell(&a->requested_txt, flag, a->requested);
+	if (refuse_missing(h, site, a, t))
+		return 0;
 	switch (flag) {
 	case SP_FLAG_TIME:
 		advise_time(h, a, t, t2);
@@ -745,6 +954,13 @@ sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 		break;
 	default:
 		break;
+	}
+	/* Where no figure is given, the one read from the runs it could
+	 * read is a part, and the runs it could not might lie beyond it. */
+	if ((a->verdict == SP_V_REFUSE || a->verdict == SP_V_HOLD) &&
+	    h->noop_unknown > 0) {
+		a->observed_v = NAN;
+		sp_buf_clear(&a->observed);
 	}
 	return 0;
 }

@@ -12,9 +12,25 @@
 #define SP_ADVICE_H
 
 #include "sp_hist.h"
+#include "sp_job.h"
 #include "sp_site.h"
 #include "sp_suggest.h"
 #include "sp_util.h"
+
+/*
+ * The columns the verdicts read beyond state and elapsed_s, as bits of
+ * sp_size_site.missing.  A verdict that needs a column its input lacks
+ * is a refusal naming it, never a figure made without it.
+ */
+enum sp_col {
+	SP_COL_TIMELIMIT, SP_COL_MEM_LIMIT, SP_COL_RSS, SP_COL_NTASKS,
+	SP_COL_CPU, SP_COL_CORES, SP_COL_GPUS, SP_COL_GPU_UTIL,
+	SP_COL_ARRAY, SP_COL_STATE, SP_COL_ELAPSED, SP_COL_N
+};
+/* "timelimit_s", ...; SP_COL_CORES is "alloc_cpus" (or req_cpus). */
+const char *sp_col_name(enum sp_col c);
+/* The bits of the columns c (as resolved) lacks. */
+unsigned sp_cols_missing(const struct sp_jobcols *c);
 
 /* What the site tells the rules; NaN or SP_GATHER_UNKNOWN when unknown. */
 struct sp_size_site {
@@ -23,6 +39,7 @@ struct sp_size_site {
 	int gpuutil_tracked;		/* -1 unknown */
 	double ceiling_cores;		/* the partition's largest node */
 	double ceiling_mem_b;
+	unsigned missing;		/* 1 << sp_col: the input lacks it */
 };
 
 void sp_size_site_unknown(struct sp_size_site *s);

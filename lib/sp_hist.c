@@ -51,8 +51,12 @@ split_key(struct sp_hist *h)
 {
 	const char *s[3];
 
-	h->gpu = key_seps(h->key, h->keylen, s) && s[2] - s[1] - 1 == 3 &&
-	    memcmp(s[1] + 1, "gpu", 3) == 0;
+	if (!key_seps(h->key, h->keylen, s))
+		h->gpu = 0;
+	else if (s[2] - s[1] - 1 == 1 && s[1][1] == '?')
+		h->gpu = -1;	/* sp-group could not tell */
+	else
+		h->gpu = s[2] - s[1] - 1 == 3 && memcmp(s[1] + 1, "gpu", 3) == 0;
 }
 
 struct sp_slice
@@ -84,6 +88,7 @@ sp_hist_init_kept(struct sp_hist *h, struct sp_pool *pool, const char *key,
 	sp_best_init(&h->gpu_busiest);
 	h->comp_timeout_limit_s = NAN;
 	h->unsure_timeout_limit_s = NAN;
+	h->unk_longest_s = h->unk_peak_b = h->unk_gpu_busy = NAN;
 	h->kill_limit_b = NAN;
 	h->shortest_trusted_s = NAN;
 	h->tasks_max = NAN;
@@ -190,7 +195,7 @@ add_time(struct sp_hist *h, const struct sp_run *r)
 {
 	double limit = r->timelimit_s, cut;
 
-	if (r->st == SP_ST_COMPLETED && !r->noop && r->elapsed_s > 0) {
+	if (r->st == SP_ST_COMPLETED && r->computed && r->elapsed_s > 0) {
 		push_float(h->pool, &h->done_s, &h->ndone, &h->donecap,
 			   r->elapsed_s);
 		sp_best_offer(&h->longest, h->pool, r->elapsed_s, limit,
@@ -203,6 +208,9 @@ add_time(struct sp_hist *h, const struct sp_run *r)
 			sp_topk_offer(&more(h)->near, SP_FINDING_MAX_IDS,
 				      h->pool, &c, r->jobid);
 		}
+	} else if (r->st == SP_ST_COMPLETED && !r->noop && r->elapsed_s > 0) {
+		h->unk_done++;
+		max_into(&h->unk_longest_s, r->elapsed_s);
 	}
 	if (r->st != SP_ST_TIMEOUT)
 		return;
@@ -359,9 +367,9 @@ add_mem(struct sp_hist *h, const struct sp_run *r)
 {
 	int lim = sp_known(r->limit_b), rss = sp_known(r->rss_b);
 
-	if (lim && (r->st == SP_ST_OUT_OF_MEMORY || (!r->noop && rss)))
+	if (lim && (r->st == SP_ST_OUT_OF_MEMORY || (r->computed && rss)))
 		h->mem_runs++;
-	if (!r->noop && lim && rss && r->rss_b <= r->limit_b) {
+	if (r->computed && lim && rss && r->rss_b <= r->limit_b) {
 		h->mem_measured++;
 		h->mem_trusted++;
 		sp_best_offer(&h->peak, h->pool, r->rss_b, r->limit_b, &r->o,
@@ -369,12 +377,19 @@ add_mem(struct sp_hist *h, const struct sp_run *r)
 		if (!sp_known(h->shortest_trusted_s) ||
 		    r->elapsed_s < h->shortest_trusted_s)
 			h->shortest_trusted_s = r->elapsed_s;
-	} else if (!r->noop && lim && rss && r->st != SP_ST_OUT_OF_MEMORY) {
+	} else if (r->computed && lim && rss && r->st != SP_ST_OUT_OF_MEMORY) {
 		/* Above the limit without a kill: no footprint.  A killed
 		 * run's reading above its limit is the kill's, counted
 		 * there. */
 		h->mem_measured++;
 		h->mem_untrusted++;
+	} else if (!r->noop && !r->computed && lim && rss) {
+		if (r->rss_b <= r->limit_b) {
+			h->unk_trusted++;
+			max_into(&h->unk_peak_b, r->rss_b);
+		} else if (r->st != SP_ST_OUT_OF_MEMORY) {
+			h->unk_untrusted++;
+		}
 	}
 	if (r->nodes > 1)
 		h->multinode++;
@@ -395,7 +410,7 @@ add_cpu(struct sp_hist *h, const struct sp_run *r)
 
 	if (!sp_known(h->tasks_max) || r->tasks > h->tasks_max)
 		h->tasks_max = r->tasks;
-	if (r->noop || !sp_known(r->cpt) || !sp_known(r->total_cpu_s))
+	if (!r->computed || !sp_known(r->cpt) || !sp_known(r->total_cpu_s))
 		return;
 	denom = r->elapsed_s * r->cores;
 	if (sp_known(r->cpu_time_s) && r->cpu_time_s > denom)
@@ -414,6 +429,12 @@ add_gpu(struct sp_hist *h, const struct sp_run *r)
 
 	if (!sp_positive(g) || r->noop)
 		return;
+	if (!r->computed) {
+		h->unk_gpu++;
+		if (sp_known(util) && util >= 0)
+			max_into(&h->unk_gpu_busy, (util > 1 ? 1 : util) * g);
+		return;
+	}
 	h->gpu_runs++;
 	if (!sp_known(util) || util < 0)
 		return;
@@ -433,7 +454,8 @@ add_cost(struct sp_hist *h, const struct sp_run *r)
 		h->limit_s += r->timelimit_s;
 		h->elapsed_s += el;
 	}
-	if (sp_known(r->cores) && sp_known(r->total_cpu_s)) {
+	if (sp_known(r->cores) && sp_known(r->total_cpu_s) &&
+	    sp_known(r->tasks)) {
 		h->cost_cpu_n++;
 		h->core_s += r->cores * el;
 		h->cpu_s += r->total_cpu_s;
@@ -643,6 +665,7 @@ sp_hist_add_run(struct sp_hist *h, const struct sp_run *r)
 	h->runs++;
 	h->states[r->st]++;
 	h->noop += r->noop;
+	h->noop_unknown += !r->noop && !r->computed;
 	h->hang += r->hang;
 	h->problems += r->failed || r->noop;
 	if (sp_positive(r->gpu_h))

@@ -99,12 +99,21 @@ struct sp_hist {
 	struct sp_pool *pool;
 	struct sp_hist_more *more;	/* NULL until needed */
 	uint32_t keylen;
-	int gpu;
+	int gpu;			/* the key's gpu|cpu: 1, 0, -1 "?" */
 
 	long open, unusable;		/* left out */
 	sp_count runs;			/* usable allocation records */
 	sp_count states[SP_ST_N];
 	sp_count noop, hang, problems;
+	/* Runs over SP_NOOP_MIN_ELAPSED_S with no CPU time in the record:
+	 * whether they computed is unknown, so no rule reads their figures
+	 * as a computing run's. */
+	sp_count noop_unknown;
+	/* ... kept apart, so a rule can tell whether they could change its
+	 * figure: completed ones and the longest, peaks within the limit
+	 * (and above it) and the largest, GPU runs and the busiest. */
+	sp_count unk_done, unk_trusted, unk_untrusted, unk_gpu;
+	double unk_longest_s, unk_peak_b, unk_gpu_busy;
 	int have_newest;
 	double gpu_h, core_h;
 	/* The newest run, and what it asked for (NaN unknown). */
@@ -148,6 +157,7 @@ struct sp_hist {
 	double tasks_max;
 
 	struct sp_best gpu_busiest;	/* a = busy GPUs, b = GPUs held */
+
 
 	/* --cost: sums over usable runs with the numbers known */
 	double limit_s, elapsed_s;	/* time */

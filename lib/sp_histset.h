@@ -42,6 +42,10 @@ struct sp_histset {
 	size_t nblocks, blockcap, blockused;
 	struct sp_hist scratch;		/* a workload of few runs, on demand */
 	int scratch_used;
+	/* The columns the verdicts read that the input lacks (sp_cols_missing,
+	 * set by the reader): carried to the advice, which refuses without
+	 * them. */
+	unsigned missing;
 };
 
 /* The number of the workload with this key, added when new. */

@@ -347,6 +347,8 @@ sp_timeout_cause(double elapsed_s, double total_cpu_s)
 		return SP_TO_UNKNOWN;
 	if (total_cpu_s >= SP_NOOP_MAX_CPU_S)
 		return SP_TO_COMPUTING;
+	if (isnan(elapsed_s))
+		return SP_TO_UNKNOWN;	/* hung or short, it cannot say */
 	return elapsed_s > SP_NOOP_MIN_ELAPSED_S ? SP_TO_HUNG : SP_TO_SHORT;
 }
 
@@ -448,6 +450,14 @@ double
 sp_job_gpus(const struct sp_job *j)
 {
 	return j->alloc_gpus;
+}
+
+int
+sp_job_gpu_kind(const struct sp_job *j)
+{
+	if (isnan(j->alloc_gpus))
+		return -1;
+	return j->alloc_gpus > 0;
 }
 
 double

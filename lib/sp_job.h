@@ -125,7 +125,8 @@ int sp_job_hang_known(const struct sp_job *j);
  * computing, and only that says the work needs more time; one that ran
  * over SP_NOOP_MIN_ELAPSED_S using less hung (sp_job_noop); one that used
  * less in a shorter time is too short to tell a hang from a wait; and
- * where the record has no CPU time the cause is unknown.
+ * where the record has no CPU time (or, with little, no elapsed time)
+ * the cause is unknown.
  */
 enum sp_timeout { SP_TO_COMPUTING, SP_TO_HUNG, SP_TO_SHORT, SP_TO_UNKNOWN };
 enum sp_timeout sp_timeout_cause(double elapsed_s, double total_cpu_s);
@@ -167,6 +168,8 @@ int sp_hang_tally_cmp(const struct sp_hang_tally *a, const char *key_a,
 double sp_job_cores(const struct sp_job *j);
 /* GPUs held: alloc_gpus, NaN unknown. */
 double sp_job_gpus(const struct sp_job *j);
+/* The gpu|cpu part of a workload key: 1 GPUs held, 0 none, -1 unknown. */
+int sp_job_gpu_kind(const struct sp_job *j);
 /* elapsed x cores / 3600 and elapsed x gpus / 3600 (NaN when unknown). */
 double sp_job_core_hours(const struct sp_job *j);
 double sp_job_gpu_hours(const struct sp_job *j);

@@ -25,18 +25,14 @@ sp_jobcalc(struct sp_jobcalc *c, const struct sp_job *j,
 	c->noop = sp_job_noop(j);
 	c->noop_known = sp_job_noop_known(j);
 	c->cores = sp_job_cores(j);
-	c->gpus = sp_known(j->alloc_gpus) ? j->alloc_gpus : 0;
+	c->gpus = j->alloc_gpus;	/* NaN: not recorded, never "none" */
 	c->nodes = j->nnodes;
 	c->tasks = j->ntasks;
 	for (size_t i = 0; i < nsteps && !sp_known(j->ntasks); i++)
 		if (work_step(&steps[i]))
 			c->tasks = sp_nan_max(c->tasks, steps[i].ntasks);
-	if (sp_known(c->tasks) && c->tasks > 0)
-		c->cpus_per_task = c->cores / c->tasks;
-	else if (sp_known(c->nodes) && c->nodes > 0)
-		c->cpus_per_task = c->cores / c->nodes;
-	else
-		c->cpus_per_task = c->cores;
+	/* Per task needs the tasks: one a node would be a guess. */
+	c->cpus_per_task = c->tasks > 0 ? c->cores / c->tasks : NAN;
 
 	c->cpu_capacity_s = j->cpu_time_s;
 	if (sp_known(j->elapsed_s) && sp_known(c->cores))

@@ -12,10 +12,10 @@
 
 struct sp_jobcalc {
 	double cores;		/* allocated CPUs */
-	double gpus;		/* 0 when the record names none */
+	double gpus;		/* NaN when the record holds none */
 	double tasks;		/* ntasks, else the widest step */
 	double nodes;
-	double cpus_per_task;	/* cores / (tasks, else nodes, else 1) */
+	double cpus_per_task;	/* cores / tasks; NaN tasks unknown */
 	double cpu_capacity_s;	/* max(CPUTime, elapsed x cores, steps) */
 	double cpu_util;	/* total CPU / capacity */
 	double busy_cores;	/* total CPU / elapsed */

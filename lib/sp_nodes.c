@@ -314,7 +314,7 @@ job_key(struct sp_nodes *t, const struct sp_job *j, struct sp_slice *key,
 	}
 	sp_buf_clear(&t->key);
 	sp_workload_key(&t->key, j->user.p, j->user.n, j->partition.p,
-			j->partition.n, sp_job_gpus(j) > 0, workload->p,
+			j->partition.n, sp_job_gpu_kind(j), workload->p,
 			workload->n);
 	*key = (struct sp_slice){ sp_buf_str(&t->key), t->key.len };
 }

@@ -1063,6 +1063,7 @@ sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 			a->note.p[--a->note.len] = '\0';
 		d.node_note = a->note.p;
 	}
+	d.missing = workloads != NULL ? workloads->missing : 0;
 	if (workloads == NULL) {
 		d.no_workload = "the input has no workload_key, which sp-group "
 		    "adds";

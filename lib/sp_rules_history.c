@@ -62,7 +62,7 @@ dominant(const long *counts, int failed_only)
 
 static void
 repeat_failure(struct sp_findings *out, struct sp_draft *d,
-	       const struct sp_hist *h)
+	       const struct sp_hist *h, const struct sp_size_site *site)
 {
 	const struct sp_hist_more *m = sp_hist_more(h);
 	struct sp_buf t = { 0 };
@@ -120,10 +120,10 @@ repeat_failure(struct sp_findings *out, struct sp_draft *d,
 	} else if (dom == SP_ST_TIMEOUT && h->comp_timeouts == 0) {
 		/* A timeout of unknown cause may have hung: no raise. */
 		sp_buf_adds(&d->act, "No timeout is known to have been "
-			    "computing (no CPU time in the record, or too short "
-			    "to tell), so a longer --time may only buy a longer "
-			    "hang: the runs' CPU time (sacct's TotalCPU) or their "
-			    "logs tell which.");
+			    "computing (no CPU time, total_cpu_s, in the record, "
+			    "or too short to tell), so a longer --time may only "
+			    "buy a longer hang: the runs' CPU time (sacct's "
+			    "TotalCPU) or their logs tell which.");
 	} else if (dom == SP_ST_TIMEOUT) {
 		sp_buf_clear(&t);
 		sp_fmt_hms(&t, h->comp_timeout_limit_s);
@@ -140,6 +140,12 @@ repeat_failure(struct sp_findings *out, struct sp_draft *d,
 			      "deterministic: %ld of %ld runs completed; compare "
 			      "them with the failures.",
 			      states[SP_ST_COMPLETED], runs);
+	} else if (site->missing & 1u << SP_COL_ARRAY) {
+		/* Tasks of one array would be one submission, not repeats. */
+		sp_buf_adds(&d->act, "Reproduce interactively. Whether the "
+			    "runs are tasks of one array is unknown (the input "
+			    "has no array_job), so whether the failure repeats "
+			    "across submissions is too.");
 	} else {
 		sp_buf_adds(&d->act, "Stop resubmitting; the failure is "
 			    "deterministic. Reproduce interactively.");
@@ -176,8 +182,9 @@ walk_step(struct sp_buf *b, const struct step *s)
 
 static void
 memory(struct sp_findings *out, struct sp_draft *d,
-       const struct sp_hist *h)
+       const struct sp_hist *h, const struct sp_size_site *site)
 {
+	int arrays_unknown = (site->missing & 1u << SP_COL_ARRAY) != 0;
 	const struct sp_hist_more *m = sp_hist_more(h);
 	const struct sp_oomsub **v;
 	const char *done = NULL;
@@ -228,7 +235,19 @@ memory(struct sp_findings *out, struct sp_draft *d,
 			      "them.", n, sp_buf_str(&t));
 		sp_buf_clear(&t);
 	}
-	if (contra >= 0) {
+	if (arrays_unknown)
+		sp_buf_adds(&d->ev, " The input has no array_job: the tasks of "
+			    "one array count here as submissions of their own.");
+	if (contra >= 0 && arrays_unknown) {
+		sp_mem_spell(&t, m->oomsubs[contra].limit_b);
+		sp_buf_printf(&d->ev, " Job %s later completed at %s, a size "
+			      "killed before (job %s).", done, sp_buf_str(&t),
+			      m->oomsubs[contra].jobid);
+		sp_buf_adds(&d->act, "If the two are tasks of one array, their "
+			    "inputs differ; if not, memory is not the deciding "
+			    "variable: find what else changed.");
+		sp_draft_id(d, done);
+	} else if (contra >= 0) {
 		sp_mem_spell(&t, m->oomsubs[contra].limit_b);
 		sp_buf_printf(&d->ev, " Job %s later COMPLETED at %s, a "
 			      "size already killed (job %s).", done,
@@ -254,7 +273,8 @@ memory(struct sp_findings *out, struct sp_draft *d,
 	for (size_t i = 0; i < n; i++)
 		sp_draft_id(d, v[i]->jobid);
 	add(out, d, h, nsteps > 1 ? "memory-search" : "memory-unchanged",
-	    contra >= 0 ? SP_SEV_CRITICAL : SP_SEV_WARNING);
+	    contra >= 0 && !arrays_unknown ? SP_SEV_CRITICAL :
+	    SP_SEV_WARNING);
 	free(v);
 	free(steps);
 	sp_buf_free(&walk);
@@ -483,8 +503,8 @@ sp_rules_history(struct sp_findings *out, const struct sp_hist *h,
 {
 	struct sp_draft d = { 0 };
 
-	repeat_failure(out, &d, h);
-	memory(out, &d, h);
+	repeat_failure(out, &d, h, site);
+	memory(out, &d, h, site);
 	requeue(out, &d, h);
 	array_probes(out, &d, h);
 	noop_allocations(out, &d, h);

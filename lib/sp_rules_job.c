@@ -283,8 +283,9 @@ rule_timeout_unsure(struct ctx *x, enum sp_timeout cause)
 	ev(x, "Ran out of wall clock at its %s limit after %s.",
 	   sp_dur(&x->w, j->timelimit_s), sp_dur(&x->w, j->elapsed_s));
 	if (cause == SP_TO_UNKNOWN)
-		ev(x, " CPU time is not in this record, so whether "
-		   "it was working or hung cannot be told.");
+		ev(x, " %s is not in this record, so whether it was working "
+		   "or hung cannot be told.", sp_known(j->total_cpu_s) ?
+		   "Its elapsed time (elapsed_s)" : "CPU time (total_cpu_s)");
 	else
 		ev(x, " It used %s of CPU in under %s: too short to "
 		   "tell a hang from a wait.", sp_dur(&x->w, j->total_cpu_s),
@@ -477,9 +478,36 @@ cpu_exempt(const struct ctx *x)
 static void
 say_gpus(struct ctx *x, struct sp_buf *b)
 {
-	if (x->c.gpus > 0)
-		sp_buf_printf(b, " with %.0f GPU%s (%.1f GPU-hours)", x->c.gpus,
-			      x->c.gpus == 1 ? "" : "s", x->c.gpu_hours);
+	if (!(x->c.gpus > 0))
+		return;
+	sp_buf_printf(b, " with %.0f GPU%s", x->c.gpus,
+		      x->c.gpus == 1 ? "" : "s");
+	if (sp_known(x->c.gpu_hours))
+		sp_buf_printf(b, " (%.1f GPU-hours)", x->c.gpu_hours);
+}
+
+/* Whether only one of read and write is known: the total is a floor. */
+static int
+io_partial(const struct sp_job *j)
+{
+	return sp_known(j->read_b) != sp_known(j->write_b);
+}
+
+/* "read 300.0 GiB and wrote 298.0 GiB", naming a side not recorded. */
+static void
+say_moved(struct ctx *x, int first)
+{
+	const struct sp_job *j = x->j;
+
+	if (sp_known(j->read_b) && sp_known(j->write_b))
+		ev(x, "%s %s and wrote %s", first ? "Read" : "read",
+		   sp_bytes(&x->w, j->read_b), sp_bytes(&x->w, j->write_b));
+	else if (sp_known(j->read_b))
+		ev(x, "%s %s (writes not recorded: no write_b)",
+		   first ? "Read" : "read", sp_bytes(&x->w, j->read_b));
+	else
+		ev(x, "%s %s (reads not recorded: no read_b)",
+		   first ? "Wrote" : "wrote", sp_bytes(&x->w, j->write_b));
 }
 
 static void
@@ -494,9 +522,9 @@ rule_noop(struct ctx *x)
 	if (sp_job_io_explains(j)) {
 		/* Moving data is work; "nothing was computed" would be false. */
 		ev(x, " It computed almost nothing because it was moving "
-		   "data: read %s and wrote %s (%s/s).",
-		   sp_bytes(&x->w, sp_known(j->read_b) ? j->read_b : 0.0),
-		   sp_bytes(&x->w, sp_known(j->write_b) ? j->write_b : 0.0),
+		   "data: ");
+		say_moved(x, 0);
+		ev(x, " (%s%s/s).", io_partial(j) ? "at least " : "",
 		   sp_bytes(&x->w, x->c.io_rate));
 		act(x, "If the transfer is the job, give it a "
 		    "transfer node or fewer resources; if not, stage the data "
@@ -539,6 +567,10 @@ cpu_action(struct ctx *x)
 		    "the cores this run left idle are its own (its input, or a "
 		    "wait on I/O or on another job).", (double)p->runs,
 		    verdict_words(x, p));
+	} else if (!sp_known(cpt)) {
+		act(x, "How many cores each task had is unknown (the record "
+		    "has no ntasks), so no --cpus-per-task is suggested: find "
+		    "what the cores waited on first.");
 	} else if (x->c.tasks > 1 && sp_known(p->value)) {
 		/* Never the current value as a change. */
 		act(x, "--cpus-per-task is already %s: the idle cores are "
@@ -598,10 +630,9 @@ rule_io(struct ctx *x)
 	if (x->c.open || !(x->c.io_b >= SP_IO_MIN_BYTES) ||
 	    !(x->c.io_rate >= SP_IO_MIN_RATE))
 		return;
-	ev(x, "Read %s and wrote %s in %s: %s/s sustained.",
-	   sp_bytes(&x->w, sp_known(j->read_b) ? j->read_b : 0.0),
-	   sp_bytes(&x->w, sp_known(j->write_b) ? j->write_b : 0.0),
-	   sp_dur(&x->w, j->elapsed_s), sp_bytes(&x->w, x->c.io_rate));
+	say_moved(x, 1);
+	ev(x, " in %s: %s%s/s sustained.", sp_dur(&x->w, j->elapsed_s),
+	   io_partial(j) ? "at least " : "", sp_bytes(&x->w, x->c.io_rate));
 	act(x, "Check which storage it hit: stage the data to the "
 	    "fast scratch tier or node-local disk before the work starts.");
 	add(x, "io-heavy", SP_SEV_WARNING);
@@ -746,7 +777,8 @@ rule_cancelled(struct ctx *x)
 			ev(x, " (by %s%s).", numeric ? "uid " : "",
 			   by);
 		else
-			ev(x, "; the record does not say by whom.");
+			ev(x, "; the record does not say by whom (no "
+			   "cancelled_by).");
 		add(x, "cancelled", SP_SEV_INFO);
 	}
 	free(by);
@@ -1269,7 +1301,9 @@ rule_gpu(struct ctx *x)
 	const struct sp_job *j = x->j;
 	const struct sp_site *site = x->d->site;
 
-	if (!(x->c.gpus > 0) || x->c.open || x->c.noop)
+	/* An allocation that computed nothing has its own finding; one
+	 * that may have is not judged here either. */
+	if (!(x->c.gpus > 0) || x->c.open || x->c.noop || !x->c.noop_known)
 		return;
 	if (sp_known(j->gpu_util)) {
 		if (j->gpu_util < SP_FIND_GPU_IDLE) {
@@ -1340,6 +1374,7 @@ sp_rules_job(const struct sp_diag *d, struct sp_findings *out)
 		sp_hist_one(&x.one, &x.pool, &r);
 		sp_size_site_of(d->site, d->workload ? d->workload : &x.one,
 				&x.wsite);
+		x.wsite.missing = d->missing;
 		rule_walltime(&x);
 		rule_memory(&x);
 		rule_cpu(&x);

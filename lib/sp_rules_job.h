@@ -39,6 +39,7 @@ struct sp_diag {
 	 */
 	const struct sp_hist *workload;
 	const char *no_workload;
+	unsigned missing;		/* sp_cols_missing of the input */
 };
 
 /*

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "sp_const.h"
 #include "sp_intern.h"
 #include "sp_run.h"
 #include "sp_units.h"
@@ -70,12 +71,15 @@ sp_run_derive(struct sp_run *r)
 	r->gpu_h = r->elapsed_s * r->alloc_gpus / 3600.0;
 	r->core_h = r->elapsed_s * r->cores / 3600.0;
 	r->cpt = r->cores / r->tasks;
+	/* sp_job_noop_known: short, or the CPU time is known. */
+	r->computed = !r->noop && (r->elapsed_s <= SP_NOOP_MIN_ELAPSED_S ||
+				   sp_known(r->total_cpu_s));
 }
 
 int
 sp_run_peak_trusted(const struct sp_run *r)
 {
-	return !r->noop && sp_known(r->rss_b) && sp_known(r->limit_b) &&
+	return r->computed && sp_known(r->rss_b) && sp_known(r->limit_b) &&
 	    r->rss_b <= r->limit_b;
 }
 
@@ -111,8 +115,9 @@ sp_run_of(struct sp_run *r, const struct sp_job *j)
 	r->limit_b = sp_positive(j->mem_limit_node_b) ? j->mem_limit_node_b : NAN;
 	r->rss_b = sp_positive(j->max_rss_b) ? j->max_rss_b : NAN;
 	r->cores = sp_job_cores(j);
-	r->tasks = sp_positive(j->ntasks) ? j->ntasks :
-	    sp_positive(j->nnodes) ? j->nnodes : 1;
+	/* Per task needs the tasks: one per node would be a guess (a job
+	 * of 16 tasks on one node is not one task of 96 cores). */
+	r->tasks = sp_positive(j->ntasks) ? j->ntasks : NAN;
 	r->nodes = sp_positive(j->nnodes) ? j->nnodes : 1;
 	sp_run_derive(r);
 }

@@ -33,6 +33,8 @@ struct sp_run {
 	struct sp_order o;
 	enum sp_state st;
 	int noop, hang, failed, io;
+	int computed;			/* known to have computed: not noop,
+					 * and noop can be told */
 	uint64_t sub;			/* array hash, 0 a job of its own */
 	struct sp_slice jobid, array_job;
 	double elapsed_s, timelimit_s, total_cpu_s, cpu_time_s;

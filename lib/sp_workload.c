@@ -56,7 +56,7 @@ sp_workload_key(struct sp_buf *out, const char *user, size_t userlen,
 	add_part(out, user, userlen);
 	sp_buf_addc(out, '/');
 	add_part(out, partition, partlen);
-	sp_buf_adds(out, gpu ? "/gpu/" : "/cpu/");
+	sp_buf_adds(out, gpu < 0 ? "/?/" : gpu ? "/gpu/" : "/cpu/");
 	add_part(out, workload, wlen);
 }
 

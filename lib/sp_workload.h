@@ -19,7 +19,8 @@ int sp_workload_has_letter(const char *fold, size_t n);
 /*
  * Appends "user/partition/gpu|cpu/workload".  User and partition never
  * hold '/', and the workload comes last, so the key is injective.
- * Empty user or partition become "?".
+ * Empty user or partition become "?"; so does the gpu|cpu part when gpu
+ * is negative (whether the run held GPUs is unknown: never guessed).
  */
 void sp_workload_key(struct sp_buf *out, const char *user, size_t userlen,
 		     const char *partition, size_t partlen, int gpu,

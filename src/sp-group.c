@@ -159,7 +159,8 @@ key_of(const struct sp_reader *r, const struct cols *c, struct sp_buf *wl,
 
 	if (sp_field_num(g, &gpus) < 0)
 		sp_reader_die(r, "field 'alloc_gpus' is not a number");
-	gpu = g.n > 0 && gpus > 0;
+	/* No alloc_gpus (no column, or an empty field): unknown, "?". */
+	gpu = g.n == 0 ? -1 : gpus > 0;
 	sp_workload_of(wl, key, name.p, name.n, user.p, user.n, part.p, part.n,
 		       gpu);
 }

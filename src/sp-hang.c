@@ -66,7 +66,9 @@ held_what(struct sp_buf *b, const struct sp_job *j)
 	if (gpus > 0)
 		sp_buf_printf(b, "%g GPU%s", gpus, gpus == 1 ? "" : "s");
 	else if (cores > 0)
-		sp_buf_printf(b, "%g core%s", cores, cores == 1 ? "" : "s");
+		sp_buf_printf(b, "%g core%s%s", cores, cores == 1 ? "" : "s",
+			      isnan(gpus) ? " (and GPUs, if any: no alloc_gpus "
+			      "in the record)" : "");
 	else
 		sp_buf_adds(b, "its allocation");
 }
@@ -120,9 +122,15 @@ why(struct sp_buf *b, const struct sp_job *j, enum sp_hang_kind k)
 		}
 		sp_buf_adds(b, " in ");
 		fmt_clock(b, j->elapsed_s);
-		sp_buf_adds(b, " (");
+		/* One side unknown: what was moved is at least the other. */
+		sp_buf_adds(b, isnan(j->read_b) || isnan(j->write_b) ?
+			    " (at least " : " (");
 		sp_fmt_bytes(b, moved / j->elapsed_s);
-		sp_buf_adds(b, "/s) with ");
+		sp_buf_adds(b, "/s");
+		if (isnan(j->read_b) || isnan(j->write_b))
+			sp_buf_printf(b, ": no %s in the record",
+				      isnan(j->read_b) ? "read_b" : "write_b");
+		sp_buf_adds(b, ") with ");
 		sp_fmt_duration(b, j->total_cpu_s);
 		sp_buf_adds(b, " of CPU");
 		return;
@@ -293,7 +301,7 @@ job_key(struct summary *s, const struct sp_job *j)
 	else
 		sp_workload_key(&s->key, j->user.p, j->user.n,
 				j->partition.p, j->partition.n,
-				sp_job_gpus(j) > 0, s->fold.p, s->fold.len);
+				sp_job_gpu_kind(j), s->fold.p, s->fold.len);
 	return sp_buf_str(&s->key);
 }
 

@@ -32,20 +32,20 @@ setup() {
 		'2	s2e47	y	s#e#	alice/gpu/gpu/s#e#' \
 		'3	mid85_059	z	mid#_#	alice/cpu/cpu/mid#_#' \
 		'4			?	bob/?/gpu/?' \
-		'5	tool-bench-2026-03-15	w	tool-bench-#-#-#	bob/cpu/cpu/tool-bench-#-#-#' \
-		'6	20261101	v	#	bob/cpu/cpu/#' \
-		'7	20261102	v	#	bob/cpu/cpu/#' \
-		'8	20261103	v	#	bob/cpu/cpu/#')" ]
+		'5	tool-bench-2026-03-15	w	tool-bench-#-#-#	bob/cpu/?/tool-bench-#-#-#' \
+		'6	20261101	v	#	bob/cpu/?/#' \
+		'7	20261102	v	#	bob/cpu/?/#' \
+		'8	20261103	v	#	bob/cpu/?/#')" ]
 }
 
 @test "sp-group: only name is needed; an absent user or partition is unknown" {
 	printf 'name\tuser\tpartition\nc9ea44e\tu\tp\n' >"$T/min.tsv"
 	run sp-group "$T/min.tsv"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf 'name\tuser\tpartition\tworkload\tworkload_key\nc9ea44e\tu\tp\tc#ea#e\tu/p/cpu/c#ea#e')" ]
+	[ "$output" = "$(printf 'name\tuser\tpartition\tworkload\tworkload_key\nc9ea44e\tu\tp\tc#ea#e\tu/p/?/c#ea#e')" ]
 	printf 'name\nc9ea44e\n' >"$T/name.tsv"
 	run sp-group "$T/name.tsv"
-	[ "$output" = "$(printf 'name\tworkload\tworkload_key\nc9ea44e\tc#ea#e\t?/?/cpu/c#ea#e')" ]
+	[ "$output" = "$(printf 'name\tworkload\tworkload_key\nc9ea44e\tc#ea#e\t?/?/?/c#ea#e')" ]
 }
 
 @test "sp-group: a step takes its allocation's workload" {
@@ -83,23 +83,23 @@ setup() {
 	[ "$output" = "$(printf '%s\n' \
 		'user	workload	workload_key	label	partition	names	runs	completed	failed	cancelled	noop	problems	gpu_h	core_h	compute	share	cum_share	severity	first	last' \
 		'alice	s#e#	alice/gpu/gpu/s#e#	s#e#	gpu	2	2	1	1	0	0	1	1.166667	4.666667	23.333333	0.748263	0.748263	warning	2026-11-01T10:00:00	2026-11-02T10:10:00' \
-		'bob	tool-bench-#-#-#	bob/cpu/cpu/tool-bench-#-#-#	tool-bench-2026-03-15	cpu	1	1	0	1	0	0	1		4	4	0.128274	0.876537	warning	2026-11-05T10:00:00	2026-11-05T10:30:00' \
+		'bob	tool-bench-#-#-#	bob/cpu/?/tool-bench-#-#-#	tool-bench-2026-03-15	cpu	1	1	0	1	0	0	1		4	4	0.128274	0.876537	warning	2026-11-05T10:00:00	2026-11-05T10:30:00' \
 		'bob	?	bob/?/gpu/?	?	?	1	1	0	0	1	1	1	0.222222	0.222222	3.777778	0.121147	0.997684	warning	2026-11-04T10:00:00	2026-11-04T10:06:40' \
-		'bob	#	bob/cpu/cpu/#	20261102+1	cpu	2	2	2	0	0	0	0		0.0555556	0.0555556	0.00178158	0.999466	ok	2026-11-06T10:00:00	2026-11-07T10:01:40' \
+		'bob	#	bob/cpu/?/#	20261102+1	cpu	2	2	2	0	0	0	0		0.0555556	0.0555556	0.00178158	0.999466	ok	2026-11-06T10:00:00	2026-11-07T10:01:40' \
 		'alice	mid#_#	alice/cpu/cpu/mid#_#	mid85_059	cpu	1	1	1	0	0	0	0	0	0.0166667	0.0166667	0.000534474	1	ok	2026-11-03T10:00:00	2026-11-03T10:01:00')" ]
 }
 
 @test "sp-group --rollup --sort: each order, ties broken by the key" {
 	run sh -c 'sp-group --rollup --sort failures "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
-	[ "$output" = "$(printf 'workload_key\nalice/gpu/gpu/s#e#\nbob/cpu/cpu/tool-bench-#-#-#\nbob/?/gpu/?\nbob/cpu/cpu/#\nalice/cpu/cpu/mid#_#')" ]
+	[ "$output" = "$(printf 'workload_key\nalice/gpu/gpu/s#e#\nbob/cpu/?/tool-bench-#-#-#\nbob/?/gpu/?\nbob/cpu/?/#\nalice/cpu/cpu/mid#_#')" ]
 	run sh -c 'sp-group --rollup --sort rate "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
-	[ "$output" = "$(printf 'workload_key\nbob/cpu/cpu/tool-bench-#-#-#\nalice/gpu/gpu/s#e#\nbob/cpu/cpu/#\nalice/cpu/cpu/mid#_#\nbob/?/gpu/?')" ]
+	[ "$output" = "$(printf 'workload_key\nbob/cpu/?/tool-bench-#-#-#\nalice/gpu/gpu/s#e#\nbob/cpu/?/#\nalice/cpu/cpu/mid#_#\nbob/?/gpu/?')" ]
 	run sh -c 'sp-group --rollup --sort recent "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
-	[ "$output" = "$(printf 'workload_key\nbob/cpu/cpu/#\nbob/cpu/cpu/tool-bench-#-#-#\nbob/?/gpu/?\nalice/cpu/cpu/mid#_#\nalice/gpu/gpu/s#e#')" ]
+	[ "$output" = "$(printf 'workload_key\nbob/cpu/?/#\nbob/cpu/?/tool-bench-#-#-#\nbob/?/gpu/?\nalice/cpu/cpu/mid#_#\nalice/gpu/gpu/s#e#')" ]
 	run sh -c 'sp-group --rollup --sort runs "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
-	[ "$output" = "$(printf 'workload_key\nbob/cpu/cpu/#\nalice/gpu/gpu/s#e#\nbob/?/gpu/?\nalice/cpu/cpu/mid#_#\nbob/cpu/cpu/tool-bench-#-#-#')" ]
+	[ "$output" = "$(printf 'workload_key\nbob/cpu/?/#\nalice/gpu/gpu/s#e#\nbob/?/gpu/?\nalice/cpu/cpu/mid#_#\nbob/cpu/?/tool-bench-#-#-#')" ]
 	run sh -c 'sp-group --rollup --sort name "$1" 2>/dev/null | cut -f3' sh "$T/jobs.tsv"
-	[ "$output" = "$(printf 'workload_key\nbob/cpu/cpu/#\nbob/?/gpu/?\nalice/cpu/cpu/mid#_#\nalice/gpu/gpu/s#e#\nbob/cpu/cpu/tool-bench-#-#-#')" ]
+	[ "$output" = "$(printf 'workload_key\nbob/cpu/?/#\nbob/?/gpu/?\nalice/cpu/cpu/mid#_#\nalice/gpu/gpu/s#e#\nbob/cpu/?/tool-bench-#-#-#')" ]
 }
 
 @test "sp-group --rollup: a key already on the record is kept (merged by awk)" {
@@ -136,7 +136,7 @@ setup() {
 }
 
 @test "sp-group --rollup --json: numbers are numbers, unknown is null" {
-	run sh -c 'sp-group --rollup --json "$1" 2>/dev/null | grep "\"bob/cpu/cpu/#\""' sh "$T/jobs.tsv"
+	run sh -c 'sp-group --rollup --json "$1" 2>/dev/null | grep "\"bob/cpu/?/#\""' sh "$T/jobs.tsv"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *'"runs":2'* ]]
 	[[ "$output" == *'"gpu_h":null'* ]]

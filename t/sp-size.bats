@@ -11,23 +11,23 @@ setup() {
 	# midtrain: the newest run asks 2 hours, older ones 8; one run is
 	# still open.  dedup: two runs.  once: one failure.
 	cat >"$T/jobs.tsv" <<-'EOF'
-	jobid	state	elapsed_s	timelimit_s	alloc_cpus	total_cpu_s	mem_limit_node_b	max_rss_b	alloc_gpus	gpu_util	start	workload_key
-	101	COMPLETED	6000	28800	4	23000	214748364800	198100000000	3	0.9	2026-01-01T10:00:00	alice/gpu/gpu/midtrain
-	102	COMPLETED	6500	28800	4	24000	214748364800	198200000000	3	0.9	2026-01-02T10:00:00	alice/gpu/gpu/midtrain
-	103	COMPLETED	6769	7200	4	19899	214748364800	198150000000	3	0.95	2026-01-03T10:00:00	alice/gpu/gpu/midtrain
-	104	RUNNING	100	7200	4		214748364800		3		2026-01-04T10:00:00	alice/gpu/gpu/midtrain
-	201	COMPLETED	1000	3600	1	998	4294967296	1073741824			2026-01-01T10:00:00	bob/cpu/cpu/dedup
-	202	COMPLETED	900	3600	1	899	4294967296	1288490188			2026-01-02T10:00:00	bob/cpu/cpu/dedup
-	301	FAILED	60	3600	2	50	4294967296	1073741824			2026-01-01T10:00:00	bob/cpu/cpu/once
+	jobid	array_job	state	elapsed_s	timelimit_s	alloc_cpus	ntasks	total_cpu_s	mem_limit_node_b	max_rss_b	alloc_gpus	gpu_util	start	workload_key
+	101		COMPLETED	6000	28800	4	1	23000	214748364800	198100000000	3	0.9	2026-01-01T10:00:00	alice/gpu/gpu/midtrain
+	102		COMPLETED	6500	28800	4	1	24000	214748364800	198200000000	3	0.9	2026-01-02T10:00:00	alice/gpu/gpu/midtrain
+	103		COMPLETED	6769	7200	4	1	19899	214748364800	198150000000	3	0.95	2026-01-03T10:00:00	alice/gpu/gpu/midtrain
+	104		RUNNING	100	7200	4	1		214748364800		3		2026-01-04T10:00:00	alice/gpu/gpu/midtrain
+	201		COMPLETED	1000	3600	1	1	998	4294967296	1073741824	0		2026-01-01T10:00:00	bob/cpu/cpu/dedup
+	202		COMPLETED	900	3600	1	1	899	4294967296	1288490188	0		2026-01-02T10:00:00	bob/cpu/cpu/dedup
+	301		FAILED	60	3600	2	1	50	4294967296	1073741824	0		2026-01-01T10:00:00	bob/cpu/cpu/once
 	EOF
 	# The tokenizer of the article's figure 4.
-	printf 'jobid\tstate\telapsed_s\ttimelimit_s\talloc_cpus\ttotal_cpu_s\tmem_limit_node_b\tmax_rss_b\tworkload_key\n' >"$T/tok.tsv"
+	printf 'jobid\tarray_job\tstate\telapsed_s\ttimelimit_s\talloc_cpus\tntasks\ttotal_cpu_s\tmem_limit_node_b\tmax_rss_b\tworkload_key\n' >"$T/tok.tsv"
 	i=0
 	for m in 48 32 32 17 12 12 14 16 18 32; do
 		case $i in 0) s=CANCELLED ;; 9) s=COMPLETED ;; *) s=OUT_OF_MEMORY ;; esac
 		rss=$(( (m * 1024 + 100) * 1048576 ))
 		[ $i -eq 9 ] && rss=$(( 24 * 1073741824 ))
-		printf '%s\t%s\t1200\t28800\t16\t2000\t%s\t%s\talice/cpu/cpu/rc-tok\n' \
+		printf '%s\t\t%s\t1200\t28800\t16\t1\t2000\t%s\t%s\talice/cpu/cpu/rc-tok\n' \
 		    $((7000 + i)) $s $((m * 1073741824)) $rss >>"$T/tok.tsv"
 		i=$((i + 1))
 	done
@@ -90,8 +90,8 @@ sp-size: left out 1 open record (never ended)" ]
 	# up: earlier runs asked 1 h, under the 01:15:00 target.  same:
 	# earlier runs asked 2 h.  never: no run recorded one.
 	{
-		printf 'jobid\tstate\telapsed_s\ttimelimit_s\tworkload_key\n'
-		printf '%s\tCOMPLETED\t3000\t%s\t%s\n' \
+		printf 'jobid\tstate\telapsed_s\ttimelimit_s\ttotal_cpu_s\tworkload_key\n'
+		printf '%s\tCOMPLETED\t3000\t%s\t2900\t%s\n' \
 		    1 3600 u/p/cpu/up 2 3600 u/p/cpu/up 3 '' u/p/cpu/up \
 		    4 7200 u/p/cpu/same 5 7200 u/p/cpu/same 6 '' u/p/cpu/same \
 		    7 '' u/p/cpu/never 8 '' u/p/cpu/never 9 '' u/p/cpu/never
@@ -181,9 +181,9 @@ fake_site() {
 
 @test "sp-size: the partition's ceiling from sinfo caps --cpus-per-task" {
 	fake_site
-	printf 'jobid\tstate\telapsed_s\talloc_cpus\ttotal_cpu_s\tworkload_key\n' >"$T/wide.tsv"
+	printf 'jobid\tstate\telapsed_s\talloc_cpus\tntasks\ttotal_cpu_s\tworkload_key\n' >"$T/wide.tsv"
 	for i in 1 2 3; do
-		printf '%s\tCOMPLETED\t1000\t48\t47500\tu/cpu/cpu/wide\n' $i >>"$T/wide.tsv"
+		printf '%s\tCOMPLETED\t1000\t48\t1\t47500\tu/cpu/cpu/wide\n' $i >>"$T/wide.tsv"
 	done
 	unset SLURMPAST_NO_SITE
 	run sh -c 'PATH="$1/bin:$PATH" sp-size --cpus-per-task "$2" | cut -f6,8,11' sh "$T" "$T/wide.tsv"
@@ -195,9 +195,9 @@ fake_site() {
 
 @test "sp-size: scontrol's sampling interval makes a short run's peak thin" {
 	fake_site
-	printf 'jobid\tstate\telapsed_s\tmem_limit_node_b\tmax_rss_b\tworkload_key\n' >"$T/thin.tsv"
+	printf 'jobid\tstate\telapsed_s\ttotal_cpu_s\tmem_limit_node_b\tmax_rss_b\tworkload_key\n' >"$T/thin.tsv"
 	for e in 60 1060 2060; do
-		printf '%s\tCOMPLETED\t%s\t68719476736\t10737418240\tu/cpu/cpu/thin\n' $e $e >>"$T/thin.tsv"
+		printf '%s\tCOMPLETED\t%s\t%s\t68719476736\t10737418240\tu/cpu/cpu/thin\n' $e $e $e >>"$T/thin.tsv"
 	done
 	unset SLURMPAST_NO_SITE
 	run sh -c 'PATH="$1/bin:$PATH" sp-size --mem "$2" | cut -f6,8,12' sh "$T" "$T/thin.tsv"
@@ -273,8 +273,9 @@ pozidriv() {
 	# limit to 3-18:00:00 on records that hold no CPU time at all.
 	! grep -q 'timed out while computing' "$T/advice"
 	! grep -q -- '--time=3-18:00:00' "$T/advice"
-	run awk -F '\t' '$1 == "sancr" && $11 ~ /timed out/ { print $6 "|" $11 }' "$T/advice"
-	[ "$output" = "refuse|longest of 21 completed runs took 2-02:38:45 (p95 00:05:46); 3 runs timed out at up to 3-00:00:00, and CPU time (total_cpu_s) is not in their record: whether they were computing or hung is unknown; so 2-15:30:00 may be too short, and a longer limit may only buy a longer hang" ]
+	# Nor is a completed run over five minutes known to have computed.
+	run awk -F '\t' '$1 == "sancr" && $2 ~ /^#d#b/ { print $6 "|" $11 }' "$T/advice"
+	[ "$output" = "refuse|longest of 3 completed runs took 00:02:08; 18 more completed with no CPU time (total_cpu_s) in their record, up to 2-02:38:45: whether they computed decides the figure" ]
 	run sp-size --findings "$T/poz.tsv"
 	[ "$status" -le 1 ]
 	[[ "$output" == *repeat-failure* ]]

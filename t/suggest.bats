@@ -9,7 +9,7 @@ load lib/common
 setup() {
 	T=$BATS_TEST_TMPDIR
 	export SLURMPAST_NO_SITE=1
-	cols='jobid\tstate\telapsed_s\ttimelimit_s\talloc_cpus\ttotal_cpu_s\tmem_limit_node_b\tmax_rss_b\tworkload_key\n'
+	cols='jobid\tstate\telapsed_s\ttimelimit_s\talloc_cpus\ttotal_cpu_s\tmem_limit_node_b\tmax_rss_b\tntasks\tworkload_key\n'
 }
 
 # Three completed runs of one workload: elapsed_s timelimit_s alloc_cpus
@@ -17,7 +17,7 @@ setup() {
 workload() {
 	printf "$cols"
 	for id in 1 2 3; do
-		printf '%s\tCOMPLETED\t%s\t%s\t%s\t%s\t%s\t%s\tu/p/cpu/w\n' \
+		printf '%s\tCOMPLETED\t%s\t%s\t%s\t%s\t%s\t%s\t1\tu/p/cpu/w\n' \
 		    "$id" "$1" "$2" "$3" "$4" "$5" "$6"
 	done
 }
@@ -77,7 +77,7 @@ advice() {
 	workload 480.00000008 3600 1 470 "" "" | head -2 >"$T/one.tsv"
 	run action walltime-slack "$T/one.tsv"
 	[ "$output" = "A tighter --time=00:10:00 (this run plus 25%, one run's estimate: sp-size has no verdict for its workload, which needs 3 completed runs; there was 1) starts sooner: short jobs fit the scheduler's backfill gaps." ]
-	cut -f 1-8 "$T/one.tsv" >"$T/nokey.tsv"
+	cut -f 1-9 "$T/one.tsv" >"$T/nokey.tsv"
 	run action walltime-slack "$T/nokey.tsv"
 	[ "$output" = "A tighter --time=00:10:00 (this run plus 25%, one run's estimate: the input has no workload_key, which sp-group adds) starts sooner: short jobs fit the scheduler's backfill gaps." ]
 }

@@ -25,7 +25,6 @@ findings_rows(struct run *R, const struct shown *s)
 {
 	const struct sp_job *j = &s->h->alloc.j;
 	const struct sp_findings *f = s->findings;
-	const struct sp_jobcalc *c = s->calc;
 	struct sp_buf workload = { 0 }, key = { 0 };
 
 	if (f->n == 0)
@@ -39,7 +38,7 @@ findings_rows(struct run *R, const struct shown *s)
 		sp_buf_add(&key, j->workload_key.p, j->workload_key.n);
 	else
 		sp_workload_key(&key, j->user.p, j->user.n, j->partition.p,
-				j->partition.n, c->gpus > 0,
+				j->partition.n, sp_job_gpu_kind(j),
 				sp_buf_str(&workload), workload.len);
 	for (size_t i = 0; i < f->n; i++) {
 		sp_writer_slice(&R->w, j->user);

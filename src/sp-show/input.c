@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "show.h"
+#include "sp_advice.h"
 
 /* ------------------------------------------------------------------ */
 /* Held records                                                       */
@@ -241,6 +242,7 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 	sp_jobcols_need(&r, "sp-fetch", "jobid", "state", NULL);
 	sp_jobcols_resolve(&cols, &r);
 	R->have_workloads = cols.workload_key >= 0;
+	R->workloads.missing = sp_cols_missing(&cols);
 	if (spool != NULL)
 		spool_record(spool, &line, r.cols, NULL, r.ncols);
 	while (sp_next_or_die(&r)) {

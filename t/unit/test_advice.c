@@ -49,9 +49,9 @@ time_newest_not_largest(void)
 {
 	/* Old runs asked 8 h; the newest asks 40 min and two of them were
 	 * cut off while computing.  The answer is raise, not lower. */
-	ROW(.id = "101", .state = "COMPLETED", .el = "6000", .lim = "28800");
-	ROW(.id = "102", .state = "COMPLETED", .el = "6500", .lim = "28800");
-	ROW(.id = "103", .state = "COMPLETED", .el = "6769", .lim = "28800");
+	ROW(.id = "101", .state = "COMPLETED", .el = "6000", .cpu = "6000", .lim = "28800");
+	ROW(.id = "102", .state = "COMPLETED", .el = "6500", .cpu = "6500", .lim = "28800");
+	ROW(.id = "103", .state = "COMPLETED", .el = "6769", .cpu = "6769", .lim = "28800");
 	ROW(.id = "104", .state = "TIMEOUT", .el = "2400", .lim = "2400",
 	    .cpu = "2300");
 	ROW(.id = "105", .state = "TIMEOUT", .el = "2400", .lim = "2400",
@@ -72,9 +72,9 @@ no_request(void)
 {
 	/* The newest run recorded no --time (a partition default): the
 	 * older ones asked 1 h, clearly under the 01:15:00 target. */
-	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .lim = "3600");
-	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .lim = "3600");
-	ROW(.id = "3", .state = "COMPLETED", .el = "3000");
+	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .cpu = "3000", .lim = "3600");
+	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .cpu = "3000", .lim = "3600");
+	ROW(.id = "3", .state = "COMPLETED", .el = "3000", .cpu = "3000");
 	load();
 	advise(NULL, SP_FLAG_TIME);
 	is_string("raise", verdict(), "no request: raise when an earlier run asked less");
@@ -83,9 +83,9 @@ no_request(void)
 	is_string("longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00", sp_buf_str(&adv.basis), "no request: the basis names the earlier request");
 
 	/* Older runs asked 2 h: no direction to claim. */
-	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .lim = "7200");
-	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .lim = "7200");
-	ROW(.id = "3", .state = "COMPLETED", .el = "3000");
+	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .cpu = "3000", .lim = "7200");
+	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .cpu = "3000", .lim = "7200");
+	ROW(.id = "3", .state = "COMPLETED", .el = "3000", .cpu = "3000");
 	load();
 	advise(NULL, SP_FLAG_TIME);
 	is_string("keep", verdict(), "no request: keep when no earlier run asked less");
@@ -94,10 +94,10 @@ no_request(void)
 	is_string("longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports", sp_buf_str(&adv.basis), "no request: the basis says so");
 
 	/* No run recorded one: keep, never a lower against an older 32G. */
-	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .mem = G(32), .rss = G(10));
-	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .mem = G(32), .rss = G(10));
-	ROW(.id = "3", .state = "COMPLETED", .el = "3000", .mem = G(32), .rss = G(10));
-	ROW(.id = "4", .state = "COMPLETED", .el = "3000", .rss = G(10));
+	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .cpu = "3000", .mem = G(32), .rss = G(10));
+	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .cpu = "3000", .mem = G(32), .rss = G(10));
+	ROW(.id = "3", .state = "COMPLETED", .el = "3000", .cpu = "3000", .mem = G(32), .rss = G(10));
+	ROW(.id = "4", .state = "COMPLETED", .el = "3000", .cpu = "3000", .rss = G(10));
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("keep", verdict(), "no request: --mem keeps rather than lowers");
@@ -111,9 +111,9 @@ no_request(void)
 static void
 time_refuse(void)
 {
-	ROW(.id = "1", .state = "COMPLETED", .el = "100", .lim = "3600");
-	ROW(.id = "2", .state = "COMPLETED", .el = "200", .lim = "3600");
-	ROW(.id = "3", .state = "FAILED", .el = "50", .lim = "3600");
+	ROW(.id = "1", .state = "COMPLETED", .el = "100", .cpu = "100", .lim = "3600");
+	ROW(.id = "2", .state = "COMPLETED", .el = "200", .cpu = "200", .lim = "3600");
+	ROW(.id = "3", .state = "FAILED", .el = "50", .cpu = "50", .lim = "3600");
 	load();
 	advise(NULL, SP_FLAG_TIME);
 	is_string("refuse", verdict(), "time: two completed runs are too few");
@@ -207,18 +207,41 @@ time_computing_floor(void)
 static void
 time_unknown_cause(void)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 16; i++)
 		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "86400",
-		    .lim = "259200");
+		    .lim = "259200", .cpu = "80000");
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 5), .state = "TIMEOUT", .el = "259223",
+		ROW(.id = N(i + 20), .state = "TIMEOUT", .el = "259223",
 		    .lim = "259200");
 	load();
 	advise(NULL, SP_FLAG_TIME);
 	is_string("refuse", verdict(), "unknown cause: no raise from the timeouts, and no lower past them");
 	is_string("", sp_buf_str(&adv.suggestion), "unknown cause: nothing to paste");
-	is_string("longest of 4 completed runs took 1-00:00:00; 3 runs timed out at up to 3-00:00:00, and CPU time (total_cpu_s) is not in their record: whether they were computing or hung is unknown; so 1-06:00:00 may be too short, and a longer limit may only buy a longer hang",
+	is_string("longest of 16 completed runs took 1-00:00:00; 3 runs timed out at up to 3-00:00:00, and CPU time (total_cpu_s) is not in their record: whether they were computing or hung is unknown; so 1-06:00:00 may be too short, and a longer limit may only buy a longer hang",
 		  sp_buf_str(&adv.basis), "unknown cause: the basis names the column and both risks");
+
+	/* Among few runs the same three, had they hung, would hold. */
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "86400",
+		    .lim = "259200", .cpu = "80000");
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 20), .state = "TIMEOUT", .el = "259223",
+		    .lim = "259200");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("refuse", verdict(), "unknown cause: a hold or not, the record cannot say");
+	ok(has(&adv.basis, "had they hung, as many hung timeouts would hold --time"), "unknown cause: the possible hold is said");
+
+	/* Completed runs with no CPU time: whether they computed is
+	 * unknown, so none is a measurement of the work. */
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "86400",
+		    .lim = "259200");
+	load();
+	advise(NULL, SP_FLAG_TIME);
+	is_string("refuse", verdict(), "no CPU time: no completed run is read");
+	is_string("needs 3 completed runs; there were 0; 4 runs have no CPU time (total_cpu_s) in their record, so whether they computed is unknown: left out",
+		  sp_buf_str(&adv.basis), "no CPU time: said, naming the column");
 
 	/* Timeouts far below what the completed runs need change nothing. */
 	for (int i = 0; i < 4; i++)
@@ -238,8 +261,8 @@ static void
 time_p95(void)
 {
 	for (int i = 0; i < 19; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600", .lim = "7200");
-	ROW(.id = "20", .state = "COMPLETED", .el = "7200", .lim = "7200");
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600", .cpu = "3600", .lim = "7200");
+	ROW(.id = "20", .state = "COMPLETED", .el = "7200", .cpu = "7200", .lim = "7200");
 	load();
 	advise(NULL, SP_FLAG_TIME);
 	is_string("longest of 20 completed runs took 02:00:00 (p95 01:00:00)", sp_buf_str(&adv.basis), "p95: shown when it differs");
@@ -248,7 +271,7 @@ time_p95(void)
 
 	for (int i = 0; i < 20; i++)
 		ROW(.id = N(i + 1), .state = "COMPLETED",
-		    .el = N(i == 19 ? 3630 : 3600), .lim = "7200");
+		    .el = N(i == 19 ? 3630 : 3600), .cpu = N(i == 19 ? 3630 : 3600), .lim = "7200");
 	load();
 	advise(NULL, SP_FLAG_TIME);
 	is_string("longest of 20 completed runs took 01:00:30",
@@ -257,7 +280,7 @@ time_p95(void)
 	is_string("--time=01:30:00", sp_buf_str(&adv.suggestion), "rounding: 4537.5 s up to 15 minutes");
 
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .lim = "7200");
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpu = "1000", .lim = "7200");
 	load();
 	advise(NULL, SP_FLAG_TIME);
 	is_string("--time=00:25:00", sp_buf_str(&adv.suggestion), "rounding: 1250 s up to 5 minutes under an hour");
@@ -286,12 +309,12 @@ static void
 mem_oom_floor(void)
 {
 	/* Three kills at 32 GiB; the runs that completed peaked at 20. */
-	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(32), .rss = G(31));
-	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(32), .rss = G(30));
-	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(32), .rss = G(31.5));
-	ROW(.id = "4", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(20));
-	ROW(.id = "5", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(19));
-	ROW(.id = "6", .state = "COMPLETED", .el = "1000", .mem = G(32.5), .rss = G(18));
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(32), .rss = G(31));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(32), .rss = G(30));
+	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(32), .rss = G(31.5));
+	ROW(.id = "4", .state = "COMPLETED", .el = "1000", .cpu = "1000", .mem = G(48), .rss = G(20));
+	ROW(.id = "5", .state = "COMPLETED", .el = "1000", .cpu = "1000", .mem = G(48), .rss = G(19));
+	ROW(.id = "6", .state = "COMPLETED", .el = "1000", .cpu = "1000", .mem = G(32.5), .rss = G(18));
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("raise", verdict(), "oom: 32 GiB x 1.3 = 41.6 -> 42G over 32.5G");
@@ -303,10 +326,10 @@ mem_oom_floor(void)
 	ok(has(&adv.caution, "a live reading of the running job measures the real footprint"), "oom: and a live reading measures it");
 
 	/* The completed runs peaked higher still: they set the target. */
-	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(16), .rss = G(15));
-	ROW(.id = "2", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(40));
-	ROW(.id = "3", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(39));
-	ROW(.id = "4", .state = "COMPLETED", .el = "1000", .mem = G(48), .rss = G(38));
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(16), .rss = G(15));
+	ROW(.id = "2", .state = "COMPLETED", .el = "1000", .cpu = "1000", .mem = G(48), .rss = G(40));
+	ROW(.id = "3", .state = "COMPLETED", .el = "1000", .cpu = "1000", .mem = G(48), .rss = G(39));
+	ROW(.id = "4", .state = "COMPLETED", .el = "1000", .cpu = "1000", .mem = G(48), .rss = G(38));
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("1 run was killed for memory at up to 16G; that x 1.30 is a floor; the runs that were not killed peaked higher still, at 40.0 GiB (job 2); 52G would do, within 20% of the request",
@@ -326,7 +349,7 @@ mem_contradiction_hold(void)
 		ROW(.id = N(7000 + i), .state = i == 0 ? "CANCELLED" : i == 9 ?
 		    "COMPLETED" : "OUT_OF_MEMORY", .el = "1200",
 		    .mem = G(lim[i]), .rss = G(i == 9 ? 24 : lim[i] + 0.1),
-		    .cpus = "16", .cpu = "2000");
+		    .cpus = "16", .tasks = "1", .cpu = "2000");
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("hold", verdict(), "contradiction: memory already succeeded at a killed size");
@@ -337,10 +360,10 @@ mem_contradiction_hold(void)
 
 	/* One kill beside later successes at that size: the need varies
 	 * between inputs; the floor holds, not a hold. */
-	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(96), .rss = G(90));
-	ROW(.id = "2", .state = "COMPLETED", .el = "100", .mem = G(96), .rss = G(60));
-	ROW(.id = "3", .state = "COMPLETED", .el = "100", .mem = G(96), .rss = G(50));
-	ROW(.id = "4", .state = "COMPLETED", .el = "100", .mem = G(96), .rss = G(55));
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(96), .rss = G(90));
+	ROW(.id = "2", .state = "COMPLETED", .el = "100", .cpu = "100", .mem = G(96), .rss = G(60));
+	ROW(.id = "3", .state = "COMPLETED", .el = "100", .cpu = "100", .mem = G(96), .rss = G(50));
+	ROW(.id = "4", .state = "COMPLETED", .el = "100", .cpu = "100", .mem = G(96), .rss = G(55));
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("raise", verdict(), "contradiction: one kill is not trial and error");
@@ -349,9 +372,9 @@ mem_contradiction_hold(void)
 	   "contradiction: said as a caution");
 
 	/* A completion before the kills is no contradiction. */
-	ROW(.id = "1", .state = "COMPLETED", .el = "100", .mem = G(8), .rss = G(5));
-	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(8), .rss = G(7));
-	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "100", .mem = G(8), .rss = G(7));
+	ROW(.id = "1", .state = "COMPLETED", .el = "100", .cpu = "100", .mem = G(8), .rss = G(5));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(8), .rss = G(7));
+	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(8), .rss = G(7));
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("raise", verdict(), "contradiction: a completion before the kill is not one");
@@ -361,7 +384,7 @@ mem_contradiction_hold(void)
 	 * different inputs, not a contradiction. */
 	for (int i = 0; i < 6; i++)
 		ROW(.id = N(900 + i), .aj = "900", .at = N(i),
-		    .state = i % 2 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "100",
+		    .state = i % 2 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "100", .cpu = "100",
 		    .mem = G(6), .rss = G(i % 2 ? 5.9 : 3));
 	load();
 	advise(NULL, SP_FLAG_MEM);
@@ -373,8 +396,8 @@ mem_rss_above_limit(void)
 {
 	/* Four of five readings exceed their limit without a kill. */
 	for (int i = 0; i < 4; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(9 + i));
-	ROW(.id = "5", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(4));
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(8), .rss = G(9 + i));
+	ROW(.id = "5", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(8), .rss = G(4));
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("refuse", verdict(), "above limit: refused when it dominates");
@@ -384,8 +407,8 @@ mem_rss_above_limit(void)
 
 	/* One of six is excluded, and said so. */
 	for (int i = 0; i < 5; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .mem = G(32), .rss = G(10 + i));
-	ROW(.id = "6", .state = "COMPLETED", .el = "600", .mem = G(32), .rss = G(40));
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(32), .rss = G(10 + i));
+	ROW(.id = "6", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(32), .rss = G(40));
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("lower", verdict(), "above limit: the rest still decide");
@@ -402,12 +425,12 @@ static void
 mem_killed_not_untrusted(void)
 {
 	for (int i = 0; i < 5; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600",
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .cpu = "600",
 		    .mem = G(32), .rss = G(10 + i));
 	for (int i = 0; i < 4; i++)
-		ROW(.id = N(i + 6), .state = "OUT_OF_MEMORY", .el = "600",
+		ROW(.id = N(i + 6), .state = "OUT_OF_MEMORY", .el = "600", .cpu = "600",
 		    .mem = G(8), .rss = G(9));
-	ROW(.id = "10", .state = "COMPLETED", .el = "600", .mem = G(32),
+	ROW(.id = "10", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(32),
 	    .rss = G(40));
 	load();
 	advise(NULL, SP_FLAG_MEM);
@@ -420,7 +443,7 @@ static void
 mem_small(void)
 {
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "60",
+		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60",
 		    .mem = N(200 * 1048576.0));
 	load();
 	advise(NULL, SP_FLAG_MEM);
@@ -459,7 +482,7 @@ static void
 mem_thin_sampling(void)
 {
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = N(60 + 1000 * i), .mem = G(64), .rss = G(10));
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = N(60 + 1000 * i), .cpu = N(60 + 1000 * i), .mem = G(64), .rss = G(10));
 	load();
 	site.gather = SP_GATHER_LINUX;
 	site.gather_freq_s = 30;
@@ -478,9 +501,9 @@ mem_thin_sampling(void)
 static void
 mem_refuse(void)
 {
-	ROW(.id = "1", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(4));
-	ROW(.id = "2", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(5));
-	ROW(.id = "3", .state = "COMPLETED", .el = "600", .mem = G(8));
+	ROW(.id = "1", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(8), .rss = G(4));
+	ROW(.id = "2", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(8), .rss = G(5));
+	ROW(.id = "3", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(8));
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("refuse", verdict(), "mem: two readings are too few");
@@ -491,8 +514,8 @@ static void
 mem_ceiling(void)
 {
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .mem = G(100), .rss = G(180));
-	ROW(.id = "4", .state = "OUT_OF_MEMORY", .el = "600", .mem = G(192), .rss = G(150));
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(100), .rss = G(180));
+	ROW(.id = "4", .state = "OUT_OF_MEMORY", .el = "600", .cpu = "600", .mem = G(192), .rss = G(150));
 	load();
 	site.ceiling_mem_b = 192 * GIB;
 	advise(NULL, SP_FLAG_MEM);
@@ -522,14 +545,14 @@ cpus_per_task(void)
 
 	/* 4 cores busy of 4: 4.8 -> 5, raised. */
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "4", .cpu = "4000");
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "4", .tasks = "1", .cpu = "4000");
 	load();
 	advise(NULL, SP_FLAG_CPUS);
 	is_string("raise", verdict(), "cpt: four saturated cores raise");
 	is_string("--cpus-per-task=5", sp_buf_str(&adv.suggestion), "cpt: 4 x 1.2 = 4.8 -> 5");
 
-	ROW(.id = "1", .state = "COMPLETED", .el = "1000", .cpus = "4", .cpu = "4000");
-	ROW(.id = "2", .state = "COMPLETED", .el = "1000", .cpus = "4", .cpu = "4000");
+	ROW(.id = "1", .state = "COMPLETED", .el = "1000", .cpus = "4", .tasks = "1", .cpu = "4000");
+	ROW(.id = "2", .state = "COMPLETED", .el = "1000", .cpus = "4", .tasks = "1", .cpu = "4000");
 	load();
 	advise(NULL, SP_FLAG_CPUS);
 	is_string("refuse", verdict(), "cpt: two readings are too few");
@@ -541,7 +564,7 @@ cpus_single_core(void)
 {
 	/* One saturated core: the article's inversion would say 2. */
 	for (int i = 0; i < 5; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "1", .cpu = "1000");
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "1", .tasks = "1", .cpu = "1000");
 	load();
 	advise(NULL, SP_FLAG_CPUS);
 	is_string("keep", verdict(), "single core: a saturated core is kept at 1");
@@ -551,7 +574,7 @@ cpus_single_core(void)
 
 	/* Read above one core (the linux gather can): still no raise. */
 	for (int i = 0; i < 5; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "1", .cpu = "1500");
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "1", .tasks = "1", .cpu = "1500");
 	load();
 	advise(NULL, SP_FLAG_CPUS);
 	is_string("keep", verdict(), "single core: 1.5 busy never raises");
@@ -560,7 +583,7 @@ cpus_single_core(void)
 
 	/* Two cores asked, one used: lower to one. */
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "2", .cpu = "1050");
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "2", .tasks = "1", .cpu = "1050");
 	load();
 	advise(NULL, SP_FLAG_CPUS);
 	is_string("lower", verdict(), "single core: two asked, one busy");
@@ -571,7 +594,7 @@ static void
 cpus_ceiling(void)
 {
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "48", .cpu = "47000");
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "48", .tasks = "1", .cpu = "47000");
 	load();
 	site.ceiling_cores = 48;
 	advise(NULL, SP_FLAG_CPUS);
@@ -581,7 +604,7 @@ cpus_ceiling(void)
 	is_string("", sp_buf_str(&adv.sbatch), "ceiling: nothing to paste");
 
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "24", .cpu = "24000");
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .cpus = "24", .tasks = "1", .cpu = "24000");
 	load();
 	site.ceiling_cores = 28;
 	advise(NULL, SP_FLAG_CPUS);

@@ -26,7 +26,7 @@ cost(void)
 	 * 8 h asked: lower on all three. */
 	for (int i = 0; i < 3; i++)
 		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600", .lim = "28800",
-		    .cpus = "4", .cpu = "7200", .mem = G(32), .rss = G(10));
+		    .cpus = "4", .tasks = "1", .cpu = "7200", .mem = G(32), .rss = G(10));
 	load();
 	h = hist("u/p/cpu/w");
 	sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);
@@ -52,7 +52,7 @@ cost(void)
 	/* A raise counts in recommended but not in reductions. */
 	for (int i = 0; i < 3; i++)
 		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "3600", .lim = "3600",
-		    .cpus = "1", .cpu = "3600");
+		    .cpus = "1", .tasks = "1", .cpu = "3600");
 	load();
 	h = hist("u/p/cpu/w");
 	sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);

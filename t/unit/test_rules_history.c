@@ -182,30 +182,30 @@ memory(void)
 	is_string("Killed for memory: see the memory finding and sp-size --mem.",
 		  act(get("repeat-failure")), "memory-search: repeat-failure points at it");
 
-	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(4));
-	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
-	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(8));
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(4));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(6));
+	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(8));
 	find();
 	p = get("memory-search");
 	is_string("warning", sev(p), "memory-search: a warning without a contradiction");
 	is_string("Stop stepping: jump well past the largest failure (8G), then tighten from a measurement.",
 		  act(p), "memory-search: monotone");
 
-	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(8));
-	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(4));
-	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(8));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(4));
+	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(6));
 	find();
 	is_string("The search moves both ways and is not converging: measure the peak once with a live reading instead of guessing.",
 		  act(get("memory-search")), "memory-search: both ways");
 
 	for (int i = 0; i < 12; i++)
-		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "60", .mem = G(i + 1));
+		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(i + 1));
 	find();
 	is_string("12 submissions were killed for memory at 12 different --mem values, in order: 1G -> 2G -> 3G -> 4G -> ... 5 more ... -> 10G -> 11G -> 12G.",
 		  ev(get("memory-search")), "memory-search: a long walk is cut");
 
 	for (int i = 0; i < 3; i++)
-		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
+		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(6));
 	find();
 	p = get("memory-unchanged");
 	is_string("warning", sev(p), "memory-unchanged: three kills at one limit");
@@ -213,8 +213,8 @@ memory(void)
 		  ev(p), "memory-unchanged: evidence");
 	ok(get("memory-search") == NULL, "memory-unchanged: not a search");
 
-	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
-	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "60", .mem = G(6));
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(6));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "60", .cpu = "60", .mem = G(6));
 	find();
 	ok(get("memory-unchanged") == NULL, "memory-unchanged: two kills are not enough");
 }
@@ -226,18 +226,18 @@ array_probes(void)
 
 	/* Two probes at 8G peaking 1.00 and 0.72 GiB, then an array of 142
 	 * at 6G whose peaks spread from 0.5 to 12 GiB, then the rerun at 16G. */
-	ROW(.id = "8001", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(1.00));
-	ROW(.id = "8002", .state = "COMPLETED", .el = "600", .mem = G(8), .rss = G(0.72));
+	ROW(.id = "8001", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(8), .rss = G(1.00));
+	ROW(.id = "8002", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(8), .rss = G(0.72));
 	for (int i = 0; i < 142; i++) {
 		double peak = 0.5 + 11.5 * i / 141.0;
 
 		ROW(.id = N(9001 + i), .aj = "9000", .at = N(i),
-		    .state = peak > 6 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "600",
+		    .state = peak > 6 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "600", .cpu = "600",
 		    .mem = G(6), .rss = G(peak > 6 ? 5.9 : peak));
 	}
 	for (int i = 0; i < 142; i++)
 		ROW(.id = N(9501 + i), .aj = "9500", .at = N(i), .state = "COMPLETED",
-		    .el = "600", .mem = G(16), .rss = G(0.5 + 11.5 * i / 141.0));
+		    .el = "600", .cpu = "600", .mem = G(16), .rss = G(0.5 + 11.5 * i / 141.0));
 	find();
 	p = get("array-probes");
 	is_string("warning", sev(p), "array-probes: found");
@@ -250,12 +250,12 @@ array_probes(void)
 	   "array-probes: one array is one submission, not a memory walk");
 
 	/* Probes that sat high in the population are no finding. */
-	ROW(.id = "8001", .state = "COMPLETED", .el = "600", .mem = G(16), .rss = G(11));
+	ROW(.id = "8001", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(16), .rss = G(11));
 	for (int i = 0; i < 142; i++) {
 		double peak = 0.5 + 11.5 * i / 141.0;
 
 		ROW(.id = N(9001 + i), .aj = "9000", .at = N(i),
-		    .state = peak > 6 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "600",
+		    .state = peak > 6 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "600", .cpu = "600",
 		    .mem = G(6), .rss = G(peak > 6 ? 5.9 : peak));
 	}
 	find();
@@ -268,11 +268,11 @@ requeue(void)
 	const struct sp_finding *p;
 
 	for (int i = 1; i <= 3; i++) {
-		ROW(.id = N(i), .att = "0", .state = "NODE_FAIL", .el = "600");
-		ROW(.id = N(i), .att = "1", .state = "COMPLETED", .el = "900");
+		ROW(.id = N(i), .att = "0", .state = "NODE_FAIL", .el = "600", .cpu = "600");
+		ROW(.id = N(i), .att = "1", .state = "COMPLETED", .el = "900", .cpu = "900");
 	}
 	for (int i = 4; i <= 10; i++)
-		ROW(.id = N(i), .att = "0", .state = "COMPLETED", .el = "900");
+		ROW(.id = N(i), .att = "0", .state = "COMPLETED", .el = "900", .cpu = "900");
 	find();
 	p = get("requeue-repeat");
 	is_string("3 of 10 jobs were requeued, 6 attempts in all; 3 of the 3 abandoned attempts ended NODE_FAIL; they ran 00:30:00.",
@@ -281,8 +281,8 @@ requeue(void)
 	is_string("3 2 1", ids(p), "requeue: the jobs");
 
 	for (int i = 1; i <= 2; i++) {
-		ROW(.id = N(i), .att = "0", .state = "PREEMPTED", .el = "600");
-		ROW(.id = N(i), .att = "1", .state = "COMPLETED", .el = "900");
+		ROW(.id = N(i), .att = "0", .state = "PREEMPTED", .el = "600", .cpu = "600");
+		ROW(.id = N(i), .att = "1", .state = "COMPLETED", .el = "900", .cpu = "900");
 	}
 	find();
 	ok(get("requeue-repeat") == NULL, "requeue: two requeued jobs are not enough");

@@ -171,8 +171,9 @@ test_walltime(struct sp_findings *f)
 	run(f, &j, &site_linux, NULL, NULL);
 	ok(!find(f, "timeout-real") && !find(f, "timeout-hang"),
 	   "CPU time unknown: neither working nor hung");
-	ok(has(f, "timeout", SP_SEV_WARNING, "CPU time is not in this "
-	       "record"), "only a timeout, saying the CPU time is unknown");
+	ok(has(f, "timeout", SP_SEV_WARNING, "CPU time (total_cpu_s) is not "
+	       "in this record"), "only a timeout, saying the CPU time is "
+	   "unknown");
 	ok(has(f, "timeout", SP_SEV_WARNING, "Find out before raising "
 	       "--time"), "with no raise");
 
