@@ -304,3 +304,21 @@ session bbbbbbbb  /home/a/q     1       0    1.0   5.0%  tune
 	run --separate-stderr sp-report headline --plain --rollup r --hang-summary h
 	[ "${#lines[@]}" -eq 2 ]
 }
+
+@test "findings: two workloads of one name are told apart, by partition or key" {
+	# Issue 15, item 14: label-arxiv in two partitions read as one.
+	rollup $'alice\tw\talice/gpu/gpu/w\tlabel-arxiv\tgpu\t1\t5\t0\t5\t0\t0\t5\t\t5\t5\t0.5\t0.5\tcritical\t2026-01-05T10:00:00\t2026-01-07T10:00:00' \
+	       $'alice\tw\talice/cpu/cpu/w\tlabel-arxiv\tcpu\t1\t5\t0\t5\t0\t0\t5\t\t5\t5\t0.5\t1\tcritical\t2026-01-05T10:00:00\t2026-01-07T10:00:00' \
+	       $'alice\tw\talice/cpu/?/w\tlabel-arxiv\tcpu\t1\t5\t0\t5\t0\t0\t5\t\t5\t5\t0.5\t1\tcritical\t2026-01-05T10:00:00\t2026-01-07T10:00:00' \
+	       $'alice\tv\talice/cpu/cpu/v\tother\tcpu\t1\t5\t0\t5\t0\t0\t5\t\t5\t5\t0.5\t1\tcritical\t2026-01-05T10:00:00\t2026-01-07T10:00:00'
+	{ printf '%s\n' "$FINDINGS_HEADER"
+	  for k in alice/gpu/gpu/w alice/cpu/cpu/w alice/cpu/?/w alice/cpu/cpu/v; do
+		printf 'alice\tw\t%s\t1\trepeat-failure\twarning\t5 of 5 runs failed.\tReproduce.\n' "$k"
+	  done; } >f
+	run sp-report findings --plain --rollup r --findings f
+	[ "$(printf '%s\n' "${lines[@]}" | grep '^warning' | sed 's/  */ /g')" = "$(printf '%s\n' \
+		'warning label-arxiv [partition gpu]: repeat-failure' \
+		'warning label-arxiv [alice/cpu/cpu/w]: repeat-failure' \
+		'warning label-arxiv [alice/cpu/?/w]: repeat-failure' \
+		'warning other: repeat-failure')" ]
+}

@@ -118,6 +118,70 @@ grow_to(void *v, size_t *cap, size_t i, size_t elem)
 	return v;
 }
 
+/* The key's part n (0 user, 1 partition, 2 gpu|cpu), or all of it. */
+static struct sp_slice
+key_part(struct sp_slice key, int n)
+{
+	const char *p = key.p, *end = key.p + key.n, *slash;
+
+	for (int i = 0; i < n; i++) {
+		slash = memchr(p, '/', (size_t)(end - p));
+		if (slash == NULL)
+			return key;
+		p = slash + 1;
+	}
+	slash = memchr(p, '/', (size_t)(end - p));
+	return (struct sp_slice){ p, slash ? (size_t)(slash - p) :
+				  (size_t)(end - p) };
+}
+
+/*
+ * Two workloads of one user under one name (label-arxiv in two
+ * partitions) would read as one: each is told apart by its partition
+ * when no other of the name shares it, else by its key.
+ */
+static void
+labels_mark_shared(struct labels *l)
+{
+	struct sp_intern names = { 0 }, parts = { 0 };
+	struct sp_buf b = { 0 };
+	size_t n = l->keys.n, *name, *part, *nname, *npart;
+
+	name = sp_xcalloc(n ? n : 1, sizeof *name);
+	part = sp_xcalloc(n ? n : 1, sizeof *part);
+	nname = sp_xcalloc(n ? n : 1, sizeof *nname);
+	npart = sp_xcalloc(n ? n : 1, sizeof *npart);
+	l->shared = sp_xcalloc(n ? n : 1, 1);
+	l->sharedcap = n;
+	for (size_t i = 0; i < n; i++) {
+		struct sp_slice key = { l->keys.e[i].s, l->keys.e[i].n };
+		struct sp_slice user = key_part(key, 0), p = key_part(key, 1);
+
+		if (l->label[i] == NULL)
+			continue;
+		sp_buf_clear(&b);
+		sp_buf_add(&b, user.p, user.n);
+		sp_buf_addc(&b, '\0');
+		sp_buf_adds(&b, l->label[i]);
+		name[i] = sp_intern(&names, b.p, b.len);
+		nname[name[i]]++;
+		sp_buf_addc(&b, '\0');
+		sp_buf_add(&b, p.p, p.n);
+		part[i] = sp_intern(&parts, b.p, b.len);
+		npart[part[i]]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (l->label[i] != NULL && nname[name[i]] > 1)
+			l->shared[i] = npart[part[i]] > 1 ? 1 : 2;
+	sp_buf_free(&b);
+	sp_intern_free(&names);
+	sp_intern_free(&parts);
+	free(name);
+	free(part);
+	free(nname);
+	free(npart);
+}
+
 void
 labels_load(struct labels *l, const struct opts *o)
 {
@@ -146,6 +210,7 @@ labels_load(struct labels *l, const struct opts *o)
 	l->several_users = users.n > 1;
 	sp_intern_free(&users);
 	sp_reader_close(&r);
+	labels_mark_shared(l);
 }
 
 void
@@ -160,6 +225,12 @@ labels_name(const struct labels *l, struct sp_buf *b, struct sp_slice key,
 		return;
 	}
 	sp_buf_adds(b, l->label[i]);
+	if ((size_t)i < l->sharedcap && l->shared[i]) {
+		/* Another workload of the user has the name: which one. */
+		sp_buf_adds(b, l->shared[i] == 2 ? " [partition " : " [");
+		field_text(b, l->shared[i] == 2 ? key_part(key, 1) : key);
+		sp_buf_addc(b, ']');
+	}
 	if (!l->several_users)
 		return;
 	/* The user is the key's first part. */
@@ -176,6 +247,7 @@ labels_free(struct labels *l)
 	for (size_t i = 0; i < l->keys.n; i++)
 		free(l->label[i]);
 	free(l->label);
+	free(l->shared);
 	sp_intern_free(&l->keys);
 }
 

@@ -51,12 +51,19 @@ const char *role_option(enum role role);
 struct labels {
 	struct sp_intern keys;
 	char **label;		/* by key number */
-	size_t cap;
+	unsigned char *shared;	/* by key number: another key of its user
+				 * has its label, in its partition too (1)
+				 * or only in others (2) */
+	size_t cap, sharedcap;
 	int several_users;
 };
 
 void labels_load(struct labels *l, const struct opts *o);
-/* Appends the name of key (its workload, when the rollup lacks it). */
+/*
+ * Appends the name of key (its workload, when the rollup lacks it), with
+ * its user when the window has several, and, when another workload of
+ * that user has the same name, its partition (or its key) as well.
+ */
 void labels_name(const struct labels *l, struct sp_buf *b,
 		 struct sp_slice key, struct sp_slice workload);
 void labels_free(struct labels *l);
