@@ -18,18 +18,19 @@ setup() {
 	cd "$T" || return 1
 	# etl: three runs done, three timeouts that computed nothing (a hold
 	# on --time), peaks of 2 GiB under 8G.  train: four GPUs, 1.6 busy.
+	# One task each: --cpus-per-task is per task, and needs ntasks.
 	cat >jobs.tsv <<-'EOF'
-	jobid	state	elapsed_s	timelimit_s	alloc_cpus	total_cpu_s	mem_limit_node_b	max_rss_b	alloc_gpus	gpu_util	start	workload_key
-	11	COMPLETED	1000	3600	4	3900	8589934592	2147483648			2026-01-01T10:00:00	bob/cpu/cpu/etl
-	12	COMPLETED	900	3600	4	3500	8589934592	2000000000			2026-01-02T10:00:00	bob/cpu/cpu/etl
-	13	COMPLETED	950	3600	4	3600	8589934592	2100000000			2026-01-03T10:00:00	bob/cpu/cpu/etl
-	14	TIMEOUT	3600	3600	4	2	8589934592	100000000			2026-01-04T10:00:00	bob/cpu/cpu/etl
-	15	TIMEOUT	3600	3600	4	3	8589934592	100000000			2026-01-05T10:00:00	bob/cpu/cpu/etl
-	16	TIMEOUT	3600	3600	4	1	8589934592	100000000			2026-01-06T10:00:00	bob/cpu/cpu/etl
-	21	COMPLETED	5000	14400	8	20000	68719476736	21474836480	4	0.4	2026-01-01T10:00:00	bob/gpu/gpu/train
-	22	COMPLETED	5200	14400	8	21000	68719476736	22474836480	4	0.35	2026-01-02T10:00:00	bob/gpu/gpu/train
-	23	COMPLETED	5100	14400	8	20500	68719476736	21000000000	4	0.38	2026-01-03T10:00:00	bob/gpu/gpu/train
-	31	COMPLETED	100	600	1	99	1073741824	107374182			2026-01-01T10:00:00	bob/cpu/cpu/tiny
+	jobid	state	elapsed_s	timelimit_s	alloc_cpus	ntasks	total_cpu_s	mem_limit_node_b	max_rss_b	alloc_gpus	gpu_util	start	workload_key
+	11	COMPLETED	1000	3600	4	1	3900	8589934592	2147483648			2026-01-01T10:00:00	bob/cpu/cpu/etl
+	12	COMPLETED	900	3600	4	1	3500	8589934592	2000000000			2026-01-02T10:00:00	bob/cpu/cpu/etl
+	13	COMPLETED	950	3600	4	1	3600	8589934592	2100000000			2026-01-03T10:00:00	bob/cpu/cpu/etl
+	14	TIMEOUT	3600	3600	4	1	2	8589934592	100000000			2026-01-04T10:00:00	bob/cpu/cpu/etl
+	15	TIMEOUT	3600	3600	4	1	3	8589934592	100000000			2026-01-05T10:00:00	bob/cpu/cpu/etl
+	16	TIMEOUT	3600	3600	4	1	1	8589934592	100000000			2026-01-06T10:00:00	bob/cpu/cpu/etl
+	21	COMPLETED	5000	14400	8	1	20000	68719476736	21474836480	4	0.4	2026-01-01T10:00:00	bob/gpu/gpu/train
+	22	COMPLETED	5200	14400	8	1	21000	68719476736	22474836480	4	0.35	2026-01-02T10:00:00	bob/gpu/gpu/train
+	23	COMPLETED	5100	14400	8	1	20500	68719476736	21000000000	4	0.38	2026-01-03T10:00:00	bob/gpu/gpu/train
+	31	COMPLETED	100	600	1	1	99	1073741824	107374182			2026-01-01T10:00:00	bob/cpu/cpu/tiny
 	EOF
 }
 
