@@ -287,6 +287,52 @@ ends_with() {
 	done
 }
 
+# Until process $1 has ended (30 s at most: a bound, not a measure).
+gone() {
+	local i
+	for i in $(seq 1 300); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	echo "process $1 still runs: $(ps -o stat=,pcpu=,args= -p "$1")"
+	kill -KILL "$1" 2>/dev/null
+	return 1
+}
+
+@test "sp-browse: a window killed under it ends it, whoever gets the SIGHUP" {
+	local err=$BATS_TEST_TMPDIR/err pid
+	# The shell of term_exec shrugs off the hangup, so none reaches
+	# sp-browse: only its terminal is gone, and reads end at once.
+	term_exec 80 24 "sp-browse '$DEMO' 2>'$err'"
+	term_wait_for "? keys"
+	pid=$(term_pid)
+	[ -n "$pid" ]
+	tmux -S "$TERM_SOCK" kill-session -t t
+	gone "$pid"
+	term_dead
+	[ "$output" = 2 ]
+	[ "$(cat "$err")" = "sp-browse: /dev/tty: the terminal went away" ]
+	# Deep in a workload and in the search prompt, the same.
+	term_exec 80 24 "sp-browse '$DEMO' 2>'$err'"
+	term_wait_for "? keys"
+	term_keys Enter
+	term_wait_for "1 [runs]"
+	term_keys /
+	term_wait_for "/"
+	pid=$(term_pid)
+	tmux -S "$TERM_SOCK" kill-server
+	gone "$pid"
+	term_dead
+	[ "$output" = 2 ]
+	# Run by a plain shell, as slurmpast runs it: the hangup reaches it.
+	term_start 80 24 "sp-browse '$DEMO'"
+	term_wait_for "? keys"
+	pid=$(pgrep -n -f "^sp-browse $DEMO\$")
+	[ -n "$pid" ]
+	tmux -S "$TERM_SOCK" kill-server
+	gone "$pid"
+}
+
 @test "sp-browse: y prints the #SBATCH lines on exit, and sets the clipboard" {
 	open_demo 80 24 \; set-option -g set-clipboard on
 	term_keys Down y

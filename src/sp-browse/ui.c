@@ -11,11 +11,13 @@
  * Every way out goes through leave(): q on the workloads, Q, Ctrl-C (the
  * signal, caught and answered between two keys, then raised again once
  * the terminal is restored, so a calling script stops as it should),
- * SIGTERM and SIGHUP, a failed write to the terminal, and exit() from
- * anywhere (an atexit hook).
+ * SIGTERM and SIGHUP, a failed write to the terminal, a terminal gone
+ * (hung up, its input at an end: a closed window whose SIGHUP went to a
+ * shell that ignores it), and exit() from anywhere (an atexit hook).
  */
 #include <curses.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,10 +33,20 @@
 #define POLL_MS		200
 /* Escape alone, not the start of a sequence, after this long. */
 #define ESC_DELAY_MS	25
+/*
+ * Key reads in a row that fail while the terminal says input is waiting:
+ * one is a key that came just after the wait ran out, several are a
+ * terminal whose reads end at once (gone, though not hung up).
+ */
+#define TTY_DEAD_READS	3
+
+/* Why the loop stops besides a signal (caught holds a signal's number). */
+enum { GONE_WRITE = -1, GONE_TTY = -2 };
 
 enum pair { PAIR_CRITICAL = 1, PAIR_WARNING, PAIR_INFO, PAIR_GOOD };
 
 static volatile sig_atomic_t caught;
+static int odd_reads;		/* failed reads in a row, input waiting */
 static SCREEN *screen;
 static FILE *tty;
 static int hues;		/* colours drawn */
@@ -320,7 +332,49 @@ draw(struct browse *B)
 	sp_buf_free(&b);
 	/* A terminal that takes no more output ends the run, restored. */
 	if (wnoutrefresh(stdscr) == ERR || doupdate() == ERR)
-		caught = -1;
+		caught = GONE_WRITE;
+}
+
+/* ---------------------------------------------------------------- keys */
+
+/*
+ * Whether a failed key read means the terminal is gone.  A wait that ran
+ * out leaves nothing to read; a hung-up terminal polls as hung up and
+ * reads end of file at once, forever, so a loop that took it for a wait
+ * would spin; an input that errs (EIO) says so in errno.
+ */
+static int
+tty_gone(int read_errno)
+{
+	struct pollfd p;
+
+	if (read_errno == EIO || read_errno == EBADF)
+		return 1;
+	memset(&p, 0, sizeof p);
+	p.fd = fileno(tty);
+	p.events = POLLIN;
+	if (poll(&p, 1, 0) <= 0) {
+		odd_reads = 0;
+		return 0;
+	}
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		return 1;
+	return ++odd_reads >= TTY_DEAD_READS;
+}
+
+/* A key, ERR when none came in time; a terminal gone stops the loop. */
+static int
+read_key(void)
+{
+	int c;
+
+	errno = 0;
+	c = getch();
+	if (c != ERR)
+		odd_reads = 0;
+	else if (!caught && tty_gone(errno))
+		caught = GONE_TTY;
+	return c;
 }
 
 /* ------------------------------------------------------------- moving */
@@ -459,7 +513,7 @@ search(struct browse *B)
 			      typed.len, 0);
 		sp_buf_add(&B->msg, shown.p, shown.len);
 		draw(B);
-		c = getch();
+		c = read_key();
 		if (caught)
 			break;
 		if (c == ERR)
@@ -637,8 +691,12 @@ leave(struct browse *B)
 		view_pop(B);
 	if (B->copied.len > 0)
 		fwrite(B->copied.p, 1, B->copied.len, stdout);
-	if (sig == -1) {
+	if (sig == GONE_WRITE) {
 		sp_warn("/dev/tty: the terminal took no more output");
+		return SP_EXIT_USAGE;
+	}
+	if (sig == GONE_TTY) {
+		sp_warn("/dev/tty: the terminal went away");
 		return SP_EXIT_USAGE;
 	}
 	if (sig > 0) {
@@ -673,7 +731,7 @@ ui_run(struct model *m, const struct opts *o)
 		draw(&B);
 		if (caught)
 			break;
-		c = getch();
+		c = read_key();
 		if (c == ERR)
 			continue;
 		sp_buf_clear(&B.msg);
