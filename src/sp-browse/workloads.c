@@ -6,6 +6,7 @@
  * searches the names; Enter opens the workload.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,8 @@ struct wls {
 	size_t width[C_N];
 	size_t natural[C_N];	/* the widest cell of each column */
 	struct lines head;	/* the headline, wrapped to the width */
+	uint32_t *base;		/* each row's place in the default order */
+	uint32_t *textrank[C_N];	/* ... by a column of text, once */
 };
 
 /* The headline's lines at most: the rest of the screen is the table. */
@@ -188,28 +191,110 @@ layout(struct view *v)
 
 /* ------------------------------------------------------ sort, filter */
 
+/*
+ * A row as the sort sees it: one number, ascending, then the row's
+ * place in the default order (most compute first, then the key), so no
+ * order is the input's and no comparison touches a string.
+ */
 struct sortkey {
-	double num;
-	const char *text;
-	double compute;		/* ties: most compute first */
-	const char *key;	/* then the key: never the input's order */
-	size_t wl;
-	int dir;
+	double v;
+	uint32_t base;
+	uint32_t wl;
 };
 
 static int
 cmp_sortkey(const void *pa, const void *pb)
 {
 	const struct sortkey *a = pa, *b = pb;
-	int c = 0;
 
-	if (a->text != NULL)
-		c = strcmp(a->text, b->text) * a->dir;
-	else if (a->num != b->num)
-		c = (a->num < b->num ? 1 : -1) * a->dir;
-	if (c == 0 && a->compute != b->compute)
-		c = a->compute < b->compute ? 1 : -1;
-	return c ? c : strcmp(a->key, b->key);
+	if (a->v != b->v)
+		return a->v < b->v ? -1 : 1;
+	return (a->base > b->base) - (a->base < b->base);
+}
+
+/* The default order: most compute first, then the key. */
+struct by_compute {
+	double compute;
+	const char *key;
+	uint32_t wl;
+};
+
+static int
+cmp_compute(const void *pa, const void *pb)
+{
+	const struct by_compute *a = pa, *b = pb;
+
+	if (a->compute != b->compute)
+		return a->compute < b->compute ? 1 : -1;
+	return strcmp(a->key, b->key);
+}
+
+/* Each row's place in the default order, worked out once. */
+static void
+base_ranks(struct view *v)
+{
+	struct model *m = v->B->m;
+	struct wls *s = v->data;
+	struct by_compute *k = sp_xcalloc(m->ru.n ? m->ru.n : 1, sizeof *k);
+
+	for (size_t i = 0; i < m->ru.n; i++) {
+		k[i].compute = m->ru.v[i].compute;
+		k[i].key = m->ru.v[i].keystr;
+		k[i].wl = (uint32_t)i;
+	}
+	sp_sort(k, m->ru.n, sizeof *k, cmp_compute);
+	s->base = sp_xcalloc(m->ru.n ? m->ru.n : 1, sizeof *s->base);
+	for (size_t i = 0; i < m->ru.n; i++)
+		s->base[k[i].wl] = (uint32_t)i;
+	free(k);
+}
+
+struct by_text {
+	const char *text;
+	uint32_t base;
+	uint32_t wl;
+};
+
+static int
+cmp_text(const void *pa, const void *pb)
+{
+	const struct by_text *a = pa, *b = pb;
+	int c = strcmp(a->text, b->text);
+
+	return c ? c : (a->base > b->base) - (a->base < b->base);
+}
+
+static const char *
+text_of(const struct model *m, size_t wl, enum col c)
+{
+	const struct wlinfo *x = &m->info[wl];
+
+	return c == C_NAME ? x->label : c == C_USER ? x->user : x->part;
+}
+
+/* Each row's place by a column of text, worked out when first sorted. */
+static const uint32_t *
+text_ranks(struct view *v, enum col c)
+{
+	struct model *m = v->B->m;
+	struct wls *s = v->data;
+	struct by_text *k;
+
+	if (s->textrank[c] != NULL)
+		return s->textrank[c];
+	k = sp_xcalloc(m->ru.n ? m->ru.n : 1, sizeof *k);
+	for (size_t i = 0; i < m->ru.n; i++) {
+		k[i].text = text_of(m, i, c);
+		k[i].base = s->base[i];
+		k[i].wl = (uint32_t)i;
+	}
+	sp_sort(k, m->ru.n, sizeof *k, cmp_text);
+	s->textrank[c] = sp_xcalloc(m->ru.n ? m->ru.n : 1,
+				    sizeof *s->textrank[c]);
+	for (size_t i = 0; i < m->ru.n; i++)
+		s->textrank[c][k[i].wl] = (uint32_t)i;
+	free(k);
+	return s->textrank[c];
 }
 
 static double
@@ -252,27 +337,22 @@ arrange(struct view *v)
 {
 	struct browse *B = v->B;
 	struct wls *s = v->data;
+	const uint32_t *rank = NULL;
 	struct sortkey *k;
 	size_t n = 0, keepwl = s->n > 0 ? s->order[v->cur] : (size_t)-1;
+	/* Ascending: a number largest first, a name from A; S turns it. */
+	double dir = s->reverse ? -1 : 1;
 
+	if (s->sort == C_NAME || s->sort == C_USER || s->sort == C_PART)
+		rank = text_ranks(v, s->sort);
 	k = sp_xcalloc(B->m->ru.n ? B->m->ru.n : 1, sizeof *k);
 	for (size_t i = 0; i < B->m->ru.n; i++) {
-		const struct sp_rollup_wl *w = model_row(B->m, i);
-
 		if (!passes(B, &s->filter, i))
 			continue;
-		k[n].wl = i;
-		k[n].compute = w->compute;
-		k[n].key = w->keystr;
-		k[n].dir = s->reverse ? -1 : 1;
-		if (s->sort == C_NAME)
-			k[n].text = B->m->info[i].label;
-		else if (s->sort == C_USER)
-			k[n].text = B->m->info[i].user;
-		else if (s->sort == C_PART)
-			k[n].text = B->m->info[i].part;
-		else
-			k[n].num = sort_number(B, i, s->sort);
+		k[n].wl = (uint32_t)i;
+		k[n].base = s->base[i];
+		k[n].v = rank != NULL ? dir * rank[i] :
+			 -dir * sort_number(B, i, s->sort);
 		n++;
 	}
 	sp_sort(k, n, sizeof *k, cmp_sortkey);
@@ -464,6 +544,9 @@ free_wls(struct view *v)
 	struct wls *s = v->data;
 
 	free(s->order);
+	free(s->base);
+	for (int c = 0; c < C_N; c++)
+		free(s->textrank[c]);
 	lines_free(&s->head);
 	free(s);
 }
@@ -482,6 +565,7 @@ workloads_open(struct browse *B)
 	s->order = sp_xcalloc(B->m->ru.n ? B->m->ru.n : 1, sizeof *s->order);
 	s->sort = C_SHARE;
 	s->filter.user = s->filter.part = -1;
+	base_ranks(v);
 	measure(v);
 	layout(v);
 	arrange(v);
