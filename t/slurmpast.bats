@@ -1118,3 +1118,68 @@ exit 2'
 		checkbashisms "$SP_TOP/bin/slurmpast"
 	fi
 }
+
+# ----------------------------------------------------------------------
+# --advise: the window's advice written into a batch script
+
+rollout_sh() {
+	printf '%s\n' '#!/bin/bash' '#SBATCH --job-name=rollout-gen' \
+		'#SBATCH --partition=gpu' '#SBATCH --gres=gpu:2' \
+		'#SBATCH --mem=128G' '#SBATCH -t 8:00:00' 'python rollout.py' >"$1"
+}
+
+@test "--advise: the script as sp-size --script writes it from the window" {
+	cd "$BATS_TEST_TMPDIR"
+	rollout_sh rollout.sh
+	run --separate-stderr slurmpast --demo -u alice --advise rollout.sh
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(sp-fetch --demo -u alice 2>/dev/null | sp-group |
+		SLURMPAST_NO_SITE=1 sp-size --script rollout.sh -u alice 2>/dev/null)" ]
+	[[ "$output" == *$'\n#SBATCH --mem=94G\n'* ]]
+	[ "${stderr_lines[0]}" = "slurmpast: rollout.sh: the advice of alice/gpu/gpu/rollout-gen, 1098 runs" ]
+	# --diff and --in-place reach it
+	run --separate-stderr slurmpast --demo -u alice --advise rollout.sh --diff
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "--- rollout.sh" ]
+	cp rollout.sh orig
+	run --separate-stderr slurmpast --demo -u alice --advise=rollout.sh --in-place
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	cmp rollout.sh~ orig
+	grep -qx '#SBATCH -t 2:00:00' rollout.sh
+}
+
+@test "--advise: a workload with no history, and every refusal, one line and exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	rollout_sh rollout.sh
+	run --separate-stderr slurmpast --demo -u bob --advise rollout.sh
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${stderr_lines[-1]}" = "slurmpast: rollout.sh: no history for job name 'rollout-gen', user bob, partition gpu, with GPUs; no workload of bob's is near it" ]
+	fake_sacct
+	for args in "--advise nosuch.sh" "--advise rollout.sh --overview" \
+	    "--advise rollout.sh -u alice,bob" "--advise rollout.sh -r gpu" \
+	    "--advise rollout.sh --json" "--diff" "--add" \
+	    "--advise rollout.sh --diff --in-place"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr slurmpast $args
+		[ "$status" -eq 2 ] || { echo "$args: $status"; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$args: $stderr"; return 1; }
+	done
+	[ "$stderr" = "slurmpast: --diff and --in-place are different outputs: choose one" ]
+	run --separate-stderr slurmpast --advise nosuch.sh
+	[ "$stderr" = "slurmpast: nosuch.sh: cannot read it" ]
+	# refused before sacct is asked
+	[ ! -e "$FAKE_SACCT_LOG" ]
+}
+
+@test "--advise on a cluster: the window fetched as for the screen" {
+	fake_sacct
+	cd "$BATS_TEST_TMPDIR"
+	printf '#!/bin/sh\n#SBATCH -J train_s2e40 -p gpu --gres=gpu:1 -t 2:00:00\nrun\n' >t.sh
+	run --separate-stderr slurmpast -S 2026-01-01 -u alice --advise t.sh
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "# slurmpast: --time 2:00:00 left as it is: needs 3 completed runs; there was 1" ]
+	grep -qx -- '2026-01-01' "$FAKE_SACCT_LOG"
+	grep -qx -- 'alice' "$FAKE_SACCT_LOG"
+}
