@@ -159,3 +159,80 @@ you@example.org" ]
 	[ -z "$output" ]
 	[[ "$stderr" == "slurmpast: sacct cannot reach the accounting database"* ]]
 }
+
+# A stand-in for sbatch: its arguments and the script it was given.
+fake_sbatch() {
+	local dir=$BATS_TEST_TMPDIR/sbatch
+	mkdir -p "$dir"
+	cat >"$dir/sbatch" <<EOF2
+#!/bin/sh
+printf '%s\n' "\$@" >"$BATS_TEST_TMPDIR/sbatch.args"
+cat "\$1" >"$BATS_TEST_TMPDIR/sbatch.script"
+echo "Submitted batch job 4242"
+EOF2
+	chmod +x "$dir/sbatch"
+	PATH="$dir:$PATH"
+}
+
+rollout_script() {
+	printf '%s\n' '#!/bin/bash' '#SBATCH --job-name=rollout-gen' \
+		'#SBATCH --partition=gpu' '#SBATCH --gres=gpu:2' \
+		'#SBATCH --mem=128G' '#SBATCH --time=08:00:00' \
+		'python rollout.py' >"$1"
+}
+
+@test "advise-before-sbatch.sh --demo: the diff shown, nothing written, nothing submitted" {
+	fake_sbatch
+	cd "$BATS_TEST_TMPDIR"
+	rollout_script rollout.sh
+	cp rollout.sh orig
+	run --separate-stderr "$EX/advise-before-sbatch.sh" -u alice rollout.sh --demo
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "--- rollout.sh" ]
+	[ "${lines[6]}" = "-#SBATCH --mem=128G" ]
+	[ "${lines[9]}" = "+#SBATCH --mem=94G" ]
+	[ "${lines[11]}" = "+#SBATCH --time=02:00:00" ]
+	cmp rollout.sh orig
+	[ ! -e sbatch.args ]
+}
+
+@test "advise-before-sbatch.sh --submit: what was shown is written, then submitted" {
+	fake_sbatch
+	cd "$BATS_TEST_TMPDIR"
+	rollout_script rollout.sh
+	cp rollout.sh orig
+	"$EX/advise-before-sbatch.sh" -u alice rollout.sh --demo >shown 2>/dev/null
+	run --separate-stderr "$EX/advise-before-sbatch.sh" --submit -u alice rollout.sh --demo
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "Submitted batch job 4242" ]
+	[ "$(cat sbatch.args)" = rollout.sh ]
+	cmp sbatch.script rollout.sh
+	cmp rollout.sh~ orig
+	# the diff shown is the change written
+	cp orig check.sh
+	sed 's/^\(---\|+++\) rollout.sh$/\1 check.sh/' shown | patch -s -p0
+	cmp check.sh rollout.sh
+	# a workload with no history: said, and not submitted
+	rm sbatch.args
+	printf '#!/bin/sh\n#SBATCH -J never-ran\n./x\n' >new.sh
+	run --separate-stderr "$EX/advise-before-sbatch.sh" --submit -u alice new.sh --demo
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"sp-size: new.sh: no history for job name 'never-ran'"* ]]
+	[ ! -e sbatch.args ]
+}
+
+@test "advise-before-sbatch.sh on a cluster: the last 30 days of the user's jobs" {
+	fake_sacct
+	cd "$BATS_TEST_TMPDIR"
+	printf '#!/bin/sh\n#SBATCH -J train_s2e40 -p gpu --gres=gpu:1 -t 2:00:00\nrun\n' >t.sh
+	run --separate-stderr "$EX/advise-before-sbatch.sh" -u alice t.sh
+	[ "$status" -eq 0 ]
+	# one run is too few: the lines stay, with why
+	[ "${lines[4]}" = "+# slurmpast: --time 2:00:00 left as it is: needs 3 completed runs; there was 1" ]
+	grep -qx -- '-S' "$FAKE_SACCT_LOG"
+	grep -qx -- 'now-30days' "$FAKE_SACCT_LOG"
+	grep -qx -- 'alice' "$FAKE_SACCT_LOG"
+	run --separate-stderr "$EX/advise-before-sbatch.sh" --bogus t.sh
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "usage: advise-before-sbatch.sh "* ]]
+}
