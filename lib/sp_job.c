@@ -141,7 +141,7 @@ number(struct sp_reader *r, int col, const char *name, double *out)
 	sp_buf_clear(&r->err);
 	sp_buf_printf(&r->err, "%s:%lu: field '%s' is not a number: \"",
 		      r->name ? r->name : "<stdin>", r->line, name);
-	sp_display_sanitize(&r->err, s.p, s.n > 40 ? 40 : s.n);
+	sp_text_clean(&r->err, s.p, s.n > 40 ? 40 : s.n, 0);
 	sp_buf_adds(&r->err, s.n > 40 ? "...\"" : "\"");
 	return -1;
 }
@@ -223,7 +223,7 @@ timestamp(struct sp_reader *r, int col, const char *name,
 		sp_buf_printf(&r->err, "%s:%lu: field '%s' is not a "
 			      "timestamp: \"", r->name ? r->name : "<stdin>",
 			      r->line, name);
-		sp_display_sanitize(&r->err, s->p, s->n > 40 ? 40 : s->n);
+		sp_text_clean(&r->err, s->p, s->n > 40 ? 40 : s->n, 0);
 		sp_buf_adds(&r->err, "\"");
 		return -1;
 	}

@@ -96,7 +96,7 @@ items_at(const struct draw *D, struct sp_buf *b, const struct sp_buf *t,
 	while (p < end) {
 		const char *e = memchr(p, ITEM_END, (size_t)(end - p));
 		size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
-		size_t cells = sp_term_cells(p, n);
+		size_t cells = sp_text_width(p, n);
 
 		if (col > indent && col + (first ? 0 : 3) + cells > width) {
 			sp_buf_addc(b, '\n');
@@ -120,7 +120,7 @@ items_at(const struct draw *D, struct sp_buf *b, const struct sp_buf *t,
 			for (i = b->len; i > from && b->p[i - 1] != '\n'; i--)
 				;
 			if (i > from)
-				col = sp_term_cells(b->p + i, b->len - i);
+				col = sp_text_width(b->p + i, b->len - i);
 			else
 				col += cells;
 		}
@@ -285,8 +285,8 @@ verdict_line(const struct draw *D, struct sp_buf *b)
 	item_end(&t);
 	verdict(D, &t);
 	/* Two spaces before it, and a dot of 3 cells for the item's end. */
-	rest = sp_term_cells(t.p, t.len) + 2 + 2;
-	idw = sp_term_cells(id.p, id.len) + 2;
+	rest = sp_text_width(t.p, t.len) + 2 + 2;
+	idw = sp_text_width(id.p, id.len) + 2;
 	room = width > idw + rest + 8 ? width - idw - rest :
 	       width > idw + 8 ? width - idw : 8;
 
@@ -294,7 +294,7 @@ verdict_line(const struct draw *D, struct sp_buf *b)
 	sp_buf_adds(b, "  ");
 	at = b->len;
 	sp_term_fitted(D->term, b, sp_buf_str(&name), name.len, room);
-	namew = sp_term_cells(b->p + at, b->len - at);
+	namew = sp_text_width(b->p + at, b->len - at);
 	if (idw + namew + rest <= width) {
 		sp_buf_adds(b, "  ");
 		items_at(D, b, &t, idw + namew + 2, 2);
@@ -928,7 +928,7 @@ rows_add(struct rows *w, const char *label, const char *value, size_t vlen)
 	size_t lw = w->label_w, cells;
 
 	/* A long value is never measured past what the half could hold. */
-	cells = vlen > w->half * 4 ? w->half + 1 : sp_term_cells(value, vlen);
+	cells = vlen > w->half * 4 ? w->half + 1 : sp_text_width(value, vlen);
 	if (w->half > 0 && memchr(value, '\n', vlen) == NULL &&
 	    2 + lw + cells + 2 <= w->half) {
 		struct sp_buf *t = &w->left;
@@ -936,7 +936,7 @@ rows_add(struct rows *w, const char *label, const char *value, size_t vlen)
 
 		sp_buf_adds(t, second ? "" : "  ");
 		sp_buf_adds(t, label);
-		pad(t, lw - sp_term_cells(label, strlen(label)));
+		pad(t, lw - sp_text_width(label, strlen(label)));
 		sp_buf_add(t, value, vlen);
 		if (second)
 			rows_flush(w);
@@ -947,7 +947,7 @@ rows_add(struct rows *w, const char *label, const char *value, size_t vlen)
 	rows_flush(w);
 	sp_buf_adds(w->b, "  ");
 	sp_buf_adds(w->b, label);
-	pad(w->b, lw - sp_term_cells(label, strlen(label)));
+	pad(w->b, lw - sp_text_width(label, strlen(label)));
 	para(w->D, w->b, value, 2 + lw, 2 + lw);
 }
 
@@ -972,7 +972,7 @@ fields(const struct draw *D, struct sp_buf *b)
 		/* Each group's labels as wide as its widest. */
 		w.label_w = 0;
 		for (size_t i = 0; i < pm->nfields; i++) {
-			size_t n = sp_term_cells(words[i], strlen(words[i])) +
+			size_t n = sp_text_width(words[i], strlen(words[i])) +
 				   FIELD_GAP;
 
 			if (group[i] == g && n > w.label_w)

@@ -502,82 +502,6 @@ sp_slice_eq(struct sp_slice s, const char *lit)
 	return s.n == n && memcmp(s.p, lit, n) == 0;
 }
 
-void
-sp_field_decode(struct sp_buf *b, const char *p, size_t n)
-{
-	size_t i = 0;
-
-	sp_buf_reserve(b, n);
-	while (i < n) {
-		const char *bs = memchr(p + i, '\\', n - i);
-		size_t run = bs ? (size_t)(bs - (p + i)) : n - i;
-
-		sp_buf_add(b, p + i, run);
-		i += run;
-		if (i >= n)
-			break;
-		if (i + 1 < n) {
-			char c = p[i + 1], out = 0;
-			switch (c) {
-			case 't': out = '\t'; break;
-			case 'n': out = '\n'; break;
-			case 'r': out = '\r'; break;
-			case '\\': out = '\\'; break;
-			}
-			if (out) {
-				sp_buf_addc(b, out);
-				i += 2;
-				continue;
-			}
-		}
-		sp_buf_addc(b, '\\');
-		i++;
-	}
-}
-
-/* The letter after the backslash for each byte the format escapes. */
-static const unsigned char field_escape[256] = {
-	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\\'] = '\\',
-};
-
-size_t
-sp_field_clean_len(const char *p, size_t n)
-{
-	size_t i = 0;
-
-	/* Most text (paths, command lines) has nothing to escape. */
-	for (; i + SP_SCAN_WIDTH <= n; i += SP_SCAN_WIDTH) {
-		unsigned m = sp_scan_mask2(p + i, '\t', '\n') |
-		    sp_scan_mask2(p + i, '\r', '\\');
-
-		if (m != 0)
-			return i + sp_scan_first(m);
-	}
-	while (i < n && field_escape[(unsigned char)p[i]] == 0)
-		i++;
-	return i;
-}
-
-void
-sp_field_encode(struct sp_buf *b, const char *p, size_t n)
-{
-	size_t i = 0;
-
-	sp_buf_reserve(b, n);
-	while (i < n) {
-		size_t clean = sp_field_clean_len(p + i, n - i);
-
-		sp_buf_add(b, p + i, clean);
-		i += clean;
-		if (i < n) {
-			char esc[2] = { '\\', (char)field_escape[(unsigned char)p[i]] };
-
-			sp_buf_add(b, esc, 2);
-			i++;
-		}
-	}
-}
-
 /*
  * Plain decimals only: an optional sign, digits with at most one point,
  * an optional exponent.  No hex, inf, nan or white space, which strtod
@@ -827,8 +751,8 @@ sp_writer_header(struct sp_writer *w)
 		 * see their escapes either. */
 		for (size_t i = 0; i < w->ncols; i++) {
 			sp_buf_clear(&w->scratch);
-			sp_display_sanitize(&w->scratch, w->cols[i],
-					    strlen(w->cols[i]));
+			sp_text_clean(&w->scratch, w->cols[i],
+					    strlen(w->cols[i]), 0);
 			plain_cell(w, w->scratch.p, w->scratch.len);
 		}
 		return;
@@ -839,115 +763,6 @@ sp_writer_header(struct sp_writer *w)
 	 * is found now rather than after the whole input was read. */
 	if (fflush(w->out) != 0)
 		write_failed(w);
-}
-
-/* Length of a valid UTF-8 sequence at p, or 0 when it is not one. */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned c = p[0];
-	size_t len;
-	unsigned min;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	unsigned cp = c & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-void
-sp_display_sanitize(struct sp_buf *b, const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
-
-	while (i < n) {
-		size_t len = utf8_len(p + i, n - i);
-
-		if (len == 0) {
-			sp_buf_printf(b, "\\x%02x", p[i]);
-			i++;
-		} else if (len == 1 && (p[i] < 0x20 || p[i] == 0x7f)) {
-			/* An escape sequence shown, never obeyed. */
-			sp_buf_printf(b, "\\x%02x", p[i]);
-			i++;
-		} else if (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
-			/* C1 controls (U+0080-U+009F): CSI among them. */
-			sp_buf_printf(b, "\\u%04x", p[i + 1]);
-			i += 2;
-		} else {
-			sp_buf_add(b, s + i, len);
-			i += len;
-		}
-	}
-}
-
-size_t
-sp_display_width(const char *s, size_t n)
-{
-	size_t w = 0;
-
-	for (size_t i = 0; i < n; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return w;
-}
-
-void
-sp_json_string(struct sp_buf *b, const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
-
-	sp_buf_addc(b, '"');
-	while (i < n) {
-		size_t len = utf8_len(p + i, n - i);
-
-		if (len == 0) {
-			sp_buf_adds(b, "\\ufffd");	/* invalid UTF-8 */
-			i++;
-			continue;
-		}
-		if (len > 1) {
-			sp_buf_add(b, s + i, len);
-			i += len;
-			continue;
-		}
-		switch (p[i]) {
-		case '"': sp_buf_adds(b, "\\\""); break;
-		case '\\': sp_buf_adds(b, "\\\\"); break;
-		case '\n': sp_buf_adds(b, "\\n"); break;
-		case '\r': sp_buf_adds(b, "\\r"); break;
-		case '\t': sp_buf_adds(b, "\\t"); break;
-		default:
-			if (p[i] < 0x20 || p[i] == 0x7f)
-				sp_buf_printf(b, "\\u%04x", p[i]);
-			else
-				sp_buf_addc(b, (char)p[i]);
-		}
-		i++;
-	}
-	sp_buf_addc(b, '"');
 }
 
 /* The JSON number grammar, so a numeric column stays valid JSON. */
@@ -1016,10 +831,10 @@ plain_field(struct sp_writer *w, enum sp_kind kind, const char *p, size_t n)
 		case SP_KIND_BYTES: sp_fmt_bytes(s, v); break;
 		case SP_KIND_HOURS: sp_buf_printf(s, "%.1f", v); break;
 		case SP_KIND_FRACTION: sp_fmt_percent(s, v); break;
-		default: sp_display_sanitize(s, p, n); break;
+		default: sp_text_clean(s, p, n, 0); break;
 		}
 	} else if (memchr(p, '\\', n) == NULL) {
-		sp_display_sanitize(s, p, n);
+		sp_text_clean(s, p, n, 0);
 	} else {
 		/*
 		 * Shown decoded, never as "\n" on the screen; a cell is one
@@ -1031,7 +846,7 @@ plain_field(struct sp_writer *w, enum sp_kind kind, const char *p, size_t n)
 		for (size_t i = 0; i < d.len; i++)
 			if (d.p[i] == '\n' || d.p[i] == '\r' || d.p[i] == '\t')
 				d.p[i] = ' ';
-		sp_display_sanitize(s, sp_buf_str(&d), d.len);
+		sp_text_clean(s, sp_buf_str(&d), d.len, 0);
 		sp_buf_free(&d);
 	}
 	plain_cell(w, s->p, s->len);
@@ -1265,7 +1080,7 @@ plain_fit(const struct sp_writer *w, size_t *width)
 
 		floor[c] = width[c];
 		if (w->kinds[c] == SP_KIND_TEXT) {
-			size_t min = sp_display_width(name, strlen(name));
+			size_t min = sp_text_width(name, strlen(name));
 
 			if (min < PLAIN_MIN_CELLS)
 				min = PLAIN_MIN_CELLS;
@@ -1298,17 +1113,17 @@ plain_put_cell(struct sp_writer *w, const char *cell, size_t dw,
 	       size_t cells)
 {
 	const char *dots = sp_term_locale_utf8() ? "\xe2\x80\xa6" : "...";
-	size_t ndots = sp_display_width(dots, strlen(dots));
+	size_t ndots = sp_text_width(dots, strlen(dots));
 
 	if (dw <= cells) {
 		fputs(cell, w->out);
 		return;
 	}
 	if (cells <= ndots) {
-		fwrite(cell, 1, sp_term_fit(cell, strlen(cell), cells), w->out);
+		fwrite(cell, 1, sp_text_fit(cell, strlen(cell), cells), w->out);
 		return;
 	}
-	fwrite(cell, 1, sp_term_fit(cell, strlen(cell), cells - ndots),
+	fwrite(cell, 1, sp_text_fit(cell, strlen(cell), cells - ndots),
 	       w->out);
 	fputs(dots, w->out);
 }
@@ -1322,13 +1137,13 @@ static void
 plain_put_line(struct sp_writer *w, const struct sp_buf *line)
 {
 	const char *dots = sp_term_locale_utf8() ? "\xe2\x80\xa6" : "...";
-	size_t ndots = sp_display_width(dots, strlen(dots));
-	size_t cells = sp_display_width(line->p, line->len);
+	size_t ndots = sp_text_width(dots, strlen(dots));
+	size_t cells = sp_text_width(line->p, line->len);
 
 	if (w->width == 0 || cells <= w->width || w->width <= ndots) {
 		fwrite(line->p, 1, line->len, w->out);
 	} else {
-		fwrite(line->p, 1, sp_term_fit(line->p, line->len,
+		fwrite(line->p, 1, sp_text_fit(line->p, line->len,
 					       w->width - ndots), w->out);
 		fputs(dots, w->out);
 	}
@@ -1351,7 +1166,7 @@ plain_flush(struct sp_writer *w)
 	width = sp_xcalloc(w->ncols, sizeof *width);
 	for (size_t i = 0; i < rows * w->ncols; i++) {
 		const char *c = w->plain.p + w->plain_off[i];
-		size_t dw = sp_display_width(c, strlen(c));
+		size_t dw = sp_text_width(c, strlen(c));
 		if (dw > width[i % w->ncols])
 			width[i % w->ncols] = dw;
 	}
@@ -1367,7 +1182,7 @@ plain_flush(struct sp_writer *w)
 		for (size_t c = 0; c < w->ncols; c++) {
 			const char *cell = w->plain.p +
 				w->plain_off[r * w->ncols + c];
-			size_t dw = sp_display_width(cell, strlen(cell));
+			size_t dw = sp_text_width(cell, strlen(cell));
 			size_t pad = dw < width[c] ? width[c] - dw : 0;
 			int right = r > 0 && w->kinds[c] != SP_KIND_TEXT;
 			int last = c + 1 == w->ncols;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "sp_text.h"
 #include "sp_util.h"
 
 /*
@@ -76,33 +77,14 @@ int sp_next_or_die(struct sp_reader *r);
 void sp_reader_die(const struct sp_reader *r, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 
-/* Field helpers.  An empty field means unknown. */
+/* Field helpers.  An empty field means unknown; sp_text.h has the
+ * escapes (sp_field_decode, sp_field_encode). */
 int sp_slice_eq(struct sp_slice s, const char *lit);
-/* Decodes the escapes into b (appends).  Unknown escapes stay as is. */
-void sp_field_decode(struct sp_buf *b, const char *p, size_t n);
-/* How many leading bytes of p need no escape in the field form. */
-size_t sp_field_clean_len(const char *p, size_t n);
-/* Encodes raw bytes into the field form (appends). */
-void sp_field_encode(struct sp_buf *b, const char *p, size_t n);
 /*
  * Reads a field as a number: 1 and *out set, 0 for an empty field
  * (unknown), -1 when it is not a plain decimal.
  */
 int sp_field_num(struct sp_slice s, double *out);
-
-/*
- * Text from records or logs made safe for a terminal: control characters
- * (ESC among them), C1 controls and invalid UTF-8 are shown as \xNN or
- * \uNNNN, never passed through to be obeyed.  Appends to b.
- */
-void sp_display_sanitize(struct sp_buf *b, const char *s, size_t n);
-/*
- * A JSON string of n bytes, quotes included (appends): " \ and controls
- * escaped, UTF-8 kept, an invalid byte as \ufffd.
- */
-void sp_json_string(struct sp_buf *b, const char *s, size_t n);
-/* Terminal cells of UTF-8 text (one per code point; no wide glyphs). */
-size_t sp_display_width(const char *s, size_t n);
 
 /* Output formats every program offers. */
 enum sp_format { SP_FMT_TSV, SP_FMT_PLAIN, SP_FMT_JSON, SP_FMT_CSV };

@@ -117,7 +117,7 @@ vtext(struct sp_buf *out, const char *fmt, va_list ap)
 	sp_buf_vprintf(&raw, fmt, ap);
 	/* Script values and record fields: never a line break, never a
 	 * control character that a terminal or a shell would obey. */
-	sp_display_sanitize(out, sp_buf_str(&raw), raw.len);
+	sp_text_clean(out, sp_buf_str(&raw), raw.len, 0);
 	sp_buf_free(&raw);
 }
 
@@ -163,12 +163,12 @@ as_before(struct fixer *f, const char *label, const char *r)
 	struct sp_buf b = { 0 };
 
 	sp_buf_adds(&b, SP_SCRIPT_MARK);
-	sp_display_sanitize(&b, label, strlen(label));
+	sp_text_clean(&b, label, strlen(label), 0);
 	sp_buf_addc(&b, ' ');
 	c->head = sp_xstrdup(sp_buf_str(&b));
 	sp_buf_clear(&b);
 	sp_buf_adds(&b, ": ");
-	sp_display_sanitize(&b, r, strlen(r));
+	sp_text_clean(&b, r, strlen(r), 0);
 	c->tail = sp_xstrdup(sp_buf_str(&b));
 	sp_buf_free(&b);
 }
@@ -396,7 +396,7 @@ absent(struct fixer *f, const struct sp_advice *a)
 	sp_buf_clear(&f->t);
 	sp_buf_adds(&f->t, SP_SCRIPT_MARK);
 	sp_buf_printf(&f->t, "%s added: ", sp_buf_str(&a->suggestion));
-	sp_display_sanitize(&f->t, sp_buf_str(&a->basis), a->basis.len);
+	sp_text_clean(&f->t, sp_buf_str(&a->basis), a->basis.len, 0);
 	add_line(f, sp_buf_str(&f->t));
 	add_line(f, sp_buf_str(&a->sbatch));
 	f->fx->added++;

@@ -10,6 +10,7 @@
 #define SP_TERM_H
 
 #include <stddef.h>
+#include "sp_text.h"
 #include "sp_util.h"
 
 /* The glyphs a view draws with, and their one-cell ASCII folds. */
@@ -76,11 +77,11 @@ void sp_term_painted(const struct sp_term *t, struct sp_buf *b,
 		     enum sp_paint p, const char *s);
 
 /*
- * Appends untrusted bytes made safe to print, in the notation of
- * sp_display_sanitize: C0 controls and DEL as "\x1b", C1 controls and
- * the bidi controls as "\u009b", invalid UTF-8 as "\xff".  TAB becomes
- * one space; LF stays LF when keep_newlines, else "\x0a".  In ASCII mode
- * every other non-ASCII character becomes '?', one cell for one.
+ * Appends untrusted bytes made safe to print (sp_text_clean): C0
+ * controls and DEL as "\x1b", C1 controls and the bidi controls as
+ * "\u009b", invalid UTF-8 as "\xff".  TAB becomes one space; LF stays LF
+ * when keep_newlines, else "\x0a".  In ASCII mode every other non-ASCII
+ * character becomes '?', one cell for one.
  */
 void sp_term_clean(const struct sp_term *t, struct sp_buf *b, const char *s,
 		   size_t n, int keep_newlines);
@@ -89,21 +90,6 @@ void sp_term_clean(const struct sp_term *t, struct sp_buf *b, const char *s,
  * safe as sp_term_clean does: the one way record text reaches a screen. */
 void sp_term_field(const struct sp_term *t, struct sp_buf *b, const char *p,
 		   size_t n, int keep_newlines);
-
-/*
- * Decodes one UTF-8 character at s: its length in bytes with *cp set, or
- * 0 for an invalid sequence (overlong, surrogate, past U+10FFFF, cut).
- */
-size_t sp_term_utf8(const char *s, size_t n, unsigned long *cp);
-
-/* Cells the (already clean) UTF-8 text takes on a terminal: two for a
- * wide character (CJK, most emoji), none for a combining mark or the
- * colour escapes sp_term_paint writes, else one. */
-size_t sp_term_cells(const char *s, size_t n);
-/* Byte length of the longest prefix of s that fits in cells columns,
- * ending on a character boundary (a wide one that would straddle the
- * edge is left out). */
-size_t sp_term_fit(const char *s, size_t n, size_t cells);
 
 /*
  * Appends clean text in at most cells columns: whole when it fits, else

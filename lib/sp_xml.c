@@ -28,7 +28,7 @@ sp_xml_text(struct sp_buf *b, const char *s, size_t n)
 
 	/* The terminal's rule first: what remains is valid UTF-8 without
 	 * C0 or C1 controls. */
-	sp_display_sanitize(&clean, s, n);
+	sp_text_clean(&clean, s, n, 0);
 	p = clean.p;
 	len = clean.len;
 	while (len > 0) {

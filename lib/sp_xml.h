@@ -15,7 +15,7 @@
  * Appends raw bytes as XML character data, safe in an element and in a
  * quoted attribute value: & < > " ' as entities; what XML 1.0 cannot hold
  * at all (control characters, invalid UTF-8, U+FFFE, U+FFFF) shown as
- * \xNN or \uNNNN, as sp_display_sanitize shows them on a terminal.
+ * \xNN or \uNNNN, as sp_text_clean shows them on a terminal.
  */
 void sp_xml_text(struct sp_buf *b, const char *s, size_t n);
 

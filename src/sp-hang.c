@@ -85,8 +85,8 @@ how_it_ended(struct sp_buf *b, const struct sp_job *j)
 			sp_buf_adds(b, " by its owner");
 		} else if (j->cancelled_by.n > 0) {
 			sp_buf_adds(b, " by uid ");
-			sp_display_sanitize(b, j->cancelled_by.p,
-					    j->cancelled_by.n);
+			sp_text_clean(b, j->cancelled_by.p,
+					    j->cancelled_by.n, 0);
 		}
 	} else if (sp_job_state_is(j, "FAILED")) {
 		sp_buf_adds(b, "failed");
@@ -96,7 +96,7 @@ how_it_ended(struct sp_buf *b, const struct sp_job *j)
 		sp_buf_adds(b, "completed");
 	} else if (j->state.n > 0) {
 		sp_buf_adds(b, "ended ");
-		sp_display_sanitize(b, j->state.p, j->state.n);
+		sp_text_clean(b, j->state.p, j->state.n, 0);
 	} else {
 		sp_buf_adds(b, "ended");
 	}

@@ -354,22 +354,15 @@ why_none(struct sp_buf *b, const struct sp_node_table *tab,
 	return 0;
 }
 
-/* A JSON string: quotes, backslashes and control bytes escaped. */
+/* A JSON string, escaped as every program escapes one. */
 static void
 json_string(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	struct sp_buf b = { 0 };
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	sp_json_string(&b, s, strlen(s));
+	fputs(sp_buf_str(&b), stdout);
+	sp_buf_free(&b);
 }
 
 /*
@@ -481,7 +474,7 @@ list_nodes(struct sp_buf *b, const struct sp_node_table *tab,
 			continue;
 		if (k)
 			sp_buf_adds(b, k + 1 == n ? " and " : ", ");
-		sp_display_sanitize(b, r->node, strlen(r->node));
+		sp_text_clean(b, r->node, strlen(r->node), 0);
 		k++;
 	}
 }
@@ -518,7 +511,7 @@ plain_scope(const struct sp_node_table *tab, const struct scope *s,
 
 	if (s->wi >= 0) {
 		sp_buf_adds(&b, "workload ");
-		sp_display_sanitize(&b, s->key, strlen(s->key));
+		sp_text_clean(&b, s->key, strlen(s->key), 0);
 	} else {
 		sp_buf_printf(&b, "every workload pooled (%zu)",
 			      s->nworkloads);

@@ -73,7 +73,7 @@ runs_state(struct browse *B, size_t wl, void **state)
 	for (size_t i = 0; i < n && i < SIZE_SAMPLE; i++) {
 		cells(B, s, rec_of(B, wl, i), c);
 		for (int k = 0; k < R_N; k++) {
-			size_t w = sp_term_cells(c[k].p, c[k].len);
+			size_t w = sp_text_width(c[k].p, c[k].len);
 
 			if (w > s->width[k])
 				s->width[k] = w < widest[k] ? w : widest[k];

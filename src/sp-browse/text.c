@@ -1,7 +1,7 @@
 /*
  * text.c - the few ways the screens put numbers and record text into
  * cells: every byte from a record made safe first (sp_term_field), every
- * width counted in terminal columns (sp_term_cells).
+ * width counted in terminal columns (sp_text_width).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,20 +18,20 @@ text_field(const struct sp_term *t, struct sp_buf *b, struct sp_slice s)
 size_t
 text_cells(const char *s, size_t n)
 {
-	return sp_term_cells(s, n);
+	return sp_text_width(s, n);
 }
 
 void
 text_cell(const struct sp_term *t, struct sp_buf *b, const char *s, size_t n,
 	  size_t cells, int right)
 {
-	size_t w = sp_term_cells(s, n);
+	size_t w = sp_text_width(s, n);
 
 	if (w > cells) {
-		size_t keep = cells > 0 ? sp_term_fit(s, n, cells - 1) : 0;
+		size_t keep = cells > 0 ? sp_text_fit(s, n, cells - 1) : 0;
 
 		sp_buf_add(b, s, keep);
-		w = sp_term_cells(s, keep);
+		w = sp_text_width(s, keep);
 		if (cells > 0) {
 			sp_buf_adds(b, sp_term_glyph(t, SP_G_ELLIPSIS));
 			w++;
@@ -53,8 +53,8 @@ void
 text_title(const struct sp_term *t, struct sp_buf *b, const char *head,
 	   const char *name, const char *tail)
 {
-	size_t fixed = sp_term_cells(head, strlen(head)) +
-		       sp_term_cells(tail, strlen(tail));
+	size_t fixed = sp_text_width(head, strlen(head)) +
+		       sp_text_width(tail, strlen(tail));
 	size_t room = (size_t)t->width > fixed + 8 ? (size_t)t->width - fixed :
 		      8;
 

@@ -199,9 +199,9 @@ put_line(int y, const char *s, size_t n, attr_t base)
 		while (j < n && s[j] != '\033')
 			j++;
 		run = j - i;
-		fit = sp_term_fit(s + i, run, width - used);
+		fit = sp_text_fit(s + i, run, width - used);
 		addnstr(s + i, (int)fit);
-		used += sp_term_cells(s + i, fit);
+		used += sp_text_width(s + i, fit);
 		if (fit < run)
 			break;
 		i = j;
@@ -274,10 +274,10 @@ bottom(struct browse *B, struct sp_buf *b)
 				sp_buf_clear(&h);
 				hint(B, v, *r, &h);
 				if (used + (used ? 2 : 0) +
-				    sp_term_cells(h.p, h.len) > room)
+				    sp_text_width(h.p, h.len) > room)
 					continue;
 				used += (used ? 2 : 0) +
-					sp_term_cells(h.p, h.len);
+					sp_text_width(h.p, h.len);
 				keep[*r] = 1;
 			}
 		for (const enum req *r = v->ops->main_keys; *r != REQ_NONE;
@@ -290,7 +290,7 @@ bottom(struct browse *B, struct sp_buf *b)
 		}
 	}
 	if (pos.len > 0) {
-		size_t w = sp_term_cells(b->p, b->len);
+		size_t w = sp_text_width(b->p, b->len);
 
 		if (w + pos.len + 2 <= (size_t)COLS) {
 			for (size_t k = w; k + pos.len < (size_t)COLS; k++)

@@ -161,7 +161,7 @@ text_line(struct section *s, struct sp_buf *out, struct sp_buf *sbatch,
 		sp_buf_addc(sbatch, '\n');
 		return;
 	}
-	if (sp_display_width(line, n) > WIDE_TABLE && table_row(line, n))
+	if (sp_text_width(line, n) > WIDE_TABLE && table_row(line, n))
 		s->wide = 1;
 	escape(&s->text, line, n);
 	sp_buf_addc(&s->text, '\n');

@@ -387,7 +387,7 @@ text_width(const char *s, int size)
 {
 	/* A sans-serif's average advance, a little generous: a label that
 	 * is thought longer than it is only leaves room. */
-	return (double)sp_display_width(s, strlen(s)) * size * 0.6;
+	return (double)sp_text_width(s, strlen(s)) * size * 0.6;
 }
 
 void
@@ -397,7 +397,7 @@ field_text(struct sp_buf *b, struct sp_slice f, size_t max)
 	size_t cut = 0, chars = 0;
 
 	sp_field_decode(&raw, f.p, f.n);
-	if (max > 0 && sp_display_width(raw.p, raw.len) > max) {
+	if (max > 0 && sp_text_width(raw.p, raw.len) > max) {
 		/* Cut at a character's start, leaving room for the ellipsis. */
 		while (cut < raw.len && chars < max - 1) {
 			cut++;

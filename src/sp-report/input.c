@@ -66,7 +66,7 @@ field_text(struct sp_buf *b, struct sp_slice f)
 	struct sp_buf raw = { 0 };
 
 	sp_field_decode(&raw, f.p, f.n);
-	sp_display_sanitize(b, raw.p ? raw.p : "", raw.len);
+	sp_text_clean(b, raw.p ? raw.p : "", raw.len, 0);
 	sp_buf_free(&raw);
 }
 

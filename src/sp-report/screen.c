@@ -43,15 +43,15 @@ wrap(const struct sp_term *t, struct sp_buf *out, const char *line,
      size_t n, const struct sp_buf *lead)
 {
 	size_t width = (size_t)t->width, used = 0, start = 0;
-	size_t lead_cells = sp_term_cells(lead->p, lead->len);
+	size_t lead_cells = sp_text_width(lead->p, lead->len);
 
-	if (width == 0 || sp_term_cells(line, n) <= width) {
+	if (width == 0 || sp_text_width(line, n) <= width) {
 		sp_buf_add(out, line, n);
 		return;
 	}
 	while (start < n) {
 		size_t room = width > used ? width - used : 1;
-		size_t fit = sp_term_fit(line + start, n - start, room);
+		size_t fit = sp_text_fit(line + start, n - start, room);
 		size_t cut = fit;
 
 		if (start + fit < n) {

@@ -305,7 +305,7 @@ line_hist(const struct run *R, struct sp_buf *b, const char *label,
 	b->len--;		/* the line's end, for now */
 	for (start = b->len; start > 0 && b->p[start - 1] != '\n'; start--)
 		;
-	col = sp_term_cells(b->p + start, b->len - start);
+	col = sp_text_width(b->p + start, b->len - start);
 	if (col + 2 + SP_SHOW_HIST_BINS <= (size_t)R->term.width) {
 		sp_buf_adds(b, "  ");
 	} else {

@@ -11,57 +11,12 @@
 #include "sp_postmortem.h"
 
 static void
-json_str(struct sp_buf *b, const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, len;
-	unsigned long cp;
-
-	sp_buf_addc(b, '"');
-	while (i < n) {
-		unsigned char c = u[i];
-
-		if (c == '"' || c == '\\') {
-			sp_buf_addc(b, '\\');
-			sp_buf_addc(b, (char)c);
-			i++;
-		} else if (c == '\n') {
-			sp_buf_adds(b, "\\n");
-			i++;
-		} else if (c == '\t') {
-			sp_buf_adds(b, "\\t");
-			i++;
-		} else if (c == '\r') {
-			sp_buf_adds(b, "\\r");
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			sp_buf_printf(b, "\\u%04x", c);
-			i++;
-		} else if (c < 0x80) {
-			sp_buf_addc(b, (char)c);
-			i++;
-		} else if ((len = sp_term_utf8(s + i, n - i, &cp)) == 0) {
-			/* One invalid byte would void the whole document. */
-			sp_buf_adds(b, "\\ufffd");
-			i++;
-		} else if (cp <= 0x9f) {
-			sp_buf_printf(b, "\\u%04lx", cp);
-			i += len;
-		} else {
-			sp_buf_add(b, s + i, len);
-			i += len;
-		}
-	}
-	sp_buf_addc(b, '"');
-}
-
-static void
 json_cstr(struct sp_buf *b, const char *s)
 {
 	if (s == NULL)
 		sp_buf_adds(b, "null");
 	else
-		json_str(b, s, strlen(s));
+		sp_json_string(b, s, strlen(s));
 }
 
 static void
@@ -79,7 +34,7 @@ json_key(struct sp_buf *b, const char *key, int *first)
 	if (!*first)
 		sp_buf_addc(b, ',');
 	*first = 0;
-	json_str(b, key, strlen(key));
+	sp_json_string(b, key, strlen(key));
 	sp_buf_addc(b, ':');
 }
 
@@ -102,7 +57,7 @@ json_field(struct sp_buf *b, const char *col, struct sp_slice s)
 		struct sp_buf d = { 0 };
 
 		sp_field_decode(&d, s.p, s.n);
-		json_str(b, sp_buf_str(&d), d.len);
+		sp_json_string(b, sp_buf_str(&d), d.len);
 		sp_buf_free(&d);
 	}
 }
@@ -132,7 +87,7 @@ json_record(struct sp_buf *b, const struct run *R, const struct rec *r,
 		sp_buf_clear(&text);
 		if (sp_field_num(r->f[i], &v) == 1 &&
 		    sp_postmortem_human(&text, col, v))
-			json_str(b, text.p, text.len);
+			sp_json_string(b, text.p, text.len);
 		else
 			sp_buf_adds(b, "null");
 	}
@@ -180,7 +135,7 @@ json_log(struct sp_buf *b, const struct sp_log *l, int with_tail)
 		json_num(b, l->size_b);
 		json_key(b, "tail", &first);
 		sp_log_last_lines(l, SP_SHOW_LOG_LINES, &from, &len);
-		json_str(b, from, len);
+		sp_json_string(b, from, len);
 	}
 	sp_buf_addc(b, '}');
 }

@@ -47,7 +47,7 @@ static void
 cell(const struct sp_term *term, struct sp_buf *b, const char *s,
      size_t width, int right, int last)
 {
-	size_t n = strlen(s), cells = sp_term_cells(s, n);
+	size_t n = strlen(s), cells = sp_text_width(s, n);
 
 	if (cells > width) {
 		/* On a terminal cut to the width; into a pipe whole. */
@@ -78,7 +78,7 @@ table_draw(const struct table *t, const struct sp_term *term,
 		w[c] = strlen(t->names[c]);
 		for (size_t r = 0; r < t->nrows; r++) {
 			const char *s = t->cells[r * t->ncols + c];
-			size_t n = sp_term_cells(s, strlen(s));
+			size_t n = sp_text_width(s, strlen(s));
 
 			if (n > w[c])
 				w[c] = n;

@@ -37,9 +37,9 @@ check_field(struct sp_slice f)
 	sp_field_decode(&dec, f.p, f.n);
 	FUZZ_CHECK(dec.len <= f.n, "decoding never grows a field");
 
-	sp_display_sanitize(&safe, f.p, f.n);
+	sp_text_clean(&safe, f.p, f.n, 0);
 	fuzz_check_display_safe(sp_buf_str(&safe), safe.len);
-	(void)sp_display_width(f.p, f.n);
+	(void)sp_text_width(f.p, f.n);
 
 	switch (sp_field_num(f, &v)) {
 	case 1:

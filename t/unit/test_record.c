@@ -371,7 +371,7 @@ test_sanitize(void)
 {
 	struct sp_buf b = { 0 };
 
-	sp_display_sanitize(&b, "ok \xc3\xa9 \x1b]0;x\x07 \xc2\x9b \xff", 17);
+	sp_text_clean(&b, "ok \xc3\xa9 \x1b]0;x\x07 \xc2\x9b \xff", 17, 0);
 	is_string("ok \xc3\xa9 \\x1b]0;x\\x07 \\u009b \\xff", sp_buf_str(&b),
 		  "escape sequences, C1 controls, bad UTF-8 shown visibly");
 	sp_buf_free(&b);

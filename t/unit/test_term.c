@@ -12,7 +12,7 @@
 static size_t
 cells(const char *s)
 {
-	return sp_term_cells(s, strlen(s));
+	return sp_text_width(s, strlen(s));
 }
 
 static void
@@ -35,11 +35,11 @@ fitting(void)
 {
 	const char *cjk = "a\xe8\xae\xad\xe7\xbb\x83";	/* a + two wide */
 
-	is_int(1, (long long)sp_term_fit(cjk, strlen(cjk), 2),
+	is_int(1, (long long)sp_text_fit(cjk, strlen(cjk), 2),
 	       "a wide character that would straddle the edge stays out");
-	is_int(4, (long long)sp_term_fit(cjk, strlen(cjk), 3),
+	is_int(4, (long long)sp_text_fit(cjk, strlen(cjk), 3),
 	       "it goes in when both its cells fit");
-	is_int(7, (long long)sp_term_fit(cjk, strlen(cjk), 5),
+	is_int(7, (long long)sp_text_fit(cjk, strlen(cjk), 5),
 	       "all of it in five");
 }
 
