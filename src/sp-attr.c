@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "sp.h"
+#include "sp_opt.h"
 #include "sp-attr/attr.h"
 
 static const char usage_text[] =
@@ -39,40 +40,18 @@ parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "claims", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		SP_FORMAT_OPTIONS,
+		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { usage_text, NULL, SP_FMT_TSV, NULL, NULL };
 	int ch;
 
 	memset(o, 0, sizeof *o);
-	o->fmt = SP_FMT_TSV;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'c':
+	while ((ch = sp_getopt(argc, argv, "", longopts, NULL,
+			       &common)) != -1)
+		if (ch == 'c')
 			o->claims = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case 'V':
-			sp_print_version();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		case '?':
-			sp_die_unknown_option(optopt, argv[optind - 1]);
-		default:
-			if (!sp_format_option(ch, &o->fmt))
-				sp_die_unknown_option(optopt,
-						      argv[optind - 1]);
-		}
-	}
+	o->fmt = common.fmt;
 }
 
 /* ----------------------------------------------------------- sources */

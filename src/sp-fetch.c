@@ -19,6 +19,7 @@
 
 #include "sp.h"
 #include "sp_exec.h"
+#include "sp_opt.h"
 #include "sp_sacct.h"
 #include "sp-fetch/demo.h"
 #include "sp-fetch/fetch.h"
@@ -76,25 +77,14 @@ static const char help_text[] =
 "      --site file         also ask the site facts, kept in file for the\n"
 "                          later stages (SLURMPAST_SITE)\n"
 "  -v, --verbose           say the query asked, or the delimiter found\n"
-"      --tsv, --plain, --json, --csv   the output format (default --tsv)\n"
-"  -h, --help              this text\n"
-"      --version           the version\n";
+"      --tsv, --plain, --json, --csv   the output format (default --tsv)\n";
 
 enum {
-	OPT_VERSION = 0x2000, OPT_FAILED, OPT_STEPS, OPT_INPUT, OPT_FIELDS,
+	OPT_FAILED = 0x2000, OPT_STEPS, OPT_INPUT, OPT_FIELDS,
 	OPT_DEMO, OPT_DEMO_JOBS, OPT_DEMO_SACCT, OPT_STATS, OPT_SITE,
 	OPT_NAME, OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE,
 	OPT_TRANSCRIPTS
 };
-
-static void __attribute__((noreturn))
-usage(int status)
-{
-	fputs(usage_text, status == 0 ? stdout : stderr);
-	if (status == 0)
-		fputs(help_text, stdout);
-	exit(status);
-}
 
 /* ----------------------------------------------------------- options */
 
@@ -168,8 +158,6 @@ static void
 parse_options(struct fetch_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "user", required_argument, NULL, 'u' },
 		{ "allusers", no_argument, NULL, 'a' },
 		{ "all-users", no_argument, NULL, 'a' },
@@ -207,22 +195,18 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_SACCT_ONLY },
 		{ "long", no_argument, NULL, OPT_SACCT_ONLY },
 		{ "brief", no_argument, NULL, OPT_SACCT_ONLY },
-		SP_FORMAT_OPTIONS,
+		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV, NULL,
+				  NULL };
 	char shortname[3] = "-?";
 	int c, li;
 	long v;
 
-	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv,
-	    ":hu:aS:E:r:A:s:j:N:q:M:LXvpPno:lb", longopts, &li)) != -1) {
+	while ((li = -1, c = sp_getopt(argc, argv, "u:aS:E:r:A:s:j:N:q:M:LXvpPno:lb",
+	    longopts, &li, &common)) != -1) {
 		switch (c) {
-		case 'h':
-			usage(SP_EXIT_OK);
-		case OPT_VERSION:
-			sp_print_version();
-			exit(SP_EXIT_OK);
 		case 'u':
 			o->user = nonempty("-u", optarg);
 			break;
@@ -314,17 +298,10 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		case OPT_TRANSCRIPTS:
 			o->transcripts = nonempty("--transcripts", optarg);
 			break;
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			    argv[optind - 1]);
-		default:
-			if (sp_format_option(c, &o->fmt)) {
-				o->format_set = 1;
-				break;
-			}
-			sp_die_unknown_option(optopt, argv[optind - 1]);
 		}
 	}
+	o->fmt = common.fmt;
+	o->format_set = common.fmt_opt != NULL;
 	if (optind < argc)
 		sp_die(SP_EXIT_USAGE, "unexpected argument '%s' (job ids go "
 		    "with -j, dumps with --input)", argv[optind]);

@@ -18,12 +18,25 @@
 #include <string.h>
 
 #include "sp.h"
+#include "sp_opt.h"
 #include "sp_rollup.h"
 #include "sp_workload.h"
 
 static const char usage_text[] =
 	"usage: sp-group [--rollup [--sort key] [--by column[,column ...]]]\n"
 	"                [--tsv | --plain | --json | --csv] [file ...]\n";
+
+static const char help_text[] =
+	"\n"
+	"Adds workload and workload_key to every job record; or, with\n"
+	"--rollup, writes one record per workload instead:\n"
+	"  -r, --rollup            one record per workload, most compute first\n"
+	"  -s, --sort key          order the rollup by cost, failures, rate,\n"
+	"                          recent, runs or name\n"
+	"      --by column[,...]   a rollup for each value of these columns\n"
+	"      --tsv, --plain, --json, --csv\n"
+	"                          records with a header (the default),\n"
+	"                          aligned text, JSON Lines, CSV\n";
 
 struct options {
 	int rollup;
@@ -56,17 +69,16 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "rollup", no_argument, NULL, 'r' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "by", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		SP_FORMAT_OPTIONS,
+		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV, NULL,
+				  NULL };
 	int ch;
 
 	memset(o, 0, sizeof *o);
-	o->fmt = SP_FMT_TSV;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":rs:h", longopts, NULL)) != -1) {
+	while ((ch = sp_getopt(argc, argv, "rs:", longopts, NULL,
+			       &common)) != -1) {
 		switch (ch) {
 		case 'r':
 			o->rollup = 1;
@@ -90,25 +102,9 @@ parse_options(int argc, char **argv, struct options *o)
 			o->sort_given = 1;
 			break;
 		}
-		case 'h':
-			fputs(usage_text, stdout);
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case 'V':
-			sp_print_version();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		case '?':
-			sp_die_unknown_option(optopt, argv[optind - 1]);
-		default:
-			if (!sp_format_option(ch, &o->fmt))
-				sp_die_unknown_option(optopt,
-						      argv[optind - 1]);
 		}
 	}
+	o->fmt = common.fmt;
 	if (o->sort_given && !o->rollup)
 		sp_die(SP_EXIT_USAGE, "--sort orders the workloads of --rollup; "
 		       "add --rollup");

@@ -16,12 +16,22 @@
 #include <string.h>
 
 #include "sp.h"
+#include "sp_opt.h"
 #include "sp_intern.h"
 #include "sp_workload.h"
 
 static const char usage_text[] =
 	"usage: sp-hang [--summary] [--tsv | --plain | --json | --csv] "
 	"[file ...]\n";
+
+static const char help_text[] =
+	"\n"
+	"Passes through the records of the allocations that computed nothing,\n"
+	"with their kind, why, and the GPU- and core-hours they held:\n"
+	"      --summary           counts and the worst allocations instead\n"
+	"      --tsv, --plain, --json, --csv\n"
+	"                          records with a header (the default),\n"
+	"                          aligned text, JSON Lines, CSV\n";
 
 struct options {
 	int summary;
@@ -686,47 +696,26 @@ write_summary_plain(const struct summary *s)
 
 /* ------------------------------------------------------------- main */
 
-enum { OPT_SUMMARY = 0x2000, OPT_VERSION };
+enum { OPT_SUMMARY = 0x2000 };
 
 static void
 parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		SP_FORMAT_OPTIONS,
+		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV, NULL,
+				  NULL };
 	int c;
 
 	memset(o, 0, sizeof *o);
-	o->fmt = SP_FMT_TSV;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SUMMARY:
+	while ((c = sp_getopt(argc, argv, "", longopts, NULL,
+			      &common)) != -1)
+		if (c == OPT_SUMMARY)
 			o->summary = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case OPT_VERSION:
-			sp_print_version();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		case '?':
-			sp_die_unknown_option(optopt, argv[optind - 1]);
-		default:
-			if (!sp_format_option(c, &o->fmt))
-				sp_die_unknown_option(optopt,
-						      argv[optind - 1]);
-		}
-	}
+	o->fmt = common.fmt;
 	o->files = argv + optind;
 	o->nfiles = (size_t)(argc - optind);
 }

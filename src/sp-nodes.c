@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sp.h"
+#include "sp_opt.h"
 #include "sp_nodes.h"
 
 static const char usage_text[] =
@@ -22,6 +23,18 @@ static const char usage_text[] =
 	"[--workload KEY | --all-workloads]\n"
 	"                [--exclude] [--tsv | --plain | --json | --csv] "
 	"[file ...]\n";
+
+static const char help_text[] =
+	"\n"
+	"One record per node of one workload: its rate, interval and verdict:\n"
+	"      --metric m          what counts as bad: hang (the default) or\n"
+	"                          failure\n"
+	"      --workload KEY      the table of this workload\n"
+	"      --all-workloads     every workload's placements pooled\n"
+	"      --exclude           the #SBATCH --exclude= line instead\n"
+	"      --tsv, --plain, --json, --csv\n"
+	"                          records with a header (the default),\n"
+	"                          aligned text, JSON Lines, CSV\n";
 
 struct options {
 	enum sp_node_metric metric;
@@ -43,8 +56,7 @@ struct scope {
 	size_t nworkloads;
 };
 
-enum { OPT_METRIC = 0x2000, OPT_WORKLOAD, OPT_ALL, OPT_EXCLUDE,
-       OPT_VERSION };
+enum { OPT_METRIC = 0x2000, OPT_WORKLOAD, OPT_ALL, OPT_EXCLUDE };
 
 static void
 parse_options(int argc, char **argv, struct options *o)
@@ -54,18 +66,17 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "all-workloads", no_argument, NULL, OPT_ALL },
 		{ "exclude", no_argument, NULL, OPT_EXCLUDE },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		SP_FORMAT_OPTIONS,
+		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV, NULL,
+				  NULL };
 	const char *metric = "hang";
 	int c;
 
 	memset(o, 0, sizeof *o);
-	o->fmt = SP_FMT_TSV;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = sp_getopt(argc, argv, "", longopts, NULL,
+			      &common)) != -1) {
 		switch (c) {
 		case OPT_METRIC:
 			metric = optarg;
@@ -79,25 +90,9 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_EXCLUDE:
 			o->exclude = 1;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case OPT_VERSION:
-			sp_print_version();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		case '?':
-			sp_die_unknown_option(optopt, argv[optind - 1]);
-		default:
-			if (!sp_format_option(c, &o->fmt))
-				sp_die_unknown_option(optopt,
-						      argv[optind - 1]);
 		}
 	}
+	o->fmt = common.fmt;
 	if (strcmp(metric, "hang") == 0)
 		o->metric = SP_METRIC_HANG;
 	else if (strcmp(metric, "failure") == 0)

@@ -18,6 +18,7 @@
 #include <locale.h>
 
 #include "sp-report/report.h"
+#include "sp_opt.h"
 
 static const char usage_text[] =
 "usage: sp-report headline --rollup file --hang-summary file\n"
@@ -77,14 +78,11 @@ static const char help_text[] =
 "      --width n             the width to lay out for\n"
 "      --color               colour the screen's titles and severities\n"
 "      --no-pager            the screen never through a pager\n"
-"      --tsv, --plain, --json, --csv   records, or text (--plain)\n"
-"  -h, --help                this text\n"
-"      --version             the version\n";
+"      --tsv, --plain, --json, --csv   records, or text (--plain)\n";
 
 enum {
 	OPT_TOP = 0x2000, OPT_MORE, OPT_VIEW, OPT_SOURCE,
 	OPT_FAILED_ONLY, OPT_IDS, OPT_ALL, OPT_WIDTH, OPT_COLOR, OPT_NO_PAGER,
-	OPT_VERSION,
 	OPT_ROLE	/* + enum role */
 };
 
@@ -111,20 +109,6 @@ count_value(const char *opt, const char *arg, long min)
 		sp_die(SP_EXIT_USAGE, "%s: '%s' is not a count (%ld or more)",
 		       opt, arg, min);
 	return v;
-}
-
-static void
-set_format(struct opts *o, int ch, const char *arg)
-{
-	enum sp_format fmt;
-
-	if (!sp_format_option(ch, &fmt))
-		sp_die_unknown_option(optopt, arg);
-	if (o->fmt_given && fmt != o->fmt)
-		sp_die(SP_EXIT_USAGE, "--tsv, --plain, --json and --csv are "
-		       "different outputs: choose one");
-	o->fmt = fmt;
-	o->fmt_given = 1;
 }
 
 static void
@@ -156,18 +140,17 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "color", no_argument, NULL, OPT_COLOR },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		SP_FORMAT_OPTIONS,
+		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV, NULL,
+				  NULL };
 	int ch;
 
 	memset(o, 0, sizeof *o);
-	o->fmt = SP_FMT_TSV;
 	o->top = -1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((ch = sp_getopt(argc, argv, "", longopts, NULL,
+			       &common)) != -1) {
 		if (ch >= OPT_ROLE && ch < OPT_ROLE + IN_N) {
 			o->in[ch - OPT_ROLE] = optarg;
 			continue;
@@ -204,24 +187,10 @@ parse_options(int argc, char **argv, struct opts *o)
 		case OPT_NO_PAGER:
 			o->no_pager = 1;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			fputs(help_text, stdout);
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case OPT_VERSION:
-			sp_print_version();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		case '?':
-			sp_die_unknown_option(optopt, argv[optind - 1]);
-		default:
-			set_format(o, ch, argv[optind - 1]);
 		}
 	}
+	o->fmt = common.fmt;
+	o->fmt_given = common.fmt_opt != NULL;
 	if (o->ids && o->in[IN_JOBFINDINGS] != NULL)
 		sp_die(SP_EXIT_USAGE, "--ids and --job-findings are different "
 		       "outputs: choose one");

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sp.h"
+#include "sp_opt.h"
 #include "sp_intern.h"
 #include "sp_select.h"
 
@@ -49,11 +50,9 @@ static const char help_text[] =
 "      --keys             the workload_key of each chosen record, once\n"
 "      --workloads file   only the records of the workloads file lists\n"
 "                         (its workload_key column)\n"
-"      --tsv, --plain, --json, --csv   the output format (default --tsv)\n"
-"  -h, --help             this text\n"
-"      --version          the version\n";
+"      --tsv, --plain, --json, --csv   the output format (default --tsv)\n";
 
-enum { OPT_FAILED = 0x2000, OPT_NAME, OPT_KEYS, OPT_WORKLOADS, OPT_VERSION,
+enum { OPT_FAILED = 0x2000, OPT_NAME, OPT_KEYS, OPT_WORKLOADS,
 	OPT_ATTRIBUTED };
 
 struct options {
@@ -77,20 +76,6 @@ selection(struct options *o, enum sp_select_opt opt, const char *arg)
 }
 
 static void
-set_format(struct options *o, int ch, const char *arg)
-{
-	enum sp_format fmt;
-
-	if (!sp_format_option(ch, &fmt))
-		sp_die_unknown_option(optopt, arg);
-	if (o->fmt_given && fmt != o->fmt)
-		sp_die(SP_EXIT_USAGE, "--tsv, --plain, --json and --csv are "
-		       "different outputs: choose one");
-	o->fmt = fmt;
-	o->fmt_given = 1;
-}
-
-static void
 parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -108,19 +93,17 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "keys", no_argument, NULL, OPT_KEYS },
 		{ "attributed", no_argument, NULL, OPT_ATTRIBUTED },
 		{ "workloads", required_argument, NULL, OPT_WORKLOADS },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		SP_FORMAT_OPTIONS,
+		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV, NULL,
+				  NULL };
 	struct sp_buf err = { 0 };
 	int ch;
 
 	memset(o, 0, sizeof *o);
-	o->fmt = SP_FMT_TSV;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":j:u:A:r:s:N:q:M:h", longopts,
-				 NULL)) != -1) {
+	while ((ch = sp_getopt(argc, argv, "j:u:A:r:s:N:q:M:", longopts, NULL,
+			       &common)) != -1) {
 		switch (ch) {
 		case 'j': selection(o, SP_SEL_JOBS, optarg); break;
 		case 'u': selection(o, SP_SEL_USER, optarg); break;
@@ -146,24 +129,10 @@ parse_options(int argc, char **argv, struct options *o)
 				sp_die(SP_EXIT_USAGE, "--workloads: no file named");
 			o->workloads = optarg;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			fputs(help_text, stdout);
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case OPT_VERSION:
-			sp_print_version();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		case '?':
-			sp_die_unknown_option(optopt, argv[optind - 1]);
-		default:
-			set_format(o, ch, argv[optind - 1]);
 		}
 	}
+	o->fmt = common.fmt;
+	o->fmt_given = common.fmt_opt != NULL;
 	if (o->keys && o->workloads != NULL)
 		sp_die(SP_EXIT_USAGE, "--keys and --workloads are different "
 		       "outputs: choose one");

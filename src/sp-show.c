@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sp-show/show.h"
+#include "sp_opt.h"
 #include "sp_pager.h"
 #include "sp_postmortem.h"
 
@@ -23,40 +24,37 @@ static const char usage_text[] =
 "usage: sp-show [--findings | --table] [--plain | --json | --tsv | --csv]\n"
 "               [--all] [--ascii] [--no-color] [--no-pager] [--no-logs]\n"
 "               [--log-dir dir] [--width n] [-j jobid[,jobid ...]]\n"
-"               [file ...]\n"
+"               [file ...]\n";
+
+static const char help_text[] =
 "\n"
 "One job's post-mortem from job records (sp-fetch), for every job named\n"
 "with -j, or every job of the input; an array named by its id is shown\n"
 "as one: its tasks' table and what they have in common.\n"
-"\n"
-"  -j, --job ids    only these jobs: 123, 123_4, 123_[1-3,7], 123+1, lists\n"
-"  --findings       finding records of every job, as sp-size --findings\n"
-"  --table          one row a job: elapsed, time, CPU, memory, GPU use\n"
-"  --plain          read by people: the post-mortem, an aligned table\n"
-"  --json           JSON: one object a job (every value) or a row\n"
-"  --tsv, --csv     records (--findings, --table); TSV into a pipe\n"
-"  --all            also every field in words, the steps, 20 log lines\n"
-"  --no-logs        look for no log file\n"
-"  --log-dir dir    look for logs in dir first (repeatable)\n"
-"  --width n        lay out for n columns (at least 40)\n"
-"  --no-pager       never page, even on a terminal\n"
-"  --ascii          ASCII only\n"
-"  --no-color       no colour, even on a terminal\n"
-"  -h, --help       this text\n"
-"  --version        the version\n";
+"  -j, --job ids           only these jobs: 123, 123_4, 123_[1-3,7], 123+1,\n"
+"                          lists\n"
+"      --findings          finding records of every job, as sp-size\n"
+"                          --findings\n"
+"      --table             one row a job: elapsed, time, CPU, memory, GPU\n"
+"                          use\n"
+"      --plain             read by people: the post-mortem, an aligned\n"
+"                          table\n"
+"      --json              JSON: one object a job (every value) or a row\n"
+"      --tsv, --csv        records (--findings, --table); TSV into a pipe\n"
+"      --all               also every field in words, the steps, 20 log\n"
+"                          lines\n"
+"      --no-logs           look for no log file\n"
+"      --log-dir dir       look for logs in dir first (repeatable)\n"
+"      --width n           lay out for n columns (at least 40)\n"
+"      --no-pager          never page, even on a terminal\n"
+"      --ascii             ASCII only\n"
+"      --no-color          no colour, even on a terminal\n";
 
 enum {
 	OPT_FINDINGS = 0x2000, OPT_TABLE, OPT_ASCII, OPT_NO_COLOR,
-	OPT_NO_LOGS, OPT_LOG_DIR, OPT_WIDTH, OPT_VERSION, OPT_ALL,
+	OPT_NO_LOGS, OPT_LOG_DIR, OPT_WIDTH, OPT_ALL,
 	OPT_NO_PAGER
 };
-
-static void __attribute__((noreturn))
-usage(int status)
-{
-	fputs(usage_text, status == 0 ? stdout : stderr);
-	exit(status);
-}
 
 /* ------------------------------------------------------------------ */
 /* Options                                                            */
@@ -77,16 +75,6 @@ set_mode(struct opts *o, enum mode m)
 		sp_die(SP_EXIT_USAGE, "--findings and --table are different "
 		       "outputs: choose one");
 	o->mode = m;
-}
-
-static void
-set_format(struct opts *o, enum sp_format f)
-{
-	if (o->fmt_set && o->fmt != f)
-		sp_die(SP_EXIT_USAGE, "--plain, --json, --tsv and --csv are "
-		       "different formats: choose one");
-	o->fmt = f;
-	o->fmt_set = 1;
 }
 
 /* The format each output takes when none is asked for, and the ones it
@@ -112,10 +100,7 @@ static int
 parse_options(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "job", required_argument, NULL, 'j' },
-		SP_FORMAT_OPTIONS,
 		{ "findings", no_argument, NULL, OPT_FINDINGS },
 		{ "table", no_argument, NULL, OPT_TABLE },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
@@ -126,19 +111,17 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { usage_text, help_text, SP_FMT_PLAIN, NULL,
+				  NULL };
 	int c;
 	long v;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hj:", longopts, NULL)) != -1) {
+	while ((c = sp_getopt(argc, argv, "j:", longopts, NULL,
+			      &common)) != -1) {
 		switch (c) {
-		case 'h':
-			usage(SP_EXIT_OK);
-		case OPT_VERSION:
-			sp_print_version();
-			exit(SP_EXIT_OK);
 		case 'j':
 			add_ids(o, optarg);
 			break;
@@ -178,21 +161,10 @@ parse_options(struct opts *o, int argc, char **argv)
 				       "columns, not %ld", SP_SHOW_MIN_WIDTH, v);
 			o->width = (int)v;
 			break;
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		default:
-			{
-				enum sp_format f;
-
-				if (sp_format_option(c, &f)) {
-					set_format(o, f);
-					break;
-				}
-			}
-			sp_die_unknown_option(optopt, argv[optind - 1]);
 		}
 	}
+	o->fmt = common.fmt;
+	o->fmt_set = common.fmt_opt != NULL;
 	settle_format(o);
 	if (o->no_logs && o->nlog_dirs > 0) {
 		sp_warn("--log-dir has no effect with --no-logs");

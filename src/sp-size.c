@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sp.h"
+#include "sp_opt.h"
 #include "sp_intern.h"
 #include "sp_rules_history.h"
 #include "sp_site.h"
@@ -33,41 +34,41 @@ static const char usage_text[] =
 	"[--backup suffix]]\n"
 	"               [--add] [-u user] [--time] [--mem] "
 	"[--cpus-per-task] [--gpus]\n"
-	"               [file ...]\n"
+	"               [file ...]\n";
+
+static const char help_text[] =
 	"\n"
 	"Advice per workload and flag from job records that carry "
 	"workload_key\n"
 	"(sp-group), or the failures across runs, or the advice's worth; "
 	"with\n"
 	"--script, the advice written into a batch script's #SBATCH lines.\n"
-	"\n"
-	"  --findings         the failures no single run shows, one record "
-	"each\n"
-	"  --cost             every run re-costed as if the advice had been "
-	"followed\n"
-	"  --attributed       with --cost: only the runs with a known source "
-	"(sp-attr)\n"
-	"  --time, --mem, --cpus-per-task, --gpus\n"
-	"                     only these flags (any of them; all by "
+	"      --findings          the failures no single run shows, one "
+	"record each\n"
+	"      --cost              every run re-costed as if the advice had "
+	"been\n"
+	"                          followed\n"
+	"      --attributed        with --cost: only the runs with a known "
+	"source\n"
+	"                          (sp-attr)\n"
+	"      --time, --mem, --cpus-per-task, --gpus\n"
+	"                          only these flags (any of them; all by "
 	"default)\n"
-	"  --script script    the advice applied to this batch script, "
+	"      --script script     the advice applied to this batch script, "
 	"printed\n"
-	"  --diff             the change to the script as a unified diff "
-	"(patch -p0)\n"
-	"  --in-place         the script rewritten, the original kept as "
+	"      --diff              the change to the script as a unified diff\n"
+	"                          (patch -p0)\n"
+	"      --in-place          the script rewritten, the original kept as "
 	"script~\n"
-	"  --backup suffix    the original kept as script + suffix "
+	"      --backup suffix     the original kept as script + suffix "
 	"instead\n"
-	"  --add              flags the script does not set added, where "
+	"      --add               flags the script does not set added, where "
 	"advised\n"
-	"  -u, --user user    whose workload the script is (default: "
+	"  -u, --user user         whose workload the script is (default: "
 	"$USER)\n"
-	"  --tsv, --plain, --json, --csv\n"
-	"                     records with a header (default), aligned "
-	"text, JSON\n"
-	"                     Lines, CSV\n"
-	"  -h, --help         this text\n"
-	"  --version          the version\n";
+	"      --tsv, --plain, --json, --csv\n"
+	"                          records with a header (the default),\n"
+	"                          aligned text, JSON Lines, CSV\n";
 
 enum mode { MODE_ADVICE, MODE_FINDINGS, MODE_COST, MODE_SCRIPT };
 
@@ -86,21 +87,6 @@ struct options {
 	struct script_opts script;
 	int outs_given, backup_given;
 };
-
-/* The same format twice is harmless; two different ones are a guess. */
-static void
-set_format(struct options *o, int ch, const char *arg)
-{
-	enum sp_format fmt;
-
-	if (!sp_format_option(ch, &fmt))
-		sp_die_unknown_option(optopt, arg);
-	if (o->fmt_given && fmt != o->fmt)
-		sp_die(SP_EXIT_USAGE, "--tsv, --plain, --json and --csv are "
-		       "different outputs: choose one");
-	o->fmt = fmt;
-	o->fmt_given = 1;
-}
 
 /* --script's own options go with it, and it writes no records. */
 static void
@@ -148,19 +134,18 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "add", no_argument, NULL, OPT_ADD },
 		{ "user", required_argument, NULL, 'u' },
 		{ "attributed", no_argument, NULL, OPT_ATTRIBUTED },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		SP_FORMAT_OPTIONS,
+		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV, NULL,
+				  NULL };
 	int ch;
 
 	memset(o, 0, sizeof *o);
-	o->fmt = SP_FMT_TSV;
 	o->script.backup = "~";
 	o->script.flags = o->flags;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hu:", longopts, NULL)) != -1) {
+	while ((ch = sp_getopt(argc, argv, "u:", longopts, NULL,
+			       &common)) != -1) {
 		switch (ch) {
 		case OPT_FINDINGS:
 			o->mode = MODE_FINDINGS;
@@ -201,23 +186,10 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_ATTRIBUTED:
 			o->attributed = 1;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case 'V':
-			sp_print_version();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		case '?':
-			sp_die_unknown_option(optopt, argv[optind - 1]);
-		default:
-			set_format(o, ch, argv[optind - 1]);
 		}
 	}
+	o->fmt = common.fmt;
+	o->fmt_given = common.fmt_opt != NULL;
 	if (o->modes_given > 1)
 		sp_die(SP_EXIT_USAGE, "--findings, --cost and --script are "
 		       "different outputs; choose one");

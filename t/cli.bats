@@ -43,6 +43,31 @@ PROGRAMS="sp-fetch sp-group sp-select sp-size sp-hang sp-nodes sp-show sp-page s
 	done
 }
 
+# The programs that write records in a format of the user's choosing.
+FORMATTED="sp-fetch sp-group sp-select sp-size sp-hang sp-nodes sp-show sp-report sp-attr"
+
+@test "two different formats are an error in every program, never the last one wins" {
+	for p in $FORMATTED; do
+		run --separate-stderr "$p" --json --plain
+		[ "$status" -eq 2 ] || { echo "$p: status $status"; return 1; }
+		[ -z "$output" ] || { echo "$p: stdout: $output"; return 1; }
+		[ "$stderr" = "$p: --json and --plain are different outputs: choose one" ] ||
+			{ echo "$p: $stderr"; return 1; }
+		run --separate-stderr "$p" --csv --tsv
+		[ "$stderr" = "$p: --csv and --tsv are different outputs: choose one" ] ||
+			{ echo "$p: $stderr"; return 1; }
+	done
+}
+
+@test "--help ends with the options every program shares, once" {
+	for p in $FORMATTED; do
+		run "$p" --help
+		[ "$status" -eq 0 ] || { echo "$p: status $status"; return 1; }
+		[ "$(grep -c -- '-h, --help' <<<"$output")" -le 1 ] ||
+			{ echo "$p: --help listed twice"; return 1; }
+	done
+}
+
 # Both texts with their line breaks and indentation folded to one space.
 man_synopsis() {
 	mandoc -T ascii "$1" | sed 's/.\x08//g' |

@@ -405,7 +405,7 @@ node_history() {
 	[ "$stderr" = "sp-show: --width: not a width in columns: 'x'" ]
 	run --separate-stderr sp-show --findings --json --csv
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-show: --plain, --json, --tsv and --csv are different formats: choose one" ]
+	[ "$stderr" = "sp-show: --json and --csv are different outputs: choose one" ]
 	run --separate-stderr sp-show -j
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-show: option '-j' needs a value" ]
@@ -804,7 +804,7 @@ array_input() {
 	[ "$stderr" = "sp-show: --findings and --table are different outputs: choose one" ]
 	run --separate-stderr sp-show --json --plain
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-show: --plain, --json, --tsv and --csv are different formats: choose one" ]
+	[ "$stderr" = "sp-show: --json and --plain are different outputs: choose one" ]
 	run --separate-stderr sp-show --tsv
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-show: --tsv and --csv are for --findings and --table: the post-mortem is --plain or --json" ]

@@ -134,7 +134,7 @@ sp-size: left out 1 open record (never ended)" ]
 	[ "$stderr" = "sp-size: --time, --mem, --cpus-per-task and --gpus choose advice; they do not combine with --cost" ]
 	run --separate-stderr sp-size --plain --json "$T/jobs.tsv"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-size: --tsv, --plain, --json and --csv are different outputs: choose one" ]
+	[ "$stderr" = "sp-size: --plain and --json are different outputs: choose one" ]
 	[ "$output" = "" ]
 	run --separate-stderr sp-size --json --json --cost "$T/jobs.tsv"
 	[ "$status" -eq 0 ]

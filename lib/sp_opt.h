@@ -1,0 +1,56 @@
+/*
+ * sp_opt.h - the options every program shares: -h/--help, --version,
+ * and the output formats --tsv, --plain, --json, --csv, of which one.
+ *
+ *	static const struct option longopts[] = {
+ *		{ "rollup", no_argument, NULL, 'r' },
+ *		SP_COMMON_OPTIONS,
+ *		{ NULL, 0, NULL, 0 }
+ *	};
+ *	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV };
+ *
+ *	while ((ch = sp_getopt(argc, argv, "r", longopts, NULL,
+ *			       &common)) != -1)
+ *		switch (ch) { case 'r': ... }
+ *
+ * sp_getopt answers the shared options itself and returns only the
+ * program's own, so a main holds only what is its own: --help prints
+ * the usage, the program's help and the shared options' lines and exits
+ * 0; --version the name and version; two different formats are a usage
+ * error ("--json and --plain are different outputs: choose one", never
+ * the last one wins); a missing value or an unknown option is one line
+ * and exit 2.
+ */
+#ifndef SP_OPT_H
+#define SP_OPT_H
+
+#include <getopt.h>
+#include "sp_record.h"
+
+enum { SP_OPT_VERSION = 0x1010 };
+
+#define SP_COMMON_OPTIONS \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, SP_OPT_VERSION }, \
+	SP_FORMAT_OPTIONS
+
+struct sp_opts {
+	const char *usage;	/* --help: the usage lines */
+	const char *help;	/* --help: the program's own options, one a
+				 * line; NULL for none */
+	enum sp_format fmt;	/* the format: set the default first */
+	const char *fmt_opt;	/* the option that chose it; NULL: none */
+	char *shortopts;	/* ":h" and the program's own, while parsing */
+};
+
+/*
+ * getopt_long over the program's own options (own_short, as getopt
+ * takes them, and longopts with SP_COMMON_OPTIONS among them); returns
+ * the next of the program's own, or -1 at the end.  longindex as
+ * getopt_long's, or NULL.
+ */
+int sp_getopt(int argc, char *const argv[], const char *own_short,
+	      const struct option *longopts, int *longindex,
+	      struct sp_opts *o);
+
+#endif
