@@ -258,12 +258,6 @@ sp_nodes_free(struct sp_nodes *t)
 	free(t);
 }
 
-enum sp_node_metric
-sp_nodes_metric(const struct sp_nodes *t)
-{
-	return t->metric;
-}
-
 long
 sp_nodes_usable(const struct sp_nodes *t)
 {

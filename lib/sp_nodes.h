@@ -117,7 +117,6 @@ struct sp_node_table {
 
 struct sp_nodes *sp_nodes_new(enum sp_node_metric m);
 void sp_nodes_free(struct sp_nodes *t);
-enum sp_node_metric sp_nodes_metric(const struct sp_nodes *t);
 
 /*
  * Adds one record's placements (each node once, however often the list

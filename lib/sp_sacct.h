@@ -71,10 +71,6 @@ enum sp_sf {
 	SP_SF_COUNT
 };
 
-/* The primary spelling of a field ("Planned"); NULL past the end. */
-const char *sp_sacct_field_name(int sf);
-/* 1 when slurmpast cannot work without the field. */
-int sp_sacct_field_mandatory(int sf);
 /*
  * A sacct field name (case-insensitive; "Reserved" is Planned's older
  * spelling) to its sp_sf, or -1 for a field slurmpast does not read.

@@ -16,18 +16,6 @@ static const struct {
 	{ "ConsumedEnergy", 0 },
 };
 
-const char *
-sp_sacct_field_name(int sf)
-{
-	return sf >= 0 && sf < SP_SF_COUNT ? fields[sf].name : NULL;
-}
-
-int
-sp_sacct_field_mandatory(int sf)
-{
-	return sf >= 0 && sf < SP_SF_COUNT && fields[sf].mandatory;
-}
-
 static int
 lc(int c)
 {

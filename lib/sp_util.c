@@ -21,12 +21,6 @@ sp_setprog(const char *argv0)
 	progname = slash ? slash + 1 : argv0;
 }
 
-const char *
-sp_prog(void)
-{
-	return progname;
-}
-
 static void
 vmessage(const char *fmt, va_list ap)
 {

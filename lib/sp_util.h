@@ -22,7 +22,6 @@ enum {
 };
 
 void sp_setprog(const char *argv0);
-const char *sp_prog(void);
 
 /*
  * A format ending in ':' appends ": strerror(errno)", as err(3) does.
