@@ -702,10 +702,21 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		return;
 	}
 	a->verdict = judge_newest(h, a, t);
+	if (a->verdict == SP_V_LOWER && h->kills > 0 &&
+	    h->mem_lived < SP_SIZE_MIN_RUNS) {
+		/* A kill bounds the need from below only: without the
+		 * peaks of runs that lived, nothing says less would do. */
+		a->verdict = SP_V_KEEP;
+		clause(&a->basis, "that floor, %s, is under the request, "
+		       "and too few runs that lived have a peak (max_rss_b) "
+		       "to say less would do", t_mem(t, a->target));
+		a->target = NAN;
+	}
 	mem_ceiling(site, a, t);
 	if (sp_verdict_actionable(a->verdict) || unasked(a))
 		suggest(a, t);
-	else if (a->verdict == SP_V_KEEP && a->target != a->requested)
+	else if (a->verdict == SP_V_KEEP && sp_known(a->target) &&
+		 a->target != a->requested)
 		clause(&a->basis, "%s would do, within %.0f%% of the request",
 		       t_mem(t, a->target), SP_SIZE_CHANGE * 100);
 	if (h->mem_untrusted > 0)
@@ -821,7 +832,7 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 	}
 	if (h->gpu_util_runs < SP_SIZE_MIN_RUNS) {
 		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "GPU utilization is recorded for %ld "
+		clause(&a->basis, "GPU utilization (gpu_util) is recorded for %ld "
 		       "of %ld runs; without it the record cannot size "
 		       "--gpus", (long)h->gpu_util_runs,
 		       (long)h->gpu_runs);
@@ -894,6 +905,16 @@ refuse_missing(const struct sp_hist *h, const struct sp_size_site *site,
 		clause(&a->basis, "whether the runs held GPUs is unknown: "
 		       "their alloc_gpus was not recorded (sp-group marked the "
 		       "key's gpu|cpu part '?')");
+		return 1;
+	}
+	if (m == 0 && h->stateless > 0 &&
+	    flag_needs(a->flag) & 1u << SP_COL_STATE) {
+		/* An empty field is the missing column, run by run. */
+		clause(&a->basis, "%ld of %ld %s no state in the record "
+		       "(state): whether %s completed, timed out or was "
+		       "killed decides the figure", h->stateless,
+		       (long)h->runs, plural(h->runs, "run has",
+		       "runs have"), plural(h->stateless, "it", "each"));
 		return 1;
 	}
 	if (m == 0)

@@ -372,6 +372,7 @@ add_mem(struct sp_hist *h, const struct sp_run *r)
 	if (r->computed && lim && rss && r->rss_b <= r->limit_b) {
 		h->mem_measured++;
 		h->mem_trusted++;
+		h->mem_lived += r->st != SP_ST_OUT_OF_MEMORY;
 		sp_best_offer(&h->peak, h->pool, r->rss_b, r->limit_b, &r->o,
 			      r->jobid);
 		if (!sp_known(h->shortest_trusted_s) ||

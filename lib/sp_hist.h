@@ -102,6 +102,9 @@ struct sp_hist {
 	int gpu;			/* the key's gpu|cpu: 1, 0, -1 "?" */
 
 	long open, unusable;		/* left out */
+	/* Runs whose record holds no state: each could have completed, timed
+	 * out or been killed, so no verdict that reads states is given. */
+	long stateless;
 	sp_count runs;			/* usable allocation records */
 	sp_count states[SP_ST_N];
 	sp_count noop, hang, problems;
@@ -138,6 +141,7 @@ struct sp_hist {
 	/* --mem (per node) */
 	sp_count mem_runs;		/* a reading, or a kill at a limit */
 	sp_count mem_measured, mem_trusted, mem_untrusted;
+	sp_count mem_lived;		/* trusted peaks of runs not killed */
 	sp_count multinode;
 	sp_count kills;			/* OOM-killed with a known limit */
 	/* --cpus-per-task, --gpus */

@@ -108,6 +108,7 @@ sp_histset_add(struct sp_histset *s, size_t i, const struct sp_job *j)
 		w->unusable++;
 		return;
 	}
+	w->stateless += j->state.n == 0;
 	sp_run_of(&r, j);
 	if (w->h != NULL) {
 		sp_hist_add_run(w->h, &r);
@@ -152,6 +153,7 @@ sp_histset_finish(struct sp_histset *s)
 		const unsigned char *p;
 
 		if (w->h != NULL) {
+			w->h->stateless = w->stateless;
 			sp_hist_finish(w->h);
 			w->compute = sp_hist_compute(w->h);
 			continue;
@@ -256,6 +258,7 @@ sp_histset_hist(struct sp_histset *s, size_t i)
 	sp_hist_finish(&s->scratch);
 	s->scratch.open = w->open;
 	s->scratch.unusable = w->unusable;
+	s->scratch.stateless = w->stateless;
 	return &s->scratch;
 }
 

@@ -21,6 +21,7 @@
 struct sp_wl {
 	const char *key;		/* in the pool */
 	long open, unusable;		/* records left out */
+	long stateless;			/* runs whose state is not recorded */
 	double compute;			/* set by sp_histset_finish */
 	struct sp_hist *h;		/* NULL while the runs are few */
 	unsigned char *seed;		/* the runs, packed (sp_seed.h) */

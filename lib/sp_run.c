@@ -3,6 +3,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sp_const.h"
 #include "sp_intern.h"
@@ -94,11 +95,32 @@ sp_run_array_need(const struct sp_run *r)
 	return NAN;
 }
 
+/*
+ * The array a run is a task of: its array_job, else the array its id
+ * names (123_4, as sacct prints a task), so a record without the field
+ * is not taken for a job of its own.
+ */
+static struct sp_slice
+array_of(const struct sp_job *j)
+{
+	const char *us;
+	size_t n;
+
+	if (j->array_job.n > 0 || j->jobid.n == 0)
+		return j->array_job;
+	us = memchr(j->jobid.p, '_', j->jobid.n);
+	n = us ? (size_t)(us - j->jobid.p) : 0;
+	for (size_t i = 0; i < n; i++)
+		if (j->jobid.p[i] < '0' || j->jobid.p[i] > '9')
+			return (struct sp_slice){ j->jobid.p, 0 };
+	return (struct sp_slice){ j->jobid.p, n };
+}
+
 void
 sp_run_of(struct sp_run *r, const struct sp_job *j)
 {
 	r->jobid = j->jobid;
-	r->array_job = j->array_job;
+	r->array_job = array_of(j);
 	sp_order_of(&r->o, j);
 	r->st = sp_state_of(j->state);
 	r->noop = sp_job_noop(j);

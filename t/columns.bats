@@ -24,6 +24,13 @@ cut_column() {
 	cut --complement -f "$1" "$D/demo.tsv" >"$D/cut.tsv"
 }
 
+# blank_column N: the demo with its Nth column's every field emptied
+# (unknown, as sp-fetch writes a field a dump lacks), to $D/cut.tsv.
+blank_column() {
+	awk -F '\t' -v OFS='\t' -v n="$1" 'NR > 1 { $n = "" } { print }' \
+		"$D/demo.tsv" >"$D/cut.tsv"
+}
+
 # each_column STAGE...: runs STAGE over the demo and over every cut,
 # into $D/full.out and $D/<column>.out; a cut that stops must exit 2
 # naming the column.  Prints the columns that ran.
@@ -32,7 +39,7 @@ each_column() {
 	n=$(wc -l <"$D/columns")
 	for i in $(seq 1 "$n"); do
 		col=$(sed -n "${i}p" "$D/columns")
-		cut_column "$i"
+		${CUT:-cut_column} "$i"
 		status=0
 		"$@" "$D/cut.tsv" >"$D/$col.out" 2>"$D/err" || status=$?
 		case $status in
@@ -199,4 +206,29 @@ every() {
 		"$D/jobs.tsv" | sp-group | sp-size --gpus 2>/dev/null >"$D/gpus.tsv"
 	run awk -F '\t' '$2 == "train-web" { print $6 "|" $11 }' "$D/gpus.tsv"
 	[ "$output" = "refuse|whether the runs held GPUs is unknown: their alloc_gpus was not recorded (sp-group marked the key's gpu|cpu part '?')" ]
+}
+
+# An empty field is the same unknown, run by run: a whole column emptied
+# gives no verdict another number either (the key's columns are what
+# the runs are grouped by, not read).
+@test "sp-size: no verdict becomes a different number with a column's fields empty" {
+	# An empty time limit is no limit (the format's "unlimited"), not
+	# an unknown one: a timeout's elapsed time is then its cut.
+	CUT=blank_column each_column sp-size | grep -vx -e user -e workload \
+		-e workload_key -e timelimit_s >"$D/ran"
+	[ -s "$D/ran" ]
+	every workload_key,flag basis,caution,observed runs
+	run awk -F '\t' 'FNR == 1 { next } FILENAME == ARGV[1] { v[$3, $4] = $6; next }
+		$6 != "refuse" && $6 != v[$3, $4] {
+			print FILENAME ": " $3 " " $4 " " v[$3, $4] " -> " $6 }' \
+		"$D/full.out" $(sed "s|.*|$D/&.out|" "$D/ran")
+	[ -z "$output" ]
+	# The cases found: no state is no kill seen (plot-maps was lowered
+	# to 41G from 125G), a kill's floor alone lowers nothing
+	# (scan-corpus), and a task is an array's by its id.
+	run awk -F '\t' '$2 == "plot-maps" && $4 == "--mem" { print $6 "|" $11 }' "$D/state.out"
+	[ "$output" = "refuse|12 of 12 runs have no state in the record (state): whether each completed, timed out or was killed decides the figure" ]
+	run awk -F '\t' '$2 == "scan-corpus" && $4 == "--mem" { print $6 "|" $8 }' "$D/max_rss_b.out"
+	[ "$output" = "keep|" ]
+	cmp "$D/full.out" "$D/array_job.out"
 }

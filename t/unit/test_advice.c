@@ -438,6 +438,44 @@ mem_killed_not_untrusted(void)
 	   "killed runs above their limit are not counted as left out");
 }
 
+/*
+ * Issue 14, item 2: an empty field is unknown, run by run.  A run with
+ * no state could be a kill; a kill's floor alone never lowers a request
+ * that runs with no peak lived at.
+ */
+static void
+mem_unknown_fields(void)
+{
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 1), .state = "OUT_OF_MEMORY", .el = "600",
+		    .cpu = "600", .mem = G(6), .rss = G(6));
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(i + 4), .state = "COMPLETED", .el = "600",
+		    .cpu = "600", .mem = G(12));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("keep", verdict(), "a kill's floor alone: no lower");
+	is_string("", sp_buf_str(&adv.suggestion), "  and no figure");
+	ok(isnan(adv.target), "  no target either");
+	ok(has(&adv.basis, "that floor, 8G, is under the request, and too "
+	       "few runs that lived have a peak (max_rss_b) to say less "
+	       "would do"), "  the basis says why");
+
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600",
+		    .cpu = "600", .mem = G(32), .rss = G(10));
+	ROW(.id = "5", .state = "", .el = "600", .cpu = "600", .mem = G(32),
+	    .rss = G(12));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("refuse", verdict(), "a run with no state: refuse");
+	is_string("1 of 5 runs have no state in the record (state): whether "
+		  "it completed, timed out or was killed decides the figure",
+		  sp_buf_str(&adv.basis), "  naming the column");
+	advise(NULL, SP_FLAG_TIME);
+	is_string("refuse", verdict(), "  --time too");
+}
+
 /* Issue 15, item 7: under a GiB, MiB in round steps, never 1G. */
 static void
 mem_small(void)
@@ -626,7 +664,7 @@ gpus(void)
 	load();
 	advise(k, SP_FLAG_GPUS);
 	is_string("refuse", verdict(), "gpus: no utilization, no judgement");
-	is_string("GPU utilization is recorded for 0 of 4 runs; without it the record cannot size --gpus",
+	is_string("GPU utilization (gpu_util) is recorded for 0 of 4 runs; without it the record cannot size --gpus",
 		  sp_buf_str(&adv.basis), "gpus: says why");
 	advise(NULL, SP_FLAG_GPUS);
 	advise("u/p/cpu/w", SP_FLAG_GPUS);
@@ -666,6 +704,7 @@ main(void)
 	mem_contradiction_hold();
 	mem_rss_above_limit();
 	mem_killed_not_untrusted();
+	mem_unknown_fields();
 	mem_small();
 	keep_is_not_a_change();
 	mem_thin_sampling();

@@ -81,7 +81,15 @@ numbers(void)
 	tj_set(&j, "array_job", "");
 	sp_run_of(&s, &j);
 	ok(isnan(s.cpt), "without either, per task is unknown");
+	/* An empty array_job: the id 9_1 still says which array. */
+	ok(s.sub == r.sub && s.array_job.n == 1,
+	   "without array_job, a task is its id's array's");
+	tj_set(&j, "jobid", "9");
+	sp_run_of(&s, &j);
 	is_int(0, (long long)s.sub, "a job of its own has no submission");
+	tj_set(&j, "jobid", "x_1");
+	sp_run_of(&s, &j);
+	is_int(0, (long long)s.sub, "  nor an id that is no array's");
 }
 
 int
