@@ -366,8 +366,63 @@ widest() {
 		{ if (length($0) > m) m = length($0) } END { print m + 0 }'
 }
 
+@test "a terminal: slurmpast --demo opens the dashboard on the demo" {
+	term_exec 80 24 "slurmpast --demo"
+	term_wait_for "? keys"
+	[ "${lines[0]}" = "slurmpast · 470 workloads · by share of compute" ]
+	# The headline says which history it browses.
+	[ "${lines[3]}" = "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-13, the synthetic demo" ]
+	[ "${lines[4]}" = "(sp-fetch --demo), in 470 workloads; 4 still running or pending, left out." ]
+	[[ "${lines[6]}" == "train-web          alice gpu    22      1    0 4204.4"* ]]
+	term_keys Enter
+	term_wait_for "1 [runs]"
+	term_keys Q
+	term_dead
+	[ "$output" = 0 ]
+	[ "$(term_alt)" = 0 ]
+	# Nothing copied, nothing to say: the main screen as it was.
+	term_screen
+	[ -z "$output" ]
+	term_stop
+	# y: the workload's #SBATCH lines on standard output once left.
+	term_exec 80 24 "slurmpast --demo"
+	term_wait_for "? keys"
+	term_keys Down y
+	term_wait_for "copied 2 #SBATCH lines of rollout-gen"
+	term_keys q
+	term_dead
+	[ "$output" = 0 ]
+	term_left
+	[ "$output" = "$(printf '#SBATCH --time=02:00:00\n#SBATCH --mem=94G')" ]
+}
+
+@test "a terminal: the view's workloads in the dashboard, every run of them" {
+	term_exec 100 30 "slurmpast --demo --failed -r gpu"
+	term_wait_for "? keys"
+	[[ "$output" == *"the workloads of the jobs of partition gpu, failed"* ]]
+	term_keys q
+	term_dead
+	[ "$output" = 0 ]
+}
+
+@test "a terminal: the text instead of the dashboard when asked" {
+	local how
+	for how in "slurmpast --demo --no-pager" "slurmpast --demo --plain" \
+	    "slurmpast --demo --overview --no-pager" \
+	    "TERM=dumb slurmpast --demo"; do
+		term_start 100 400 "$how"
+		term_wait_done
+		term_screen
+		[[ "$output" == *"Workloads by compute"* ]] ||
+			{ echo "$how"; printf '%s\n' "$output" | head; return 1; }
+		[[ "$output" != *"? keys"* ]]
+		term_stop
+	done
+}
+
 @test "a terminal: the screen fits 80 columns, through the pager, q leaves" {
-	term_start 80 24 "slurmpast --demo"
+	# A section asked for: the text, not the dashboard.
+	term_start 80 24 "slurmpast --demo --overview --patterns --problems"
 	term_wait_for "Demo: a synthetic history"
 	# less holds the rest: the first screen only, and no prompt of ours
 	term_screen
@@ -394,12 +449,14 @@ widest() {
 }
 
 @test "a terminal: --no-pager and SLURMPAST_PAGER=cat write it all at once" {
-	for how in "slurmpast --demo --no-pager" "SLURMPAST_PAGER=cat slurmpast --demo" \
-	    "PAGER= slurmpast --demo"; do
+	# (a section asked for, so the text and not the dashboard)
+	for how in "slurmpast --demo --no-pager" \
+	    "SLURMPAST_PAGER=cat slurmpast --demo --overview --patterns --problems" \
+	    "PAGER= slurmpast --demo --overview --patterns --problems"; do
 		term_start 100 400 "$how"
 		term_wait_done
 		term_screen
-		[[ "$output" == *"What the next submission should ask for"* ]] ||
+		[[ "$output" == *"Problem jobs, newest first"* ]] ||
 			{ echo "$how"; printf '%s\n' "$output" | head; return 1; }
 		term_stop
 	done
