@@ -877,11 +877,34 @@ same_records() {
 	[ "$stderr" = "slurmpast: no demo job matches" ]
 }
 
-@test "--demo ignores -S and -E, and says so" {
+@test "--demo -S -E: the window chosen as sacct would, the window said" {
+	run --separate-stderr slurmpast --demo -S 2026-03-01 -E 2026-03-02 --overview
+	[ "$status" -eq 0 ]
+	# sp-fetch chose them: eligible or running during the window
+	n=$(sp-fetch --demo -S 2026-03-01 -E 2026-03-02 | sp-select -s CD,F,TO,OOM,CA,NF | tail -n +2 | wc -l)
+	[ "$n" -gt 0 ]
+	[ "${lines[2]}" = "$n jobs of alice, bob and carol, 2026-02-27 to 2026-03-02, since 2026-03-01 until 2026-03-02, in 30 workloads." ]
+	[ "${#stderr_lines[@]}" -eq 0 ]
+	# today is long after the demo: nothing of it ended in the last month
 	run --separate-stderr slurmpast --demo -S now-30days --overview
 	[ "$status" -eq 0 ]
-	[ "${stderr_lines[0]}" = "slurmpast: --demo is a fixed history: -S and -E are ignored" ]
-	[[ "$output" != *"now-"* ]]
+	[[ "$output" == *"0 jobs, none ended, since now-30days"* ]]
+}
+
+@test "a fixed history's window and job ids: the job shown whatever the window" {
+	run --separate-stderr slurmpast --demo -S 2026-03-01 -E 2026-03-02 51031108
+	[ "$status" -eq 0 ]
+	[[ "${lines[2]}" == "51031108  dedup-tables  COMPLETED exit 0"* ]]
+	# standard input read twice (the ids, the window): kept
+	sp-fetch --demo-sacct >"$BATS_TEST_TMPDIR/dump.psv"
+	run --separate-stderr slurmpast --input - -S 2026-03-01 -E 2026-03-02 \
+		51031108 <"$BATS_TEST_TMPDIR/dump.psv"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "51031108  dedup-tables  COMPLETED exit 0"* ]]
+	run --separate-stderr slurmpast --input - -S 2026-03-01 -E 2026-03-02 \
+		--overview <"$BATS_TEST_TMPDIR/dump.psv"
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == *", read from -, since 2026-03-01 until 2026-03-02, in 30 workloads." ]]
 }
 
 @test "--log-dir with --demo or --no-logs has no effect, and says so" {
