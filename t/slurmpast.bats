@@ -1183,6 +1183,16 @@ exit 2'
 	run --separate-stderr bash -c 'slurmpast --demo --overview >/dev/full'
 	[ "$status" -eq 2 ]
 	[ "${stderr_lines[-1]}" = "slurmpast: <stdout>: No space left on device" ]
+	# every output: the failed write said once, in our words; the rest
+	# of standard error is the stages' warnings
+	for args in "--demo 51031108" "--demo --json" "--demo --html" "--demo --sizing --json"; do
+		run --separate-stderr bash -c "slurmpast $args >/dev/full"
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; return 1; }
+		[ "$(printf '%s\n' "$stderr" | grep -c 'No space left on device')" -eq 1 ] ||
+			{ echo "$args: $stderr"; return 1; }
+		! printf '%s\n' "$stderr" | grep -v '^slurmpast: ' ||
+			{ echo "$args: not ours: $stderr"; return 1; }
+	done
 	run --separate-stderr bash -c 'slurmpast --demo | head -1'
 	[ "$status" -eq 0 ]
 	[ "$output" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
