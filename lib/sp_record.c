@@ -605,7 +605,10 @@ sp_column_kind(const char *name)
 		return SP_KIND_BYTES;
 	if (ends_with(name, "_h"))
 		return SP_KIND_HOURS;
-	if (ends_with(name, "_hz") || ends_with(name, "_j"))
+	/* sp-size's figures in the unit its "unit" column names; their
+	 * words are the columns without the suffix. */
+	if (ends_with(name, "_hz") || ends_with(name, "_j") ||
+	    ends_with(name, "_value"))
 		return SP_KIND_NUMBER;
 	/* sp-show --table: a share of what was requested. */
 	if (ends_with(name, "_eff"))

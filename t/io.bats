@@ -97,3 +97,51 @@ setup() {
 	run --separate-stderr sh -c "awk 'NR == 1 || /TIMEOUT/' \"\$1\" | sp-group --rollup" sh "$BATS_TEST_TMPDIR/g.tsv"
 	[ "$status" -eq 0 ]
 }
+
+# A key that names a quantity (elapsed_s, max_rss_b, gpu_h, *_eff,
+# sp-size's *_value) holds a JSON number or null in every --json, never
+# its digits as a string; and no other value is a string of digits but
+# a name that may be one: a job, step or task id, a user who cancelled
+# (name or uid), sp-size's requested (its words as sbatch takes them).
+@test "--json everywhere: quantities are JSON numbers, their words apart" {
+	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
+	g=$BATS_TEST_TMPDIR/g.tsv
+	quantity='[.. | objects | to_entries[] |
+		select(.key | test("(_s|_b|_h|_value|_hz|_j|_eff)$")) |
+		select(.value != null and (.value | type) != "number") | .key] | .[]'
+	digits='[.. | objects | to_entries[] |
+		select(.key | test("^(jobid|jobid_raw|array_job|array_task|max_rss_step|min_cpu_task|cancelled_by|requested)$") | not) |
+		select((.value | type) == "string" and
+			(.value | test("^-?[0-9]+([.][0-9]+)?$"))) | .key] | .[]'
+	while read -r cmd; do
+		# shellcheck disable=SC2086 # the command's words apart
+		$cmd >"$BATS_TEST_TMPDIR/out.json" 2>/dev/null || [ $? -eq 1 ] ||
+			{ echo "$cmd failed"; return 1; }
+		[ -s "$BATS_TEST_TMPDIR/out.json" ] || { echo "$cmd: nothing"; return 1; }
+		bad=$(jq -r "$quantity" "$BATS_TEST_TMPDIR/out.json" | sort -u | tr '\n' ' ')
+		[ -z "$bad" ] || { echo "$cmd: quantities as strings: $bad"; return 1; }
+		bad=$(jq -r "$digits" "$BATS_TEST_TMPDIR/out.json" | sort -u | tr '\n' ' ')
+		[ -z "$bad" ] || { echo "$cmd: numbers as strings: $bad"; return 1; }
+	done <<EOF2
+slurmpast --demo --json
+slurmpast --demo --json 52581003
+slurmpast --demo --json 53904442
+sp-fetch --demo --json
+sp-group --rollup --json $g
+sp-size --json $g
+sp-size --findings --json $g
+sp-size --cost --json $g
+sp-hang --json $g
+sp-hang --summary --json $g
+sp-nodes --json $g
+sp-nodes --exclude --json $g
+sp-show --table --json $g
+sp-show --findings --json -j 52581003 $g
+sp-select --json $g
+EOF2
+	# sp-size's figures, in the unit its unit column names
+	run --separate-stderr sp-size --json "$g"
+	[ "$(jq -s -r 'map(select(.flag == "--time"))[0] |
+		[.unit, (.requested_value | type), .requested] | join(" ")' <<<"$output")" = \
+		"seconds number 2-00:00:00" ]
+}
