@@ -1041,6 +1041,11 @@ same_records() {
 	check "unknown option '--bogus' (see slurmpast --help)" --bogus
 	# what means another thing to sacct is refused, with what means it here
 	check "-p is sacct's --parsable: the partition is -r (--partition), and --json gives records" -p gpu
+	check "-p is sacct's --parsable: the partition is -r (--partition), and --json gives records" --parsable
+	check "-P is sacct's --parsable2: --json gives records, sp-fetch the TSV ones" -P
+	check "--parsable2 is sacct's --parsable2: --json gives records, sp-fetch the TSV ones" --parsable2
+	check "-l chooses sacct's columns: slurmpast reads the fields it needs" -l
+	check "--long chooses sacct's columns: slurmpast reads the fields it needs" --long
 	check "-n is sacct's --noheader: the problem jobs listed are --top N" -n 3
 	check "--limit is now --top" --limit=3
 	check "-o: slurmpast reads the fields it needs; a dump with other fields is read with --input FILE --fields LIST" -o JobID
@@ -1088,6 +1093,24 @@ same_records() {
 	[[ "$log" != *"-A lab "* ]]
 	[[ "$log" != *"--state"* ]]
 	[[ "$output" == *"of the 2 jobs shown (partition cpu, account lab, failed)."* ]]
+}
+
+@test "-L and -M reach sacct as sacct's own; on the demo they choose its cluster" {
+	fake_sacct
+	run --separate-stderr slurmpast -L --overview
+	[ "$status" -eq 0 ]
+	log=$(tr '\n' ' ' <"$FAKE_SACCT_LOG")
+	[[ "$log" == *" -M all "* ]]	# sacct's own spelling of -L
+	: >"$FAKE_SACCT_LOG"
+	run --separate-stderr slurmpast --allclusters --overview
+	[ "$status" -eq 0 ]
+	[[ "$(tr '\n' ' ' <"$FAKE_SACCT_LOG")" == *" -M all "* ]]
+	run --separate-stderr slurmpast --demo -L --overview
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"3611 jobs of alice, bob and carol"* ]]
+	run --separate-stderr slurmpast --demo -M elsewhere --overview
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: no demo job matches" ]
 }
 
 @test "a job id on a real cluster: asked by id, the window read too" {
