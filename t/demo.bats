@@ -163,7 +163,37 @@ pick() {
 	[ "$(pick state,elapsed_s,total_cpu_s name=eval-ckpt-4000)" = "COMPLETED 2497 10000" ]
 }
 
+# What sp-fetch(1) and its --help say of --demo-jobs N, counted.
+@test "demo-jobs: about N allocations, never fewer than the named cases" {
+	words=$(sed -n 's/.*never fewer than the \([0-9,]*\) of its named cases.*/\1/p' \
+		"$SP_TOP/man1/sp-fetch.1")
+	mix=$(sed -n 's/.*the default mix of \([0-9,]*\)\..*/\1/p' "$SP_TOP/man1/sp-fetch.1" | tr -d ,)
+	[ -n "$words" ] && [ -n "$mix" ]
+	sp-fetch --help | tr -s ' \n' ' ' | grep -qF "never fewer than its $words named cases"
+	named=$(printf '%s' "$words" | tr -d ,)
+	allocations() {
+		sp-fetch --demo-jobs "$1" | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["step"] == "" { n++ } END { print n }'
+	}
+	[ "$(allocations 1)" -eq "$named" ]
+	[ "$(allocations 100)" -eq "$named" ]
+	[ "$(allocations 0)" -eq "$mix" ]
+	for n in 3000 10000; do
+		got=$(allocations $n)
+		# about: within 1%
+		[ $((got * 100)) -ge $((n * 99)) ] && [ $((got * 100)) -le $((n * 101)) ] ||
+			{ echo "--demo-jobs $n: $got allocations"; return 1; }
+	done
+}
+
 @test "the demo's names fold into 470 workloads" {
 	command -v sp-group >/dev/null || skip "sp-group is not built yet"
 	[ "$(sp-group --rollup <"$JOBS" 2>/dev/null | wc -l)" -eq 471 ]
+}
+
+@test "the README's count of sp-fetch's columns is the header's" {
+	said=$(tr -s ' \n' ' ' <"$SP_TOP/README.md" |
+		sed -n 's/.*folds the steps into their job and writes \([0-9]*\) columns.*/\1/p')
+	[ -n "$said" ]
+	[ "$(sp-fetch --demo-jobs 1 | head -1 | tr '\t' '\n' | wc -l)" -eq "$said" ]
 }
