@@ -802,6 +802,7 @@ main(int argc, char **argv)
 	struct summary s;
 	struct sp_buf text = { 0 };
 	long unjudged = 0;
+	int critical = 0;
 
 	sp_setprog(argv[0]);
 	sp_stdout_init();
@@ -830,6 +831,9 @@ main(int argc, char **argv)
 			continue;
 		unjudged += !sp_job_hang_known(&j);
 		k = sp_job_hang_kind(&j);
+		/* An allocation that computed nothing is a critical finding
+		 * (noop-allocation, timeout-hang); one that moved data is not. */
+		critical |= k == SP_HANG_HUNG || k == SP_HANG_BLOCKED;
 		if (k != SP_HANG_NONE && k != SP_HANG_EXPLAINED) {
 			/* A hang is told in full: every column, now. */
 			sp_job_parse(&j, &all, &r);
@@ -860,5 +864,5 @@ main(int argc, char **argv)
 	sp_buf_free(&text);
 	sp_reader_close(&r);
 	sp_stdout_close();
-	return SP_EXIT_OK;
+	return critical ? SP_EXIT_FAIL : SP_EXIT_OK;
 }

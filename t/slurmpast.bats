@@ -512,7 +512,7 @@ widest() {
 
 @test "--hangs: the allocations that computed nothing" {
 	recall hangs
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# they hung: a critical finding (sp-hang's 1)
 	[ "${lines[1]}" = "Allocations that computed nothing" ]
 	[[ "$output" == *"53563545"*"node-evaluation"* ]]
 	[[ "$output" == *"blocked, not slow"* ]]
@@ -569,7 +569,7 @@ widest() {
 
 @test "sections combine in one order, a blank line between" {
 	run --separate-stderr slurmpast --demo --cost --hangs --overview
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# the hangs
 	titles=$(printf '%s\n' "$output" | grep -n -x -e 'Workloads by compute' \
 		-e 'Allocations that computed nothing' \
 		-e 'The value of following the advice')
@@ -620,8 +620,9 @@ The value of following the advice" ]
 @test "--json exit status: 1 where a critical finding is written, else 0" {
 	for s in overview patterns hangs nodes sizing cost; do
 		want=0
-		# every workload's row is written, the tokenizer's critical too
-		[ $s = patterns ] || [ $s = overview ] && want=1
+		# every workload's row is written, the tokenizer's critical
+		# too; the demo's hangs are critical
+		[ $s = patterns ] || [ $s = overview ] || [ $s = hangs ] && want=1
 		[ "$(cat "$BATS_FILE_TMPDIR/$s.json.status")" -eq $want ] ||
 			{ echo "$s"; return 1; }
 	done
@@ -1166,7 +1167,7 @@ exit 2'
 	[ "$stderr" = "slurmpast: <stdin>:812: field 'elapsed_s' is not a number: \"1:00\"" ]
 	# the other sections do not need sp-size
 	run --separate-stderr "$bin/slurmpast" --demo --hangs
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]
 }
 
 @test "a filter killed by a signal, a filter missing: one line, exit 2" {

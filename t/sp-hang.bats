@@ -27,7 +27,7 @@ setup() {
 
 @test "sp-hang: the records that computed nothing pass through" {
 	run --separate-stderr sp-hang "$IN"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# a hang: a critical finding
 	[ "$stderr" = "sp-hang: left out 1 open record (never ended)" ]
 	[ "${#lines[@]}" -eq 5 ]
 	[ "${lines[0]}" = "$(printf 'jobid\tuser\tpartition\tname\tstate\tcancelled_by\texit_code\telapsed_s\ttimelimit_s\ttotal_cpu_s\talloc_cpus\talloc_gpus\tread_b\twrite_b\tstep\topen\tkind\twhy\theld_gpu_h\theld_core_h')" ]
@@ -39,7 +39,7 @@ setup() {
 
 @test "sp-hang --plain: the run, not its every column" {
 	run --separate-stderr sp-hang --plain "$IN"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# a hang: a critical finding
 	expected="jobid    user  name             state      elapsed_s   kind         held_gpu_h  held_core_h  why
 5100057  yz    node-evaluation  CANCELLED  1-18:00:00  hung               84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by uid 940740146
 5100001  yz    cot-exp          TIMEOUT      00:30:26  blocked             0.5          3.0  blocked, not slow: held 1 GPU for 00:30:26 with 0.50s of CPU until its 00:30:00 limit
@@ -50,7 +50,7 @@ setup() {
 
 @test "sp-hang --summary: counts as records, one shape" {
 	run --separate-stderr sp-hang --summary "$IN"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# a hang: a critical finding
 	[ -z "$stderr" ]
 	expected="$(printf '%s\n' \
 'section	workload_key	workload	jobid	state	runs	count	elapsed_s	held_gpu_h	held_core_h	share	why' \
@@ -74,7 +74,7 @@ setup() {
 
 @test "sp-hang --summary --plain: sentences and two tables" {
 	run --separate-stderr sp-hang --summary --plain "$IN"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# a hang: a critical finding
 	[ -z "$stderr" ]
 	expected="3 allocations ran over 00:05:00 with under 10 CPU-seconds of work.
 They held 84.5 GPU-hours and 339.7 core-hours: 99.4% of the 85.0 GPU-hours in the record.
@@ -100,7 +100,7 @@ yz/test/cpu/prep                1      1         0.0          0.7   0.0%"
 
 @test "sp-hang --summary --json: the counts are numbers" {
 	run sp-hang --summary --json "$IN"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# a hang: a critical finding
 	[ "${lines[1]}" = '{"section":"hangs","workload_key":null,"workload":null,"jobid":null,"state":null,"runs":6,"count":3,"elapsed_s":null,"held_gpu_h":84.507222,"held_core_h":339.71,"share":0.994034,"why":"3 allocations ran over 00:05:00 with under 10 CPU-seconds of work"}' ]
 }
 
@@ -141,7 +141,7 @@ Not counted as hangs: 0 runs moving data (0 B moved), 0 whose state says why; 0 
 		done
 	} >"$BATS_TEST_TMPDIR/many.tsv"
 	run sp-hang --summary "$BATS_TEST_TMPDIR/many.tsv"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# a hang: a critical finding
 	worst=$(printf '%s\n' "${lines[@]}" | awk -F '\t' '$1 == "worst" { printf "%s ", $4 }')
 	[ "$worst" = "14 11 8 5 2 13 10 7 4 1 " ]
 	# without workload_key the names fold as sp-group folds them
@@ -153,7 +153,7 @@ Not counted as hangs: 0 runs moving data (0 B moved), 0 whose state says why; 0 
 		{ f = d "/part-" ($2 == "yz" && $1 % 2 ? "odd" : "even") ".tsv"
 		  if (!(f in seen)) { print h > f; seen[f] = 1 }; print > f }' \
 		d="$BATS_TEST_TMPDIR" "$IN"
-	whole=$(sp-hang "$IN" 2>/dev/null)
+	whole=$(sp-hang "$IN" 2>/dev/null; [ $? -eq 1 ])
 	parts=$({ sp-hang "$BATS_TEST_TMPDIR/part-odd.tsv"
 		  sp-hang "$BATS_TEST_TMPDIR/part-even.tsv" | tail -n +2; } 2>/dev/null)
 	[ "$(printf '%s\n' "$whole" | wc -l)" -eq 5 ]
@@ -200,7 +200,7 @@ Not counted as hangs: 0 runs moving data (0 B moved), 0 whose state says why; 0 
 @test "sp-hang: a run cancelled by its own user says so" {
 	printf 'jobid\tuid\tstate\tcancelled_by\telapsed_s\ttotal_cpu_s\talloc_gpus\n7\t41203\tCANCELLED\t41203\t3600\t0.1\t1\n' >"$BATS_TEST_TMPDIR/own.tsv"
 	run sp-hang "$BATS_TEST_TMPDIR/own.tsv"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# a hang: a critical finding
 	[ "${lines[1]}" = "$(printf '7\t41203\tCANCELLED\t41203\t3600\t0.1\t1\thung\theld 1 GPU for 01:00:00 with 0.10s of CPU, then was cancelled by its owner\t1\t')" ]
 }
 
@@ -225,7 +225,7 @@ field() {
 @test "demo: the 42-hour evaluation, the blocked sessions, the data mover" {
 	demo_records
 	run --separate-stderr sp-hang --plain "$DEMO"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# a hang: a critical finding
 	[ "$stderr" = "sp-hang: left out 4 open records (never ended)" ]
 	[[ "$output" == *"53563545  alice  node-evaluation    CANCELLED  1-18:00:00  hung               84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by its owner"* ]]
 	[[ "$output" == *"52525800  carol  stage-shards       COMPLETED    00:44:00  moving-data         0.0          2.9  moving data, not hung: read 300.0 GiB and wrote 298.0 GiB in 00:44:00 (232.0 MiB/s) with 7.5s of CPU"* ]]
@@ -235,7 +235,9 @@ field() {
 
 @test "demo --summary: figure 10's hangs, node-evaluation first" {
 	demo_records
-	sp-hang --summary "$DEMO" >"$BATS_TEST_TMPDIR/summary.tsv"
+	status=0
+	sp-hang --summary "$DEMO" >"$BATS_TEST_TMPDIR/summary.tsv" || status=$?
+	[ "$status" -eq 1 ]
 	hangs=$(field hangs count)
 	[ "$hangs" -gt 0 ]
 	[ $(( $(field noticed count) + $(field long count) )) -eq "$hangs" ]
@@ -265,9 +267,28 @@ field() {
 @test "demo --summary --plain: the sentences state the counts" {
 	demo_records
 	run --separate-stderr sp-hang --summary --plain "$DEMO"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]	# a hang: a critical finding
 	[[ "${lines[0]}" =~ ^[0-9]+\ allocations\ ran\ over\ 00:05:00\ with\ under\ 10\ CPU-seconds\ of\ work\.$ ]]
 	[[ "${lines[1]}" =~ ^They\ held\ [0-9.]+\ GPU-hours\ and\ [0-9.]+\ core-hours:\ [0-9.]+%\ of\ the\ [0-9.]+\ GPU-hours\ in\ the\ record\.$ ]]
 	[[ "$output" == *"Not counted as hangs: 1 run moving data (598.0 GiB moved), "* ]]
 	[[ "$output" == *"The worst 10, by GPU-hours held:"* ]]
+}
+
+# A hung or blocked allocation is the noop-allocation (timeout-hang) that
+# sp-show calls critical; one that moved data is not a hang.
+@test "exit status: 1 for a hung or blocked allocation, 0 for a data mover alone" {
+	demo_records
+	for args in "" --summary "--summary --json" --plain; do
+		for j in 53563545 52701622; do	# hung, blocked
+			sp-select -j "$j" "$DEMO" >"$BATS_TEST_TMPDIR/one.tsv"
+			# shellcheck disable=SC2086 # the words apart
+			run --separate-stderr sp-hang $args "$BATS_TEST_TMPDIR/one.tsv"
+			[ "$status" -eq 1 ] || { echo "$j $args: $status"; return 1; }
+			[ -n "$output" ]
+		done
+		sp-select -j 52525800 "$DEMO" >"$BATS_TEST_TMPDIR/one.tsv"	# moving data
+		run --separate-stderr sp-hang $args "$BATS_TEST_TMPDIR/one.tsv"
+		[ "$status" -eq 0 ] || { echo "mover $args: $status"; return 1; }
+		[ -n "$output" ]
+	done
 }

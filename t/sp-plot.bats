@@ -21,7 +21,7 @@ setup_file() {
 	# 1: a critical finding among them, as the demo holds
 	sp-size --findings "$GROUPED" >"$FINDINGS" 2>/dev/null || [ $? -eq 1 ]
 	sp-size --cost "$GROUPED" >"$COST" 2>/dev/null
-	sp-hang --summary "$GROUPED" >"$HANGSUM" 2>/dev/null
+	sp-hang --summary "$GROUPED" >"$HANGSUM" 2>/dev/null || [ $? -eq 1 ]
 	sp-nodes "$GROUPED" >"$NODES" 2>/dev/null
 }
 
