@@ -197,3 +197,28 @@ pick() {
 	[ -n "$said" ]
 	[ "$(sp-fetch --demo-jobs 1 | head -1 | tr '\t' '\n' | wc -l)" -eq "$said" ]
 }
+
+# The README's first screen: each command of its first block, run, gives
+# the lines shown there in that order ("..." stands for lines left out).
+@test "the README's first screen: the array view and the table, as the programs print them" {
+	awk '/^## What it shows/ { f = 1 } f && /^```$/ { if (n++) exit; next }
+		f && n' "$SP_TOP/README.md" >"$BATS_TEST_TMPDIR/block"
+	grep -q '^\$ slurmpast --demo 52581003' "$BATS_TEST_TMPDIR/block"
+	grep -q '^\$ sp-fetch --demo | sp-show --table' "$BATS_TEST_TMPDIR/block"
+	# split into one file a command: its line, then what it printed
+	awk -v dir="$BATS_TEST_TMPDIR" '/^\$ / { n++; f = dir "/cmd." n;
+		sub(/^\$ /, ""); sub(/ +#.*/, ""); print > (f ".sh"); next }
+		{ print > (f ".want") }' "$BATS_TEST_TMPDIR/block"
+	for cmd in "$BATS_TEST_TMPDIR"/cmd.*.sh; do
+		want=${cmd%.sh}.want
+		sh "$cmd" >"$BATS_TEST_TMPDIR/got" 2>/dev/null || [ $? -eq 1 ]
+		# every line shown, in order, in what the command printed
+		awk 'NR == FNR { if ($0 !~ /^ *\.\.\.$/) want[++n] = $0; next }
+			i < n && $0 == want[i + 1] { i++ }
+			END { if (i < n) { print "not printed: " want[i + 1]; exit 1 } }' \
+			"$want" "$BATS_TEST_TMPDIR/got" ||
+			{ echo "$(cat "$cmd")"; return 1; }
+	done
+	# the first screen: both within the README's first 60 lines
+	[ "$(grep -n '^\$ sp-fetch --demo | sp-show --table' "$SP_TOP/README.md" | cut -d: -f1)" -le 60 ]
+}
