@@ -79,8 +79,9 @@ merge)
 	echo "$dir/advice.tsv: $(($(wc -l <"$dir/advice.tsv") - 1)) advice records"
 	;;
 --demo)
-	# The demo cannot be asked by user (it is not sacct), so each task
-	# takes its users' records from the whole demo with sp-select.
+	# Each task asks the demo for its users' records, as a task asks
+	# sacct (sp-fetch -u); the whole demo is the users' list, and the
+	# advice the merge must equal.
 	tasks=${2:-2}
 	dir=$(mktemp -d)
 	trap 'rm -rf "$dir"' EXIT
@@ -91,7 +92,7 @@ merge)
 	while [ "$i" -lt "$tasks" ]; do
 		users=$(shard "$i" "$tasks" <"$dir/users")
 		if [ -n "$users" ]; then
-			sp-select -u "$users" "$dir/demo.tsv"
+			sp-fetch --demo -u "$users"
 		else
 			head -1 "$dir/demo.tsv"	# a task with no user
 		fi | sp-group | sp-size | by_workload "$dir/header" \
