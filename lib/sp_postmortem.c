@@ -896,6 +896,11 @@ field_value(const struct draw *D, struct sp_buf *b, const char *col,
 	if (sp_column_kind(col) == SP_KIND_TEXT || sp_field_num(s, &v) != 1 ||
 	    !sp_postmortem_human(b, col, v))
 		clean_slice(D, b, s, 0);
+	/* sacct's signal field holds marks that are none (an OOM kill's
+	 * 0:125): said, so that no one reads a signal into it. */
+	if (strcmp(col, "signal") == 0 && sp_field_num(s, &v) == 1 &&
+	    v > SP_SIGNAL_MAX)
+		sp_buf_adds(b, " (Slurm's mark, not a signal)");
 }
 
 /*

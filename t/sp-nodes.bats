@@ -400,3 +400,12 @@ held back: g005 (1 interval stands out on its own, not after the correction: wit
 	run --separate-stderr sp-nodes --exclude "$BATS_TEST_TMPDIR/demo.tsv"
 	[ "${lines[1]}" = "#SBATCH --exclude=g[003,011,017]" ]
 }
+
+@test "sp-nodes(1)'s example: the demo's exclude line, as the program prints it" {
+	page=$SP_TOP/man1/sp-nodes.1
+	awk '/^\$ sp-fetch --demo \| sp-group \| sp-nodes --exclude$/ { f = 1; next }
+		f && /^\.Ed$/ { exit } f' "$page" >"$BATS_TEST_TMPDIR/want"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/want")" -ge 2 ]
+	sp-fetch --demo 2>/dev/null | sp-group | sp-nodes --exclude >"$BATS_TEST_TMPDIR/got"
+	diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+}

@@ -241,6 +241,44 @@ xdmod_arrays() {
 	! printf '%s' "$output" | grep -q $'\e\\['
 }
 
+# An OOM kill as sacct records it: ExitCode 0:125, the 125 Slurm's mark.
+OOM="jobid=5100300 jobid_raw=5100300 name=tokenize user=alice uid=1000
+partition=cpu state=OUT_OF_MEMORY exit_code=0 signal=125 reason=OutOfMemory
+start=2026-11-10T08:00:00 end=2026-11-10T08:12:00 open=0 elapsed_s=720
+timelimit_s=7200 alloc_cpus=2 ntasks=1 nnodes=1 nodelist=c006
+mem_limit_node_b=4294967296 max_rss_b=4187593113 total_cpu_s=1400
+workdir=/nonexistent/tok"
+
+@test "on a terminal a gauge over its limit is red; one within it is not" {
+	{ header; record $HUNG; record $HEALTHY; record $OOM; record $FIG3; } >jobs.tsv
+	gauge() {	# gauge $1's line of job $2, as a terminal gets it
+		script -qec "sp-show --no-logs --no-pager --width 100 -j $2 jobs.tsv" /dev/null |
+			tr -d '\r' | grep -a "^$1 "
+	}
+	red=$'\e[1;31m'
+	[[ "$(gauge time 5100002)" == *"$red"* ]]	# ran past its limit
+	[[ "$(gauge memory 5100300)" == *"$red"* ]]	# killed for memory
+	# 94% of the time, 92% of the memory: near, not over
+	[[ "$(gauge time 5100021)" != *"$red"* ]]
+	[[ "$(gauge memory 5100021)" != *"$red"* ]]
+	[[ "$(gauge memory 5100021)" == *$'\e['* ]]	# coloured all the same
+	# MaxRSS above a limit that killed nothing is no footprint: not drawn
+	[[ "$(gauge memory 5100457)" != *"$red"* ]]
+}
+
+@test "an OOM kill is not shown as a signal, though sacct records 0:125" {
+	{ header; record $OOM; } >oom.tsv
+	run sp-show --no-logs --no-color --width 100 oom.tsv
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "5100300  tokenize  OUT_OF_MEMORY killed for memory"* ]]
+	[[ "$output" != *"signal"* ]]
+	[[ "$output" != *"125"* ]]
+	[[ "$output" != *"SIG"* ]]
+	# every field in words: the record's 125 is said to be no signal
+	run sp-show --no-logs --no-color --all --width 100 oom.tsv
+	[[ "$output" == *"signal             125 (Slurm's mark, not a signal)"* ]]
+}
+
 @test "--ascii, and a locale that cannot draw the glyphs, give ASCII" {
 	{ header; record $FIG3; } >fig3.tsv
 	run sp-show --ascii --no-logs --width 100 fig3.tsv
