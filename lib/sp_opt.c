@@ -20,6 +20,8 @@ help(const struct sp_opts *o)
 		fputs(o->help, stdout);
 		fputs(common_help, stdout);
 	}
+	if (o->help_more != NULL)
+		o->help_more();
 	sp_stdout_close();
 	exit(SP_EXIT_OK);
 }

@@ -13,6 +13,9 @@
  *			       &common)) != -1)
  *		switch (ch) { case 'r': ... }
  *
+ * A program without formats (sp-page, sp-plot, sp-browse) lists
+ * SP_HELP_OPTIONS instead.
+ *
  * sp_getopt answers the shared options itself and returns only the
  * program's own, so a main holds only what is its own: --help prints
  * the usage, the program's help and the shared options' lines and exits
@@ -29,15 +32,18 @@
 
 enum { SP_OPT_VERSION = 0x1010 };
 
-#define SP_COMMON_OPTIONS \
+#define SP_HELP_OPTIONS \
 	{ "help", no_argument, NULL, 'h' }, \
-	{ "version", no_argument, NULL, SP_OPT_VERSION }, \
-	SP_FORMAT_OPTIONS
+	{ "version", no_argument, NULL, SP_OPT_VERSION }
+
+#define SP_COMMON_OPTIONS SP_HELP_OPTIONS, SP_FORMAT_OPTIONS
 
 struct sp_opts {
 	const char *usage;	/* --help: the usage lines */
 	const char *help;	/* --help: the program's own options, one a
 				 * line; NULL for none */
+	void (*help_more)(void);	/* --help: what follows the options
+				 * (sp-plot's kinds); NULL for nothing */
 	enum sp_format fmt;	/* the format: set the default first */
 	const char *fmt_opt;	/* the option that chose it; NULL: none */
 	char *shortopts;	/* ":h" and the program's own, while parsing */

@@ -27,6 +27,17 @@ static const char usage_text[] =
 "usage: sp-attr [--tsv | --plain | --json | --csv] [file | dir ...]\n"
 "       sp-attr --claims [--tsv | --plain | --json | --csv] [file | dir ...]\n";
 
+static const char help_text[] =
+"\n"
+"Job records (sp-fetch) on standard input, each with source, source_at\n"
+"and source_dir: where sbatch's answer for it was seen, in the files and\n"
+"directories named (default: the Claude Code transcripts):\n"
+"      --claims            read no records: what the files claim, one\n"
+"                          record per job, cluster and source\n"
+"      --tsv, --plain, --json, --csv\n"
+"                          records with a header (the default),\n"
+"                          aligned text, JSON Lines, CSV\n";
+
 static const char *const new_cols[] = { "source", "source_at", "source_dir",
 	NULL };
 
@@ -43,7 +54,8 @@ parse_options(int argc, char **argv, struct options *o)
 		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { usage_text, NULL, SP_FMT_TSV, NULL, NULL };
+	struct sp_opts common = { .usage = usage_text, .help = help_text,
+				  .fmt = SP_FMT_TSV };
 	int ch;
 
 	memset(o, 0, sizeof *o);

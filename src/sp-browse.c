@@ -18,27 +18,29 @@
 #include <unistd.h>
 
 #include "sp-browse/browse.h"
+#include "sp_opt.h"
 
 static const char usage_text[] =
 "usage: sp-browse [--plain] [--source text] [--ascii] [--no-color]\n"
-"                 [--no-logs] [--log-dir dir] [file ...]\n"
+"                 [--no-logs] [--log-dir dir] [file ...]\n";
+
+static const char help_text[] =
 "\n"
 "The dashboard over job records with workload_key (sp-fetch | sp-group):\n"
 "the workloads by compute, one workload's runs, advice, findings and\n"
 "machines, one job's post-mortem.  Keys come from the terminal; ? in the\n"
 "dashboard lists them.\n"
 "\n"
-"  --plain          the first screen as text, never the dashboard\n"
-"  --source text    where the records came from, said in the headline\n"
-"  --ascii          ASCII only\n"
-"  --no-color       no colour (NO_COLOR does the same)\n"
-"  --no-logs        look for no log file\n"
-"  --log-dir dir    look for logs in dir first (repeatable)\n"
-"  -h, --help       this text\n"
-"  --version        the version\n";
+"      --plain             the first screen as text, never the dashboard\n"
+"      --source text       where the records came from, said in the\n"
+"                          headline\n"
+"      --ascii             ASCII only\n"
+"      --no-color          no colour (NO_COLOR does the same)\n"
+"      --no-logs           look for no log file\n"
+"      --log-dir dir       look for logs in dir first (repeatable)\n";
 
 enum { OPT_PLAIN = 0x2000, OPT_SOURCE, OPT_ASCII, OPT_NO_COLOR, OPT_NO_LOGS,
-       OPT_LOG_DIR, OPT_VERSION };
+       OPT_LOG_DIR };
 
 static void
 parse_options(int argc, char **argv, struct opts *o)
@@ -51,15 +53,15 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-logs", no_argument, NULL, OPT_NO_LOGS },
 		{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		SP_HELP_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	int c;
 
 	memset(o, 0, sizeof *o);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = sp_getopt(argc, argv, "", longopts, NULL,
+			      &common)) != -1) {
 		switch (c) {
 		case OPT_PLAIN:
 			o->plain = 1;
@@ -81,19 +83,6 @@ parse_options(int argc, char **argv, struct opts *o)
 				(o->nlog_dirs + 1) * sizeof *o->log_dirs);
 			o->log_dirs[o->nlog_dirs++] = optarg;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case OPT_VERSION:
-			sp_print_version();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		default:
-			sp_die_unknown_option(optopt, argv[optind - 1]);
 		}
 	}
 	if (o->no_logs && o->nlog_dirs > 0) {

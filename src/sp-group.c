@@ -72,8 +72,8 @@ parse_options(int argc, char **argv, struct options *o)
 		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV, NULL,
-				  NULL };
+	struct sp_opts common = { .usage = usage_text, .help = help_text,
+				  .fmt = SP_FMT_TSV };
 	int ch;
 
 	memset(o, 0, sizeof *o);

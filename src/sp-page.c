@@ -16,26 +16,20 @@
 #include <unistd.h>
 
 #include "sp.h"
+#include "sp_opt.h"
 #include "sp_pager.h"
 
 static const char usage_text[] =
-"usage: sp-page [--no-pager] [file ...]\n"
+"usage: sp-page [--no-pager] [file ...]\n";
+
+static const char help_text[] =
 "\n"
 "Copies the files (or standard input) to standard output, through the\n"
 "pager when standard output is a terminal.\n"
 "\n"
-"  --no-pager       never page: copy, even on a terminal\n"
-"  -h, --help       this text\n"
-"  --version        the version\n";
+"      --no-pager          never page: copy, even on a terminal\n";
 
-enum { OPT_NO_PAGER = 0x2000, OPT_VERSION };
-
-static void __attribute__((noreturn))
-usage(int status)
-{
-	fputs(usage_text, status == 0 ? stdout : stderr);
-	exit(status);
-}
+enum { OPT_NO_PAGER = 0x2000 };
 
 /* 0, or -1 when the reader went away (the pager was quit). */
 static int
@@ -62,30 +56,19 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+		SP_HELP_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	int c, no_pager = 0, paging;
 
 	sp_setprog(argv[0]);
 	sp_stdout_init();
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(SP_EXIT_OK);
-		case OPT_VERSION:
-			sp_print_version();
-			exit(SP_EXIT_OK);
-		case OPT_NO_PAGER:
+	while ((c = sp_getopt(argc, argv, "", longopts, NULL,
+			      &common)) != -1)
+		if (c == OPT_NO_PAGER)
 			no_pager = 1;
-			break;
-		default:
-			sp_die_unknown_option(optopt, argv[optind - 1]);
-		}
-	}
 	/* Every file must open before anything is shown. */
 	for (int i = optind; i < argc; i++)
 		if (strcmp(argv[i], "-") != 0 && access(argv[i], R_OK) != 0)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sp-plot/plot.h"
+#include "sp_opt.h"
 
 static const char usage_text[] =
 	"usage: sp-plot KIND [--workload KEY] [--job ID] [--findings FILE]\n"
@@ -24,24 +25,19 @@ static const char usage_text[] =
 
 static const char help_text[] =
 	"\n"
-	"  --workload KEY     memory-walk, array: the workload_key to draw\n"
-	"  --job ID           job: the job (jobid or jobid_raw) to draw\n"
-	"  --findings FILE    memory-walk, array: the workload (and the "
-	"probes) of\n"
-	"                     the memory-search or array-probes finding in "
-	"FILE\n"
-	"                     (sp-size --findings); page: the same for its "
-	"figures\n"
-	"  --probes ID,...    array: the single runs to mark as probes\n"
-	"  --title TEXT       page: the page's title\n"
-	"  --text FILE        page: a section of the text report (lines "
-	"starting\n"
-	"                     with 0x1e are headings)\n"
-	"  --figure KIND=FILE page: a figure of KIND from the records in FILE\n"
-	"  -h, --help         this text\n"
-	"  --version          the version\n"
-	"\n"
-	"Each KIND and the records it reads:\n";
+	"      --workload KEY      memory-walk, array: the workload_key to draw\n"
+	"      --job ID            job: the job (jobid or jobid_raw) to draw\n"
+	"      --findings FILE     memory-walk, array: the workload (and the\n"
+	"                          probes) of the memory-search or\n"
+	"                          array-probes finding in FILE (sp-size\n"
+	"                          --findings); page: the same for its\n"
+	"                          figures\n"
+	"      --probes ID,...     array: the single runs to mark as probes\n"
+	"      --title TEXT        page: the page's title\n"
+	"      --text FILE         page: a section of the text report (lines\n"
+	"                          starting with 0x1e are headings)\n"
+	"      --figure KIND=FILE  page: a figure of KIND from the records in\n"
+	"                          FILE\n";
 
 struct options {
 	const struct plot_kind *kind;	/* NULL: the page */
@@ -53,13 +49,13 @@ struct options {
 };
 
 enum { OPT_WORKLOAD = 0x2000, OPT_JOB, OPT_FINDINGS, OPT_PROBES, OPT_TITLE,
-       OPT_TEXT, OPT_FIGURE, OPT_VERSION };
+       OPT_TEXT, OPT_FIGURE };
 
+/* After the options: the kinds, from the table that draws them. */
 static void
-help(void)
+kinds_help(void)
 {
-	fputs(usage_text, stdout);
-	fputs(help_text, stdout);
+	fputs("\nEach KIND and the records it reads:\n", stdout);
 	for (const struct plot_kind *k = plot_kinds; k->name; k++)
 		printf("  %-12s %s\n", k->name, k->reads);
 	printf("  %-12s sections of the text report and figures\n", "page");
@@ -126,16 +122,17 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "text", required_argument, NULL, OPT_TEXT },
 		{ "figure", required_argument, NULL, OPT_FIGURE },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		SP_HELP_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct sp_opts common = { .usage = usage_text, .help = help_text,
+				  .help_more = kinds_help };
 	const char *kind;
 	int c;
 
 	memset(o, 0, sizeof *o);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = sp_getopt(argc, argv, "", longopts, NULL,
+			      &common)) != -1) {
 		switch (c) {
 		case OPT_WORKLOAD:
 			o->plot.workload = optarg;
@@ -161,19 +158,6 @@ parse_options(int argc, char **argv, struct options *o)
 			add_figure(&o->page, optarg);
 			o->page_only = 1;
 			break;
-		case 'h':
-			help();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case OPT_VERSION:
-			sp_print_version();
-			sp_stdout_close();
-			exit(SP_EXIT_OK);
-		case ':':
-			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
-			       argv[optind - 1]);
-		default:
-			sp_die_unknown_option(optopt, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

@@ -114,8 +114,8 @@ parse_options(struct opts *o, int argc, char **argv)
 		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { usage_text, help_text, SP_FMT_PLAIN, NULL,
-				  NULL };
+	struct sp_opts common = { .usage = usage_text, .help = help_text,
+				  .fmt = SP_FMT_PLAIN };
 	int c;
 	long v;
 
