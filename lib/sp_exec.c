@@ -181,6 +181,9 @@ init(struct sp_exec *x, const char *name, double timeout_s)
 	x->deadline = now_s() + timeout_s;
 }
 
+/* Kills a child that is still running and reaps it. */
+static void stop(struct sp_exec *x);
+
 static void
 close_fd(int *fd)
 {
@@ -291,7 +294,7 @@ sp_exec_start(struct sp_exec *x, char *const argv[], double timeout_s)
 	close(report[0]);
 	if (n == (ssize_t)sizeof e) {
 		x->exec_errno = e;
-		sp_exec_kill(x);
+		stop(x);
 		return -1;
 	}
 	return 0;
@@ -475,8 +478,8 @@ sp_exec_finish(struct sp_exec *x)
 	    x->exit_code == 0 ? 0 : -1;
 }
 
-void
-sp_exec_kill(struct sp_exec *x)
+static void
+stop(struct sp_exec *x)
 {
 	close_fd(&x->out);
 	close_fd(&x->errfd);
@@ -492,7 +495,7 @@ sp_exec_kill(struct sp_exec *x)
 void
 sp_exec_free(struct sp_exec *x)
 {
-	sp_exec_kill(x);
+	stop(x);
 	untrack(x);
 	sp_buf_free(&x->err);
 }

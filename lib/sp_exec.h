@@ -77,9 +77,6 @@ ssize_t sp_exec_read(struct sp_exec *x, char *buf, size_t n);
  */
 int sp_exec_finish(struct sp_exec *x);
 
-/* Kills a child that is still running and reaps it. */
-void sp_exec_kill(struct sp_exec *x);
-
 /* Frees the buffers and closes what is still open (kills a live child). */
 void sp_exec_free(struct sp_exec *x);
 

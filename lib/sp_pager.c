@@ -16,8 +16,12 @@
 static pid_t pager_pid = -1;
 static volatile sig_atomic_t stdout_shut;
 
-const char *
-sp_pager_command(void)
+/*
+ * The pager's command as it would be chosen now, ignoring the terminal:
+ * a static or environment string, or NULL for none (empty, "cat").
+ */
+static const char *
+pager_command(void)
 {
 	const char *cmd = getenv("SLURMPAST_PAGER");
 
@@ -104,7 +108,7 @@ fail:
 int
 sp_pager_start(int off)
 {
-	const char *cmd = sp_pager_command(), *term = getenv("TERM");
+	const char *cmd = pager_command(), *term = getenv("TERM");
 	char **argv, *copy;
 	int data[2], status[2], e = 0;
 	ssize_t got;

@@ -14,12 +14,6 @@
 #define SP_PAGER_H
 
 /*
- * The pager's command as it would be chosen now, ignoring the terminal:
- * a static or environment string, or NULL for none (empty, "cat").
- */
-const char *sp_pager_command(void);
-
-/*
  * Starts the pager unless off is set, standard output is not a terminal
  * or TERM is dumb; from here standard output goes to it.  Call after
  * deciding anything from the terminal (its width, colour) and before

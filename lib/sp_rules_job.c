@@ -25,8 +25,12 @@ gather_of(const struct sp_site *site)
 	return site != NULL && site->known ? site->gather : SP_GATHER_UNKNOWN;
 }
 
-void
-sp_caveat_rss(struct sp_buf *b, const struct sp_site *site)
+/*
+ * The caveats of the site's gather type, as one sentence each: what
+ * MaxRSS measures here, and what TotalCPU misses.  Appended to b.
+ */
+static void
+caveat_rss(struct sp_buf *b, const struct sp_site *site)
 {
 	switch (gather_of(site)) {
 	case SP_GATHER_LINUX:
@@ -47,8 +51,8 @@ sp_caveat_rss(struct sp_buf *b, const struct sp_site *site)
 	}
 }
 
-void
-sp_caveat_cpu(struct sp_buf *b, const struct sp_site *site)
+static void
+caveat_cpu(struct sp_buf *b, const struct sp_site *site)
 {
 	switch (gather_of(site)) {
 	case SP_GATHER_LINUX:
@@ -238,7 +242,7 @@ say_cpu_doubt(struct ctx *x, struct sp_buf *b)
 {
 	if (gather_of(x->d->site) != SP_GATHER_CGROUP) {
 		sp_buf_addc(b, ' ');
-		sp_caveat_cpu(b, x->d->site);
+		caveat_cpu(b, x->d->site);
 	}
 }
 
@@ -421,7 +425,7 @@ rule_memory(struct ctx *x)
 			   "MaxRSS reads %s, above that limit, which no "
 			   "working set can do: do not size --mem from it. ",
 			   sp_bytes(&x->w, limit), sp_bytes(&x->w, rss));
-			sp_caveat_rss(&x->dr.ev, x->d->site);
+			caveat_rss(&x->dr.ev, x->d->site);
 		} else if (sp_known(rss)) {
 			ev(x, "Killed for memory at %s per node; the highest "
 			   "sample was %s (%s). Samples are a floor: the "
@@ -441,7 +445,7 @@ rule_memory(struct ctx *x)
 		ev(x, "MaxRSS reads %s, above the %s limit per node, yet the "
 		   "job was not killed: the figure cannot be this job's "
 		   "footprint. ", sp_bytes(&x->w, rss), sp_bytes(&x->w, limit));
-		sp_caveat_rss(&x->dr.ev, x->d->site);
+		caveat_rss(&x->dr.ev, x->d->site);
 		act(x, "Do not size --mem from it. Measure the working "
 		    "set live while the job runs (sstat, the cgroup's "
 		    "memory.peak, or slurmwatch).");
@@ -461,7 +465,7 @@ rule_memory(struct ctx *x)
 		say_thin(x, &x->dr.ev);
 		act(x, "Try --mem=%s (%s). ", sp_buf_str(&p->text),
 		    source(x, p, "the peak"));
-		sp_caveat_rss(&x->dr.act, x->d->site);
+		caveat_rss(&x->dr.act, x->d->site);
 		add(x, "memory-slack", SP_SEV_INFO);
 	}
 }
@@ -540,7 +544,7 @@ rule_noop(struct ctx *x)
 		    "allocation.");
 	} else {
 		ev(x, " No CPU time was attributed to it. ");
-		sp_caveat_cpu(&x->dr.ev, x->d->site);
+		caveat_cpu(&x->dr.ev, x->d->site);
 		act(x, "If the work ran in a pool that detaches from "
 		    "the job (daemonised workers, some container runtimes), "
 		    "it was not counted; otherwise find the blocking call: a "

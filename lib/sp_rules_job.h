@@ -49,11 +49,4 @@ struct sp_diag {
  */
 void sp_rules_job(const struct sp_diag *d, struct sp_findings *out);
 
-/*
- * The caveats of the site's gather type, as one sentence each: what
- * MaxRSS measures here, and what TotalCPU misses.  Appended to b.
- */
-void sp_caveat_rss(struct sp_buf *b, const struct sp_site *site);
-void sp_caveat_cpu(struct sp_buf *b, const struct sp_site *site);
-
 #endif

@@ -31,12 +31,6 @@ static const struct {
 	{ "S", "SUSPENDED" }, { "TO", "TIMEOUT" },
 };
 
-const char *
-sp_select_opt_name(enum sp_select_opt opt)
-{
-	return opt_names[opt];
-}
-
 /* A state as sacct's -s takes it (any case, or abbreviated), or NULL. */
 static const char *
 state_name(const char *v, size_t n)

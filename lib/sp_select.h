@@ -43,9 +43,6 @@ struct sp_select {
 	struct sp_names scratch;	/* a record's nodes, while matching */
 };
 
-/* The option's name as sacct spells it, for messages ("-r"). */
-const char *sp_select_opt_name(enum sp_select_opt opt);
-
 /*
  * Adds the values of one option (a comma list).  0, or -1 with a message
  * in err (an empty value, a state sacct does not know, a hostlist too

@@ -9,8 +9,12 @@
 
 /* ------------------------------------------------------------- UTF-8 */
 
-size_t
-sp_utf8_decode(const char *str, size_t n, unsigned long *cp)
+/*
+ * Decodes one UTF-8 character at s: its length in bytes with *cp set, or
+ * 0 for an invalid sequence (overlong, surrogate, past U+10FFFF, cut).
+ */
+static size_t
+utf8_decode(const char *str, size_t n, unsigned long *cp)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	unsigned long c;
@@ -90,7 +94,7 @@ sp_text_clean(struct sp_buf *b, const char *s, size_t n, unsigned how)
 			 * never obeyed. */
 			sp_buf_printf(b, "\\x%02x", u[i]);
 			i++;
-		} else if ((len = sp_utf8_decode(s + i, n - i, &cp)) == 0) {
+		} else if ((len = utf8_decode(s + i, n - i, &cp)) == 0) {
 			sp_buf_printf(b, "\\x%02x", u[i]);
 			i++;
 		} else if (is_invisible_control(cp)) {
@@ -187,7 +191,7 @@ char_cells(const char *s, size_t n, size_t *cells)
 		*cells = 1;
 		return 1;
 	}
-	if ((len = sp_utf8_decode(s, n, &cp)) == 0) {
+	if ((len = utf8_decode(s, n, &cp)) == 0) {
 		*cells = 1;
 		return 1;
 	}
@@ -245,7 +249,7 @@ sp_json_string(struct sp_buf *b, const char *s, size_t n)
 	sp_buf_addc(b, '"');
 	while (i < n) {
 		unsigned long cp;
-		size_t len = sp_utf8_decode(s + i, n - i, &cp);
+		size_t len = utf8_decode(s + i, n - i, &cp);
 
 		if (len == 0) {
 			sp_buf_adds(b, "\\ufffd");	/* invalid UTF-8 */

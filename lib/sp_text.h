@@ -15,12 +15,6 @@
 #include "sp_buf.h"
 
 /*
- * Decodes one UTF-8 character at s: its length in bytes with *cp set, or
- * 0 for an invalid sequence (overlong, surrogate, past U+10FFFF, cut).
- */
-size_t sp_utf8_decode(const char *s, size_t n, unsigned long *cp);
-
-/*
  * Appends untrusted bytes made safe to show: C0 controls and DEL as
  * "\x1b", invalid UTF-8 as "\xff", the C1 controls (CSI among them) and
  * the characters that reorder or hide text (bidi overrides and

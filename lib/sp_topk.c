@@ -38,8 +38,9 @@ sp_ref_make(const struct sp_order *o, double score, double a, double b,
 	return r;
 }
 
-int
-sp_ref_cmp(const struct sp_ref *x, const struct sp_ref *y)
+/* Which of two refs ranks higher: score, then the newer; -1, 0, 1. */
+static int
+ref_cmp(const struct sp_ref *x, const struct sp_ref *y)
 {
 	int c = cmp_double(x->score, y->score);
 
@@ -102,7 +103,7 @@ heap_up(void *base, size_t size, size_t i, lower_fn lower)
 static int
 ref_lower(const void *a, const void *b)
 {
-	return sp_ref_cmp(a, b) < 0;
+	return ref_cmp(a, b) < 0;
 }
 
 static int
@@ -134,7 +135,7 @@ sp_topk_offer(struct sp_topk *t, uint32_t k, struct sp_pool *pool,
 		heap_up(t->v, sizeof *t->v, t->n++, ref_lower);
 		return;
 	}
-	if (k == 0 || sp_ref_cmp(cand, &t->v[0]) <= 0)
+	if (k == 0 || ref_cmp(cand, &t->v[0]) <= 0)
 		return;
 	t->v[0] = *cand;
 	t->v[0].jobid = keep_id(pool, id);
@@ -151,7 +152,7 @@ sp_topk_best(const struct sp_topk *t)
 	/* The root of the heap is the kept ref that ranks lowest. */
 	w = &t->v[0];
 	for (size_t i = 1; i < t->n; i++)
-		if (sp_ref_cmp(&t->v[i], w) > 0)
+		if (ref_cmp(&t->v[i], w) > 0)
 			w = &t->v[i];
 	return w;
 }
@@ -165,7 +166,7 @@ sp_topk_release(struct sp_pool *pool, struct sp_topk *t)
 static int
 by_ref_desc(const void *a, const void *b)
 {
-	return -sp_ref_cmp(a, b);
+	return -ref_cmp(a, b);
 }
 
 static int

@@ -25,8 +25,6 @@ struct sp_ref {
 
 struct sp_ref sp_ref_make(const struct sp_order *o, double score, double a,
 			  double b, uint64_t sub);
-/* Which of two refs ranks higher: score, then the newer; -1, 0, 1. */
-int sp_ref_cmp(const struct sp_ref *x, const struct sp_ref *y);
 
 /* The k best refs by (score, order); the list grows as refs arrive. */
 struct sp_topk {
