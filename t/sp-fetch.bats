@@ -744,6 +744,16 @@ fetched() {
 	    2>"$BATS_TEST_TMPDIR/$out.err"
 }
 
+# stored: a first run over store_rows' jobs, windowed as sacct would;
+# $store is the store it wrote.
+stored() {
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/rows FAKE_SACCT_WINDOW=1
+	export FAKE_SACCT_ROWS FAKE_SACCT_WINDOW
+	store_rows "$FAKE_SACCT_ROWS"
+	fetched first
+	store=$(ls "$XDG_CACHE_HOME"/slurmpast/*.sacct)
+}
+
 # The -S sacct was last asked for.
 asked_since() {
 	awk '$0 == "-S" { getline; s = $0 } END { print s }' "$FAKE_SACCT_LOG"
@@ -807,11 +817,7 @@ asked_since() {
 }
 
 @test "the store: damaged or another query's, it is said and not used; SLURMPAST_NO_CACHE" {
-	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/rows FAKE_SACCT_WINDOW=1
-	export FAKE_SACCT_ROWS FAKE_SACCT_WINDOW
-	store_rows "$FAKE_SACCT_ROWS"
-	fetched first
-	store=$(ls "$XDG_CACHE_HOME"/slurmpast/*.sacct)
+	stored
 	sed -i 's/old|alice/odd|alice/; s/^2001|2001|old/2001|2001|odd/' "$store"
 	sed -i '0,/old/s/old/odd/' "$store"
 	fetched second
@@ -838,6 +844,52 @@ asked_since() {
 	run --separate-stderr sp-fetch --refresh --no-cache
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-fetch: --refresh writes the store, --no-cache does not: give one" ]
+}
+
+@test "the store: --no-cache leaves it as it was, --refresh writes it anew" {
+	stored
+	cp -p "$store" "$BATS_TEST_TMPDIR/kept"
+	# The controller rewrites a job long settled (as after a restart):
+	# the store's copy stands until --refresh asks for the whole window.
+	sed -i 's/^2001|2001|old|/2001|2001|redone|/' "$FAKE_SACCT_ROWS"
+	fetched second
+	cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/second"
+	cp -p "$store" "$BATS_TEST_TMPDIR/kept"
+	fetched fresh --no-cache
+	[ "$(field 2001 name <"$BATS_TEST_TMPDIR/fresh")" = redone ]
+	cmp "$store" "$BATS_TEST_TMPDIR/kept"
+	[ ! "$store" -nt "$BATS_TEST_TMPDIR/kept" ]
+	[ -z "$(cat "$BATS_TEST_TMPDIR/fresh.err")" ]
+	fetched refreshed --refresh
+	[ "$(asked_since)" = 2026-01-01 ]
+	cmp "$BATS_TEST_TMPDIR/fresh" "$BATS_TEST_TMPDIR/refreshed"
+	# The next run reads the refreshed store and asks for the recent part.
+	fetched after
+	[ "$(asked_since)" != 2026-01-01 ]
+	cmp "$BATS_TEST_TMPDIR/fresh" "$BATS_TEST_TMPDIR/after"
+	[ -z "$(cat "$BATS_TEST_TMPDIR/after.err")" ]
+}
+
+@test "the store: cut short anywhere, it is damaged, said once, and rewritten" {
+	stored
+	cp "$store" "$BATS_TEST_TMPDIR/whole"
+	size=$(wc -c <"$BATS_TEST_TMPDIR/whole")
+	# Without its last line, in the middle of a unit, inside the header,
+	# empty; and a unit's byte count that runs past the file's end.
+	for cut in $((size - 8)) $((size / 2)) 40 0; do
+		head -c "$cut" "$BATS_TEST_TMPDIR/whole" >"$store"
+		fetched "cut$cut"
+		[ "$(asked_since)" = 2026-01-01 ]
+		cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/cut$cut"
+		[ "$(wc -l <"$BATS_TEST_TMPDIR/cut$cut.err")" -eq 1 ]
+		grep -qx "sp-fetch: the store $store \(is damaged\|is not a slurmpast store\|is another query's\): not used, sacct asked for the whole window" "$BATS_TEST_TMPDIR/cut$cut.err"
+		# That run wrote it whole again.
+		[ "$(tail -n 1 "$store")" = "$(tail -n 1 "$BATS_TEST_TMPDIR/whole")" ]
+	done
+	sed '0,/^U\t[0-9]*/s//U\t99999/' "$BATS_TEST_TMPDIR/whole" >"$store"
+	fetched long
+	[ "$(cat "$BATS_TEST_TMPDIR/long.err")" = "sp-fetch: the store $store is damaged: not used, sacct asked for the whole window" ]
+	cmp "$BATS_TEST_TMPDIR/first" "$BATS_TEST_TMPDIR/long"
 }
 
 @test "the store: runs at the same time leave a whole one" {
