@@ -4,7 +4,8 @@
  * Reads job records that carry workload_key (sp-group adds it) and writes
  * one advice record per workload and flag: --time, --mem, --cpus-per-task
  * and, for workloads that hold GPUs, --gpus.  --findings writes instead
- * the failures no single run shows; --cost re-costs every run as if the
+ * the failures no single run shows (--findings-to: into a file as well,
+ * from the same reading); --cost re-costs every run as if the
  * advice had been followed (the article's figure 9), and with
  * --attributed only the runs sp-attr found a source for, under the advice
  * every run of their workload gives.
@@ -26,10 +27,10 @@
 #include "sp-size/size.h"
 
 static const char usage_text[] =
-	"usage: sp-size [--findings | --cost [--attributed]] [--time] [--mem] "
-	"[--cpus-per-task]\n"
-	"               [--gpus] [--tsv | --plain | --json | --csv] "
-	"[file ...]\n"
+	"usage: sp-size [--findings | --findings-to file | --cost "
+	"[--attributed]]\n"
+	"               [--time] [--mem] [--cpus-per-task] [--gpus]\n"
+	"               [--tsv | --plain | --json | --csv] [file ...]\n"
 	"       sp-size --script script [--diff | --in-place "
 	"[--backup suffix]]\n"
 	"               [--add] [-u user] [--time] [--mem] "
@@ -45,6 +46,8 @@ static const char help_text[] =
 	"--script, the advice written into a batch script's #SBATCH lines.\n"
 	"      --findings          the failures no single run shows, one "
 	"record each\n"
+	"      --findings-to file  the advice, and the findings into file: "
+	"one reading\n"
 	"      --cost              every run re-costed as if the advice had "
 	"been\n"
 	"                          followed\n"
@@ -74,7 +77,7 @@ enum mode { MODE_ADVICE, MODE_FINDINGS, MODE_COST, MODE_SCRIPT };
 
 enum { OPT_FINDINGS = 0x2000, OPT_COST, OPT_TIME, OPT_MEM, OPT_CPUS,
        OPT_GPUS, OPT_SCRIPT, OPT_DIFF, OPT_IN_PLACE, OPT_BACKUP, OPT_ADD,
-       OPT_ATTRIBUTED };
+       OPT_ATTRIBUTED, OPT_FINDINGS_TO };
 
 struct options {
 	enum mode mode;
@@ -82,6 +85,7 @@ struct options {
 	int flags[SP_FLAG_N];
 	int any_flag;
 	int attributed;		/* --cost of the attributable runs */
+	const char *findings_to;	/* the advice, and the findings here */
 	enum sp_format fmt;
 	int fmt_given;
 	struct script_opts script;
@@ -122,6 +126,7 @@ parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "findings", no_argument, NULL, OPT_FINDINGS },
+		{ "findings-to", required_argument, NULL, OPT_FINDINGS_TO },
 		{ "cost", no_argument, NULL, OPT_COST },
 		{ "time", no_argument, NULL, OPT_TIME },
 		{ "mem", no_argument, NULL, OPT_MEM },
@@ -150,6 +155,12 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_FINDINGS:
 			o->mode = MODE_FINDINGS;
 			o->modes_given++;
+			break;
+		case OPT_FINDINGS_TO:
+			if (*optarg == '\0')
+				sp_die(SP_EXIT_USAGE, "--findings-to needs a "
+				       "file");
+			o->findings_to = optarg;
 			break;
 		case OPT_COST:
 			o->mode = MODE_COST;
@@ -198,6 +209,9 @@ parse_options(int argc, char **argv, struct options *o)
 		sp_die(SP_EXIT_USAGE, "--time, --mem, --cpus-per-task and --gpus "
 		       "choose advice; they do not combine with --%s",
 		       o->mode == MODE_COST ? "cost" : "findings");
+	if (o->findings_to != NULL && o->mode != MODE_ADVICE)
+		sp_die(SP_EXIT_USAGE, "--findings-to writes the findings beside "
+		       "the advice: no --findings, --cost or --script");
 	if (o->attributed && o->mode != MODE_COST)
 		sp_die(SP_EXIT_USAGE, "--attributed re-costs the attributable "
 		       "runs: add --cost");
@@ -366,7 +380,8 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 
 /* Returns 1 when a finding is critical. */
 static int
-findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
+findings(struct sp_histset *set, const struct sp_site *s,
+	 struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "jobid", "code", "severity", "evidence",
@@ -397,6 +412,29 @@ findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 		sp_writer_end(w);
 	}
 	sp_findings_free(&all);
+	return critical;
+}
+
+/*
+ * --findings-to: the findings into their own file, from the histories
+ * the advice was made of, so that a caller who wants both (slurmpast)
+ * reads the records once.  Returns 1 when a finding is critical.
+ */
+static int
+findings_to(const char *path, enum sp_format fmt, struct sp_histset *set,
+	    const struct sp_site *s)
+{
+	struct sp_writer w;
+	FILE *f = fopen(path, "w");
+	int critical;
+
+	if (f == NULL)
+		sp_die(SP_EXIT_USAGE, "--findings-to: %s:", path);
+	sp_writer_init(&w, f, fmt);
+	critical = findings(set, s, &w);
+	sp_writer_finish(&w);
+	if (ferror(f) | fclose(f))
+		sp_die(SP_EXIT_USAGE, "--findings-to: %s:", path);
 	return critical;
 }
 
@@ -531,6 +569,8 @@ main(int argc, char **argv)
 	switch (o.mode) {
 	case MODE_ADVICE:
 		advice(&o, &set, &s, &w);
+		if (o.findings_to != NULL)
+			critical = findings_to(o.findings_to, o.fmt, &set, &s);
 		break;
 	case MODE_FINDINGS:
 		critical = findings(&set, &s, &w);

@@ -289,8 +289,11 @@ fake_advice() {
 	rm -f "$bin/sp-size"
 	cat >"$bin/sp-size" <<FAKE
 #!/bin/sh
-case "\${1:-}" in --findings|--cost) exec "$SP_BIN/sp-size" "\$@" ;; esac
-cat >/dev/null
+case "\${1:-}" in
+--findings|--cost) exec "$SP_BIN/sp-size" "\$@" ;;
+--findings-to=*) "$SP_BIN/sp-size" --findings >"\${1#*=}" ;;
+*) cat >/dev/null ;;
+esac
 printf 'user\tworkload\tworkload_key\tflag\truns\tverdict\trequested\tsuggestion\tsbatch\tobserved\tbasis\tcaution\n'
 cat "$1"
 FAKE

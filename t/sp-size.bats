@@ -73,6 +73,42 @@ setup() {
 	[ "${#lines[@]}" -eq 3 ]
 }
 
+@test "sp-size --findings-to: the advice, and the findings in a file, as two runs write them" {
+	sp-fetch --demo 2>/dev/null | sp-group 2>/dev/null >"$T/demo.tsv"
+	for fmt in --tsv --json; do
+		sp-size "$fmt" "$T/demo.tsv" >"$T/advice" 2>"$T/advice.err"
+		sp-size "$fmt" --findings "$T/demo.tsv" >"$T/findings" 2>/dev/null || [ $? -eq 1 ]
+		run --separate-stderr sp-size "$fmt" --findings-to "$T/both.findings" "$T/demo.tsv"
+		[ "$status" -eq 1 ]	# the demo holds a critical finding
+		cmp "$T/advice" <(printf '%s\n' "$output")
+		cmp "$T/findings" "$T/both.findings"
+		[ "$stderr" = "$(cat "$T/advice.err")" ]
+	done
+	[ "$(wc -l <"$T/findings")" -gt 10 ]
+	# No critical finding: status 0.
+	run --separate-stderr sp-size --findings-to="$T/none" "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 "$T/none")" = "$(printf 'user\tworkload\tworkload_key\tjobid\tcode\tseverity\tevidence\taction')" ]
+	[ "$(cut -f6 "$T/none" | grep -cx critical)" -eq 0 ]
+	run --separate-stderr sp-size --findings-to "$T/tok.findings" "$T/tok.tsv"
+	[ "$status" -eq 1 ]
+	[ "$(sed -n 2p "$T/tok.findings" | cut -f5,6)" = "$(printf 'memory-search\tcritical')" ]
+	# With another output, or nowhere to write: one line, exit 2.
+	for opt in --findings --cost; do
+		run --separate-stderr sp-size "$opt" --findings-to "$T/x" "$T/jobs.tsv"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "sp-size: --findings-to writes the findings beside the advice: no --findings, --cost or --script" ]
+	done
+	run --separate-stderr sp-size --findings-to "$T/no/such/dir" "$T/jobs.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-size: --findings-to: $T/no/such/dir: No such file or directory" ]
+	if [ -w /dev/full ]; then
+		run --separate-stderr sp-size --findings-to /dev/full "$T/jobs.tsv"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == "sp-size: "*"No space left on device" ]]
+	fi
+}
+
 @test "sp-size --cost: requested, used, recommended, reductions only" {
 	run sp-size --cost "$T/jobs.tsv"
 	[ "$status" -eq 0 ]
