@@ -18,7 +18,8 @@ struct sp_intern {
 	struct sp_interned *e;	/* e[i]: the i-th string */
 	size_t n;
 	size_t cap;
-	size_t *slot;		/* open addressing: number + 1, 0 empty */
+	uint64_t *slot;		/* open addressing: number + 1, 0 empty,
+				 * and the hash's high half (sp_intern.c) */
 	size_t slotcap;
 };
 
