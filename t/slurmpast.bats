@@ -541,6 +541,17 @@ widest() {
 	[[ "${lines[-1]}" == "# not to paste: the rows pool "* ]]
 }
 
+# Issue 14, item 4: the one-job view suggested --time=16:15:00 where
+# train-web's runs took up to 16:24:50 and --sizing said 20:45:00.
+@test "one job's view: its workload's figures, with the runs they rest on" {
+	run --separate-stderr slurmpast --demo 51176530
+	[[ "$output" == *"A tighter --time=20:45:00 (sp-size's advice from 21 runs of this workload)"* ]]
+	[[ "$output" != *"16:15:00"* ]]
+	run --separate-stderr slurmpast --demo 51126620
+	[[ "$output" == *"--mem=94G (sp-size's advice from 993 runs of this workload)"* ]]
+	[[ "$output" != *"--mem=55G"* ]]
+}
+
 @test "a pooled node table of a real dump: nothing to paste (pozidriv)" {
 	need_fixtures
 	run --separate-stderr slurmpast --input "$FIXTURES/xdmod/pozidriv.log" \

@@ -905,3 +905,29 @@ array_input() {
 	run sp-show --findings m.tsv
 	[[ "$output" == *'slurm-15.out:\nsrun: error:'* ]]
 }
+
+# Issue 15, item 7: one job killed at 100M is told the workload's 150M
+# (hpc-cost-simulator), as sp-size says it, never 1G.
+@test "a job killed under 1 GiB: the same MiB figure as its workload's advice (hpc)" {
+	need_fixtures
+	sp-fetch --input "$FIXTURES/hpc-cost-simulator/sacct-output-v2.txt" --fields State,JobID,ReqCPUS,ReqMem,ReqNodes,Constraints,Submit,Eligible,Start,Elapsed,Suspended,End,ExitCode,DerivedExitCode,AllocNodes,NCPUS,MaxDiskRead,MaxDiskWrite,MaxPages,MaxRSS,MaxVMSize,CPUTime,UserCPU,SystemCPU,TotalCPU,Partition 2>/dev/null |
+		sp-group >hpc.tsv
+	run sp-show --findings --no-logs -j 67108865 hpc.tsv
+	[ "$status" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$5 == "host-oom" { print $8 }')" = \
+	  "Raise --mem to 150M (sp-size's advice from 15 runs of this workload), or hold less at once: fewer dataloader workers, a smaller prefetch or cache." ]
+	[[ "$output" != *"--mem=1G"* && "$output" != *" 1G "* ]]
+}
+
+# Issue 15, item 9: slurm2sql's job 43974388 was told to raise --mem
+# after 2,048 major faults in 3.5 hours, far below its limit.
+@test "a few faults over hours is no paging (slurm2sql)" {
+	need_fixtures
+	sp-fetch --input "$FIXTURES/slurm2sql/test-data1.txt" 2>/dev/null >s2s.tsv
+	[ "$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["jobid"] == "43974388" { print $c["max_pages"] }' s2s.tsv)" = 2048 ]
+	run sp-show --findings --no-logs -j 43974388 s2s.tsv
+	[ "$(printf '%s\n' "$output" | awk -F '\t' 'NR > 1 { print $5 }' | paste -sd ' ')" = "cpu-overrequest cancelled" ]
+	[[ "$output" != *"Raise --mem"* ]]
+}
+

@@ -131,3 +131,52 @@ advice() {
 	grep -q $'^alice\ttrain-web\t[^\t]*\t51176530\twalltime-slack\t.*--time=20:45:00 (sp-size.s advice from 21 runs of this workload)' "$T/findings.tsv"
 	grep -q $'\t51126620\tmemory-slack\t.*--mem=94G (sp-size.s advice from 993 runs of this workload)' "$T/findings.tsv"
 }
+
+# Issue 15, item 11: "a tighter --time=00:05:00" to a job that asked
+# 00:05:00.  No action over the demo names a job's own request as the
+# change: each --time and --mem an action says, against the job's.
+@test "the demo: no action suggests the value the job already asked for" {
+	sp-fetch --demo 2>/dev/null | sp-group >"$T/demo.tsv"
+	sp-show --findings --no-logs "$T/demo.tsv" >"$T/findings.tsv" || [ $? -eq 1 ]
+	run awk -F '\t' '
+	function secs(t,   d, a) {
+		d = 0
+		if (index(t, "-")) {
+			d = substr(t, 1, index(t, "-") - 1)
+			t = substr(t, index(t, "-") + 1)
+		}
+		split(t, a, ":")
+		return d * 86400 + a[1] * 3600 + a[2] * 60 + a[3]
+	}
+	function bytes(m,   u) {
+		u = substr(m, length(m))
+		m = substr(m, 1, length(m) - 1)
+		return m * (u == "T" ? 2^40 : u == "G" ? 2^30 : u == "M" ? 2^20 : 2^10)
+	}
+	FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+	FILENAME == ARGV[1] {
+		id = $c[FILENAME, "jobid"]
+		lim[id] = $c[FILENAME, "timelimit_s"]
+		mem[id] = $c[FILENAME, "mem_limit_node_b"]
+		next
+	}
+	{
+		a = $c[FILENAME, "action"]
+		id = $c[FILENAME, "jobid"]
+		if (match(a, /--time=[0-9:-]+/)) {
+			n++
+			if (secs(substr(a, RSTART + 7, RLENGTH - 7)) == lim[id])
+				print id " " $c[FILENAME, "code"] ": " a
+		}
+		if (match(a, /--mem=[0-9.]+[KMGT]/)) {
+			n++
+			if (bytes(substr(a, RSTART + 6, RLENGTH - 6)) == mem[id])
+				print id " " $c[FILENAME, "code"] ": " a
+		}
+	}
+	END { print n + 0 " checked" }' "$T/demo.tsv" "$T/findings.tsv"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^[0-9]+\ checked$ ]] || { echo "$output" | head; false; }
+	[ "${output% checked}" -gt 1000 ]
+}
+

@@ -108,3 +108,27 @@ show_json() {
 	[ "${#lines[@]}" -eq 5 ]
 	awk -F '\t' 'NR > 1 && !($7 > 0 && $7 <= 1) { exit 1 }' <<<"$output"
 }
+
+@test "the rules fire only where they apply: a sleep's timeout, a 5-minute job, a 200M kill" {
+	# Issue 15, item 10: 61-87 s of sleep, no CPU, is no timeout-real.
+	run sp-show --findings --no-logs -j "$(expect timeout jobid)" "$RECORDS"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | awk -F '\t' 'NR > 1 { print $5 "/" $6 }')" = "timeout/warning" ]
+	[[ "$output" != *"while working"* && "$output" != *"Raise --time"* ]]
+	# Item 11: jobs asked 00:05:00 and ran seconds; 00:05:00 is the
+	# smallest step, so "a tighter --time=00:05:00" is no change.
+	for key in completed exit1 fold_s1e20 sleeper; do
+		run sp-show --findings --no-logs -j "$(expect "$key" jobid)" "$RECORDS"
+		[[ "$output" != *"--time=00:05:00"* ]] || { echo "$key: $output"; return 1; }
+	done
+	# Item 7: killed at 200M, the next --mem is in MiB, never 1G.
+	for key in oom oom_array_3; do
+		run sp-show --findings --no-logs -j "$(expect "$key" jobid)" "$RECORDS"
+		[[ "$output" != *"--mem=1G"* && "$output" != *"--mem to 1G"* ]] ||
+			{ echo "$key: $output"; return 1; }
+	done
+	if [ "$(expect oom state)" = OUT_OF_MEMORY ]; then
+		run sp-show --findings --no-logs -j "$(expect oom jobid)" "$RECORDS"
+		[[ "$output" == *"Raise --mem to 300M (the size that was killed plus 30%"* ]]
+	fi
+}
