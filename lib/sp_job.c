@@ -336,7 +336,8 @@ sp_job_noop(const struct sp_job *j)
 int
 sp_job_hang(const struct sp_job *j)
 {
-	return sp_job_noop(j) &&
+	/* With no state, whether one explains the idle CPU is unknown. */
+	return sp_job_noop(j) && j->state.n > 0 &&
 	       !sp_state_explains_idle(sp_state_of(j->state));
 }
 
@@ -366,6 +367,8 @@ sp_job_hang_known(const struct sp_job *j)
 		return 0;
 	if (j->elapsed_s <= SP_NOOP_MIN_ELAPSED_S)
 		return 1;
+	if (j->state.n == 0)
+		return !isnan(j->total_cpu_s) && !sp_job_noop(j);
 	return !isnan(j->total_cpu_s) ||
 	       sp_state_explains_idle(sp_state_of(j->state));
 }

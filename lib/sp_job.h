@@ -109,13 +109,17 @@ int sp_job_failed(const struct sp_job *j);
 int sp_job_state_is(const struct sp_job *j, const char *state);
 /* Computed nothing: closed, elapsed > 300 s, work-step CPU < 10 s. */
 int sp_job_noop(const struct sp_job *j);
-/* ... and its state does not already explain it (OOM, NODE_FAIL, ...). */
+/*
+ * ... and its state does not already explain it (OOM, NODE_FAIL, ...); 0
+ * where the state is not recorded (sp_job_hang_known says so).
+ */
 int sp_job_hang(const struct sp_job *j);
 /*
  * Whether sp_job_hang can be answered at all: 1 for a closed allocation
  * with elapsed known that ran SP_NOOP_MIN_ELAPSED_S or less, has
  * total_cpu_s, or ended in a state that explains an idle CPU; 0 when its
- * CPU time is unknown (sacct dumps without TotalCPU), open, or a step.
+ * CPU time is unknown (sacct dumps without TotalCPU), or it computed
+ * nothing and its state is not recorded, open, or a step.
  * Where it is 0, sp_job_hang's 0 means "unknown", not "computed".
  */
 int sp_job_hang_known(const struct sp_job *j);

@@ -77,6 +77,7 @@ add_run(struct sp_rollup *ru, struct sp_rollup_wl *w, const struct sp_job *j)
 	const char *name;
 
 	w->runs++;
+	w->stateless += j->state.n == 0;
 	w->completed += sp_job_state_is(j, "COMPLETED");
 	w->failed += failed;
 	w->cancelled += sp_job_state_is(j, "CANCELLED");
@@ -87,6 +88,7 @@ add_run(struct sp_rollup *ru, struct sp_rollup_wl *w, const struct sp_job *j)
 				       !isnan(j->total_cpu_s);
 	} else if (sp_job_usable(j)) {
 		w->hang_unjudged++;
+		w->hang_maybe += sp_job_noop(j);
 	}
 	w->problems += failed || noop;
 	if (!isnan(gh)) {
@@ -109,6 +111,7 @@ add_run(struct sp_rollup *ru, struct sp_rollup_wl *w, const struct sp_job *j)
 		w->last = last;
 		w->last_known = 1;
 	}
+	w->nameless += j->name.n == 0;
 	name = count_name(ru, w, j->name);
 	sp_order_of(&o, j);
 	if (!w->have_newest || sp_order_cmp(&o, &w->newest) > 0) {
@@ -252,6 +255,13 @@ sp_rollup_sort(struct sp_rollup *ru, enum sp_rollup_sort by)
 const char *
 sp_rollup_severity(const struct sp_rollup_wl *w)
 {
+	/* Where one rate is unknown, only the other's critical stands. */
+	if (w->stateless > 0)
+		return w->runs >= SP_SEV_MIN_RUNS &&
+		    w->noop_rate >= SP_SEV_CRIT_NOOP_RATE ? "critical" : "";
+	if (w->hang_unjudged > 0 && !sp_rollup_noop_known(w))
+		return w->runs >= SP_SEV_MIN_RUNS &&
+		    w->fail_rate >= SP_SEV_CRIT_FAIL_RATE ? "critical" : "";
 	if (w->runs >= SP_SEV_MIN_RUNS &&
 	    (w->fail_rate >= SP_SEV_CRIT_FAIL_RATE ||
 	     w->noop_rate >= SP_SEV_CRIT_NOOP_RATE))
@@ -265,6 +275,9 @@ sp_rollup_severity(const struct sp_rollup_wl *w)
 int
 sp_rollup_noop_known(const struct sp_rollup_wl *w)
 {
+	/* A run that computed nothing, its state unknown, may be a hang. */
+	if (w->hang_maybe > 0)
+		return 0;
 	return w->hang_judged_long || (w->hang_judged && !w->hang_unjudged);
 }
 

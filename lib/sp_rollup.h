@@ -25,10 +25,15 @@ extern const char *const sp_rollup_sort_names[];
 struct sp_rollup_wl {
 	size_t key;			/* its number in the key table */
 	long runs, completed, failed, cancelled, noop, problems;
+	long stateless;			/* runs with no state recorded: how
+					 * they ended, and so the counts by
+					 * state, are unknown */
 	long hang_judged;		/* runs whose noop is known */
 	long hang_unjudged;		/* over 5 minutes, no CPU time */
 	long hang_judged_long;		/* over 5 minutes, CPU time known */
+	long hang_maybe;		/* computed nothing, state unknown */
 	long names;
+	long nameless;			/* runs with no name: names unknown */
 	double gpu_h, core_h;
 	int gpu_known, core_known;
 	int64_t first, last;
@@ -74,7 +79,10 @@ const char *sp_rollup_key(const struct sp_rollup *ru,
 			  const struct sp_rollup_wl *w);
 /* The workload part of a key: after its third '/', else the whole key. */
 const char *sp_rollup_key_workload(const char *key);
-/* "critical", "warning" or "ok" by the failure and no-op rates. */
+/*
+ * "critical", "warning" or "ok" by the failure and no-op rates; "" (unknown)
+ * where a run's state is, unless the no-op rate alone is critical.
+ */
 const char *sp_rollup_severity(const struct sp_rollup_wl *w);
 /* Whether noop means anything: a run that could have hung was judged. */
 int sp_rollup_noop_known(const struct sp_rollup_wl *w);

@@ -289,6 +289,16 @@ write_time(struct sp_writer *w, int known, int64_t t, struct sp_buf *b)
 	sp_writer_field(w, b->p, b->len);
 }
 
+/* A count of runs by how they ended: unknown where a state is. */
+static void
+by_state(struct sp_writer *w, const struct sp_rollup_wl *x, long n)
+{
+	if (x->stateless > 0)
+		sp_writer_empty(w);
+	else
+		sp_writer_int(w, n);
+}
+
 /* The header, after --by's columns if any (by_columns). */
 static void
 write_header(struct sp_writer *w)
@@ -354,17 +364,25 @@ write_rollup(struct sp_rollup *ru, struct sp_writer *w,
 			sp_writer_field(w, b.p, b.len);
 			sp_writer_empty(w);
 		}
-		sp_writer_int(w, x->names);
+		if (x->nameless > 0)
+			sp_writer_empty(w);
+		else
+			sp_writer_int(w, x->names);
 		sp_writer_int(w, x->runs);
-		sp_writer_int(w, x->completed);
-		sp_writer_int(w, x->failed);
-		sp_writer_int(w, x->cancelled);
+		/* A run with no state could have ended any way. */
+		by_state(w, x, x->completed);
+		by_state(w, x, x->failed);
+		by_state(w, x, x->cancelled);
 		/* Unknown when no run that could have hung was judged. */
 		if (sp_rollup_noop_known(x))
 			sp_writer_int(w, x->noop);
 		else
 			sp_writer_empty(w);
-		sp_writer_int(w, x->problems);
+		/* A failure or a hang: unknown where either is. */
+		if (sp_rollup_noop_known(x))
+			by_state(w, x, x->problems);
+		else
+			sp_writer_empty(w);
 		sp_writer_num(w, x->gpu_known ? x->gpu_h : NAN);
 		sp_writer_num(w, x->core_known ? x->core_h : NAN);
 		sp_writer_num(w, x->compute);

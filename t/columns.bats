@@ -146,7 +146,7 @@ every() {
 	for col in $(cat "$D/ran"); do
 		bad=$bad$(compare "$1" "$2" "${3-}" "$col")
 	done
-	[ -z "$bad" ] || { printf '%s\n' "$bad" | head -30; return 1; }
+	[ -z "$bad" ] || { printf "%s\n" "$bad" | head -${SHOW:-30}; return 1; }
 }
 
 @test "sp-size: no verdict becomes a different number without a column" {
@@ -232,3 +232,26 @@ every() {
 	[ "$output" = "keep|" ]
 	cmp "$D/full.out" "$D/array_job.out"
 }
+
+# The label without raw names is the workload itself (a name, not a
+# guess); first and last fall back to the submission and the start, as
+# for a run that never started, which has neither.  Without alloc_gpus
+# the compute is its core-hours alone (the key's '?' says the GPUs are
+# unknown): that one is not honoured yet, and left out here.
+@test "sp-group --rollup: no count or figure becomes another without a column" {
+	each_column sp-group --rollup | grep -vx alloc_gpus >"$D/ran"
+	[ -s "$D/ran" ]
+	every workload_key "" label,first,last || st=1
+	CUT=blank_column each_column sp-group --rollup | grep -vx alloc_gpus >"$D/ran"
+	every workload_key "" label,first,last || st=1
+	[ -z "${st-}" ]
+	# The cases found: no state left completed 0 and severity ok, and
+	# five runs that computed nothing counted as hangs, though a state
+	# might have explained them.
+	run awk -F '\t' '$2 == "rollout-gen" { print $8 "|" $9 "|" $11 "|" $12 "|" $18 }' "$D/state.out"
+	[ "$output" = "||||" ]
+	# No total_cpu_s: rollout-gen's hangs, problems and severity unknown.
+	run awk -F '\t' '$2 == "rollout-gen" { print $9 "|" $11 "|" $12 "|" $18 }' "$D/total_cpu_s.out"
+	[ "$output" = "85|||" ]
+}
+

@@ -84,7 +84,7 @@ setup() {
 		'user	workload	workload_key	label	partition	names	runs	completed	failed	cancelled	noop	problems	gpu_h	core_h	compute	share	cum_share	severity	first	last' \
 		'alice	s#e#	alice/gpu/gpu/s#e#	s#e#	gpu	2	2	1	1	0	0	1	1.166667	4.666667	23.333333	0.748263	0.748263	warning	2026-11-01T10:00:00	2026-11-02T10:10:00' \
 		'bob	tool-bench-#-#-#	bob/cpu/?/tool-bench-#-#-#	tool-bench-2026-03-15	cpu	1	1	0	1	0	0	1		4	4	0.128274	0.876537	warning	2026-11-05T10:00:00	2026-11-05T10:30:00' \
-		'bob	?	bob/?/gpu/?	?	?	1	1	0	0	1	1	1	0.222222	0.222222	3.777778	0.121147	0.997684	warning	2026-11-04T10:00:00	2026-11-04T10:06:40' \
+		'bob	?	bob/?/gpu/?	?	?		1	0	0	1	1	1	0.222222	0.222222	3.777778	0.121147	0.997684	warning	2026-11-04T10:00:00	2026-11-04T10:06:40' \
 		'bob	#	bob/cpu/?/#	20261102+1	cpu	2	2	2	0	0	0	0		0.0555556	0.0555556	0.00178158	0.999466	ok	2026-11-06T10:00:00	2026-11-07T10:01:40' \
 		'alice	mid#_#	alice/cpu/cpu/mid#_#	mid85_059	cpu	1	1	1	0	0	0	0	0	0.0166667	0.0166667	0.000534474	1	ok	2026-11-03T10:00:00	2026-11-03T10:01:00')" ]
 }
@@ -144,7 +144,8 @@ setup() {
 }
 
 # noop is sp-hang's rule: a NODE_FAIL that computed nothing is no hang;
-# a run over five minutes without CPU time is unknown, not 0.
+# a run over five minutes without CPU time is unknown, not 0, and so are
+# the counts it could change (issue 14, item 2).
 @test "sp-group --rollup: noop counts judged hangs, unknown stays empty" {
 	printf 'jobid\tname\tuser\tpartition\tstate\telapsed_s\ttotal_cpu_s\n1\tft\tu\tp\tNODE_FAIL\t1800\t0.5\n2\tft\tu\tp\tCOMPLETED\t1800\t900\n3\tnc\tu\tp\tCOMPLETED\t1800\t\n4\tnc\tu\tp\tCOMPLETED\t60\t\n5\tmix\tu\tp\tCOMPLETED\t1800\t\n6\tmix\tu\tp\tCANCELLED\t1800\t1\n' >"$T/noop.tsv"
 	run --separate-stderr sh -c 'sp-group --rollup "$1" | cut -f2,7-12' sh "$T/noop.tsv"
@@ -153,7 +154,15 @@ setup() {
 		'workload	runs	completed	failed	cancelled	noop	problems' \
 		'ft	2	1	1	0	0	1' \
 		'mix	2	1	0	1	1	1' \
-		'nc	2	2	0	0		0')" ]
+		'nc	2	2	0	0		')" ]
+	# A run that may have hung leaves its workload's problems and
+	# severity unknown too; one that computed nothing with no state
+	# recorded may be a hang or a kill, so its workload's noop is.
+	run --separate-stderr sh -c 'sp-group --rollup "$1" | awk -F "\t" "\$2 == \"nc\" { print \$18 \"|\" }"' sh "$T/noop.tsv"
+	[ "$output" = "|" ]
+	printf 'jobid\tname\tuser\tpartition\tstate\telapsed_s\ttotal_cpu_s\n1\tst\tu\tp\tCOMPLETED\t1800\t900\n2\tst\tu\tp\t\t1800\t0.5\n' >"$T/stateless.tsv"
+	run --separate-stderr sh -c 'sp-group --rollup "$1" | cut -f2,7-12,18' sh "$T/stateless.tsv"
+	[ "${lines[1]}" = "$(printf 'st\t2\t\t\t\t\t\t')" ]
 }
 
 @test "sp-group --rollup: NODE_FAIL requeues are not noops (demo)" {
