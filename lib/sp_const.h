@@ -211,6 +211,12 @@
 #define SP_PROBE_MIN_POPULATION		10
 #define SP_PROBE_MAX			5
 #define SP_PROBE_KEEP			64
+/*
+ * The follow-up of a changed request (sp_change.h): a raise is said to
+ * have held, and a change to have done nothing for a failure that
+ * repeats, only after this many runs at the new request.
+ */
+#define SP_CHANGE_MIN_SINCE		2
 
 /*
  * The headline (sp_headline: the report's and the dashboard's).  It leads

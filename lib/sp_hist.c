@@ -151,6 +151,7 @@ sp_hist_free(struct sp_hist *h)
 	sp_pool_release(p, h->done_s, h->donecap * sizeof *h->done_s);
 	sp_pool_release(p, h->doneat, h->doneatcap * sizeof *h->doneat);
 	sp_singles_release(p, &h->singles);
+	sp_asked_free(&h->asked, p);
 	if (m != NULL) {
 		sp_topk_release(p, &m->near);
 		sp_pool_release(p, m->oomsubs,
@@ -687,6 +688,8 @@ sp_hist_add_run(struct sp_hist *h, const struct sp_run *r)
 	for (int f = 0; f < SP_FLAG_N; f++)
 		if (sp_positive(asked[f]) && !(h->req_least[f] <= asked[f]))
 			h->req_least[f] = asked[f];
+	sp_asked_add(&h->asked, h->pool, r, asked[SP_FLAG_TIME],
+		     asked[SP_FLAG_MEM]);
 
 	add_array(h, r);	/* first: the kills below look their array up */
 	add_time(h, r);

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "sp_change.h"
 #include "sp_pool.h"
 #include "sp_run.h"
 #include "sp_suggest.h"
@@ -125,6 +126,8 @@ struct sp_hist {
 	/* The least any run asked for (NaN none): the only comparison left
 	 * when the newest run recorded no request. */
 	double req_least[SP_FLAG_N];
+	/* --time and --mem by the value asked: what a change did. */
+	struct sp_asked_sets *asked;	/* NULL until a run asks */
 
 	/* --time */
 	float *done_s;			/* completed, computing, elapsed > 0 */

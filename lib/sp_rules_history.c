@@ -10,6 +10,9 @@
 #include "sp_rules_history.h"
 #include "sp_suggest.h"
 
+static int resolved(struct sp_draft *d, const struct sp_hist *h,
+		    enum sp_flag f);
+
 /* Adds the drafted finding about workload h. */
 static void
 add(struct sp_findings *out, struct sp_draft *d, const struct sp_hist *h,
@@ -151,8 +154,12 @@ repeat_failure(struct sp_findings *out, struct sp_draft *d,
 			    "deterministic. Reproduce interactively.");
 	}
 	add_ids(d, &m->fail_ids, 0);
-	add(out, d, h, "repeat-failure", share > SP_REPEAT_CRIT_SHARE ?
-	    SP_SEV_CRITICAL : SP_SEV_WARNING);
+	if ((dom == SP_ST_OUT_OF_MEMORY && resolved(d, h, SP_FLAG_MEM)) ||
+	    (dom == SP_ST_TIMEOUT && resolved(d, h, SP_FLAG_TIME)))
+		add(out, d, h, "repeat-failure", SP_SEV_INFO);
+	else
+		add(out, d, h, "repeat-failure", share > SP_REPEAT_CRIT_SHARE
+		    ? SP_SEV_CRITICAL : SP_SEV_WARNING);
 	sp_buf_free(&t);
 }
 
@@ -274,6 +281,7 @@ memory(struct sp_findings *out, struct sp_draft *d,
 		sp_draft_id(d, v[i]->jobid);
 	add(out, d, h, nsteps > 1 ? "memory-search" : "memory-unchanged",
 	    contra >= 0 && !arrays_unknown ? SP_SEV_CRITICAL :
+	    contra < 0 && resolved(d, h, SP_FLAG_MEM) ? SP_SEV_INFO :
 	    SP_SEV_WARNING);
 	free(v);
 	free(steps);
@@ -403,7 +411,8 @@ array_probes(struct sp_findings *out, struct sp_draft *d,
 		sp_draft_id(d, a->master);
 		for (size_t i = 0; i < np; i++)
 			sp_draft_id(d, p[i].jobid);
-		add(out, d, h, "array-probes", SP_SEV_WARNING);
+		add(out, d, h, "array-probes", resolved(d, h, SP_FLAG_MEM) ?
+		    SP_SEV_INFO : SP_SEV_WARNING);
 		free(p);
 	}
 	sp_buf_free(&t);
@@ -497,6 +506,175 @@ near_limit(struct sp_findings *out, struct sp_draft *d,
 	sp_buf_free(&t3);
 }
 
+/* ------------------------------------------------- changed requests */
+
+/* "--mem 8G -> 16G on 2026-06-01": the change, and the day of the first
+ * run at the new request when it is known. */
+static void
+change_head(struct sp_buf *b, const struct sp_change *c)
+{
+	struct sp_buf t = { 0 };
+
+	sp_buf_printf(b, "%s ", sp_flag_name(c->flag));
+	sp_suggest_spell(b, c->flag, c->before->value);
+	sp_buf_adds(b, " -> ");
+	sp_suggest_spell(b, c->flag, c->since->value);
+	if (isfinite(c->since->first.when)) {
+		sp_fmt_time(&t, (int64_t)c->since->first.when);
+		sp_buf_printf(b, " on %.10s", sp_buf_str(&t));
+	}
+	sp_buf_free(&t);
+}
+
+/* What the flag's failure is called: "killed for memory", "timed out". */
+static const char *
+failed_as(enum sp_flag f)
+{
+	return f == SP_FLAG_MEM ? "killed for memory" : "timed out";
+}
+
+static void
+change_ids(struct sp_draft *d, const struct sp_change *c)
+{
+	sp_draft_id(d, c->before->last_id);
+	sp_draft_id(d, c->since->first_id);
+	if (c->since->runs > 1)
+		sp_draft_id(d, c->since->last_id);
+}
+
+/* "Restore --time=04:00:00, the request before the change." */
+static void
+restore(struct sp_buf *b, const struct sp_change *c)
+{
+	sp_buf_printf(b, "Restore %s=", sp_flag_name(c->flag));
+	sp_suggest_spell(b, c->flag, c->before->value);
+	sp_buf_printf(b, ", the request before the change (sp-size %s sizes "
+		      "it from the runs).", sp_flag_name(c->flag));
+}
+
+static void
+change_held(struct sp_draft *d, const struct sp_change *c)
+{
+	const struct sp_asked *b = c->before, *s = c->since;
+	long nb = sp_change_telling(c->flag, b);
+
+	change_head(&d->ev, c);
+	sp_buf_printf(&d->ev, ": %ld %s since, none %s; %ld of %ld before "
+		      "%s.", (long)s->runs, plural(s->runs, "run", "runs"),
+		      failed_as(c->flag), nb, (long)b->runs,
+		      c->flag == SP_FLAG_MEM ? plural(nb, "was", "were") :
+		      "timed out while computing");
+}
+
+static void
+change_hurt(struct sp_draft *d, const struct sp_change *c)
+{
+	const struct sp_asked *b = c->before, *s = c->since;
+	long ns = sp_change_telling(c->flag, s);
+	long nb = sp_change_telling(c->flag, b);
+
+	change_head(&d->ev, c);
+	sp_buf_printf(&d->ev, ": %ld of %ld %s since %s%s%s, ", ns,
+		      (long)s->runs, plural(s->runs, "run", "runs"),
+		      c->flag == SP_FLAG_MEM ? plural(ns, "was ", "were ") :
+		      "", failed_as(c->flag), c->flag == SP_FLAG_TIME ?
+		      " while computing" : "");
+	if (nb == 0)
+		sp_buf_printf(&d->ev, "none of %ld before.", (long)b->runs);
+	else
+		sp_buf_printf(&d->ev, "%ld of %ld before.", nb, (long)b->runs);
+	restore(&d->act, c);
+}
+
+static void
+change_no_effect(struct sp_draft *d, const struct sp_change *c)
+{
+	const struct sp_asked *b = c->before, *s = c->since;
+	int mem = c->flag == SP_FLAG_MEM;
+
+	change_head(&d->ev, c);
+	sp_buf_printf(&d->ev, " did not stop the %s: %d of %d runs since %s"
+		      "%s, as %d of %d before %s.",
+		      mem ? "kills" : "timeouts", s->fails, s->runs,
+		      mem ? plural(s->fails, "was ", "were ") : "",
+		      failed_as(c->flag), b->fails, b->runs,
+		      mem ? plural(b->fails, "was", "were") : "did");
+	if (!mem && s->hung * 2 >= s->fails)
+		sp_buf_printf(&d->act, "%d of the timeouts since computed "
+			      "nothing: they hung, and no --time helps; fix "
+			      "the blocking call (sp-hang lists them).",
+			      s->hung);
+	else if (!c->raise)
+		restore(&d->act, c);
+	else if (mem)
+		sp_buf_adds(&d->act, "The step did not reach the peak: "
+			    "measure it once (a live reading) and set --mem "
+			    "from it, or find what else grows (workers, batch "
+			    "size, input).");
+	else
+		sp_buf_adds(&d->act, "They still time out while computing: "
+			    "size --time from the runs that completed "
+			    "(sp-size --time), not by steps, or find what made "
+			    "the work longer.");
+}
+
+/* What the newest change of --time and of --mem did, one finding each. */
+static void
+followup(struct sp_findings *out, struct sp_draft *d, const struct sp_hist *h)
+{
+	static const enum sp_flag flags[] = { SP_FLAG_TIME, SP_FLAG_MEM };
+
+	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
+		struct sp_change c;
+
+		switch (sp_change_of(h->asked, flags[i], h->req[flags[i]],
+				     &c)) {
+		case SP_CHANGE_HELD:
+			change_held(d, &c);
+			change_ids(d, &c);
+			add(out, d, h, "change-held", SP_SEV_INFO);
+			break;
+		case SP_CHANGE_HURT:
+			change_hurt(d, &c);
+			change_ids(d, &c);
+			add(out, d, h, "change-hurt", SP_SEV_WARNING);
+			break;
+		case SP_CHANGE_NO_EFFECT:
+			change_no_effect(d, &c);
+			change_ids(d, &c);
+			add(out, d, h, "change-no-effect", SP_SEV_WARNING);
+			break;
+		case SP_CHANGE_NONE:
+			break;
+		}
+	}
+}
+
+/*
+ * A finding about failures of flag f that a later change of f ended (a
+ * raise that held): the draft says so ahead of its old evidence, and
+ * loses its action.  Returns 1 when it did, and the finding is info.
+ */
+static int
+resolved(struct sp_draft *d, const struct sp_hist *h, enum sp_flag f)
+{
+	struct sp_change c;
+	struct sp_buf ev = { 0 };
+
+	if (sp_change_of(h->asked, f, h->req[f], &c) != SP_CHANGE_HELD)
+		return 0;
+	sp_buf_adds(&ev, "Resolved by ");
+	change_head(&ev, &c);
+	sp_buf_printf(&ev, " (%d %s since, none %s). Found before the change: %s",
+		      c.since->runs, plural(c.since->runs, "run", "runs"),
+		      failed_as(f), sp_buf_str(&d->ev));
+	sp_buf_clear(&d->ev);
+	sp_buf_add(&d->ev, ev.p, ev.len);
+	sp_buf_clear(&d->act);
+	sp_buf_free(&ev);
+	return 1;
+}
+
 void
 sp_rules_history(struct sp_findings *out, const struct sp_hist *h,
 		 const struct sp_size_site *site)
@@ -509,6 +687,7 @@ sp_rules_history(struct sp_findings *out, const struct sp_hist *h,
 	array_probes(out, &d, h);
 	noop_allocations(out, &d, h);
 	near_limit(out, &d, h, site);
+	followup(out, &d, h);
 	sp_draft_free(&d);
 }
 

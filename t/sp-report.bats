@@ -117,7 +117,7 @@ oom_array  alice  cpu           4       3     0    n/a     2.5  100.0%  ok" ]
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "critical  rc-tok-github_code (alice): memory-search" ]
 	[[ "${lines[1]}" == "          8 submissions were killed for memory"* ]]
-	[ "${lines[-1]}" = "19 more findings: slurmpast --patterns" ]
+	[ "${lines[-1]}" = "20 more findings: slurmpast --patterns" ]
 	[ "$(printf '%s\n' "${lines[@]}" | grep -cE '^(critical|warning|info) ')" -eq 15 ]
 	printf '%s\n' "$FINDINGS_HEADER" >f
 	rollup

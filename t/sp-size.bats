@@ -283,8 +283,11 @@ fake_site() {
 	has() { awk -F '\t' -v w="$1" -v c="$2" -v s="$3" '$2 == w && $5 == c && $6 == s { n++ } END { exit n ? 0 : 1 }' "$T/found"; }
 	has rc-tok-github_code memory-search critical
 	grep -q 'in order: 32G x2 -> 17G -> 12G x2 -> 14G -> 16G -> 18G. Job 53511658 later COMPLETED at 32G' "$T/found"
-	has scan-corpus array-probes warning
-	grep -q 'Array 52581003 (142 tasks, --mem=6G) had 71 killed for memory. Before it, 2 single runs peaked at 1.0 GiB and 737.3 MiB.' "$T/found"
+	# The rerun at 12G ended the kills (issue 22): resolved, info.
+	has scan-corpus array-probes info
+	grep -q 'Resolved by --mem 6G -> 12G on 2026-02-10 (142 runs since, none killed for memory). Found before the change: Array 52581003 (142 tasks, --mem=6G) had 71 killed for memory. Before it, 2 single runs peaked at 1.0 GiB and 737.3 MiB.' "$T/found"
+	has scan-corpus change-held info
+	[ "$(awk -F '\t' '$5 ~ /^change-/' "$T/found" | cut -f2,4-7)" = "$(printf 'scan-corpus\t52581003_141 52584075_0 52584075_140\tchange-held\tinfo\t--mem 6G -> 12G on 2026-02-10: 142 runs since, none killed for memory; 71 of 142 before were.')" ]
 	has reasoning-exp repeat-failure warning
 	grep -q '99 of 137 runs failed; 99 were TIMEOUT. Every one used the same --time=00:30:00. The failures held 50.0 GPU-hours.' "$T/found"
 	has finetune-vit-s# requeue-repeat warning

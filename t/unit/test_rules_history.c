@@ -240,14 +240,39 @@ array_probes(void)
 		    .el = "600", .cpu = "600", .mem = G(16), .rss = G(0.5 + 11.5 * i / 141.0));
 	find();
 	p = get("array-probes");
-	is_string("warning", sev(p), "array-probes: found");
-	is_string("Array 9000 (142 tasks, --mem=6G) had 74 killed for memory. Before it, 2 single runs peaked at 1.0 GiB and 737.3 MiB. Across the workload's 284 array tasks (a killed task counts at its limit) the highest probe is at or above only 14 (5%); the tasks reach 12.0 GiB.",
-		  ev(p), "array-probes: evidence");
-	is_string("Size an array from its population, not from a sample: run the largest inputs first, or request above the population's peak (--mem=16G covers the largest seen, x 1.30). MaxRSS reads high; a live reading of the largest task measures it.",
-		  act(p), "array-probes: action");
+	/* Issue 22: the rerun at 16G ended the kills, so the finding says
+	 * the failure is resolved instead of repeating the alarm. */
+	is_string("info", sev(p), "array-probes: found, resolved by the rerun");
+	is_string("Resolved by --mem 6G -> 16G (142 runs since, none killed for memory). "
+		  "Found before the change: "
+		  "Array 9000 (142 tasks, --mem=6G) had 74 killed for memory. Before it, 2 single runs peaked at 1.0 GiB and 737.3 MiB. Across the workload's 284 array tasks (a killed task counts at its limit) the highest probe is at or above only 14 (5%); the tasks reach 12.0 GiB.",
+		  ev(p), "array-probes: evidence, after what resolved it");
+	is_string("", act(p), "array-probes: resolved, nothing to do");
 	is_string("9000 8001 8002", ids(p), "array-probes: the array and its probes");
 	ok(get("memory-unchanged") == NULL && get("memory-search") == NULL,
 	   "array-probes: one array is one submission, not a memory walk");
+
+	/* The same array, rerun as one task at 16G: too few runs since to
+	 * call the change a fix, so the alarm stands with its action. */
+	ROW(.id = "8001", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(8), .rss = G(1.00));
+	ROW(.id = "8002", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(8), .rss = G(0.72));
+	for (int i = 0; i < 142; i++) {
+		double peak = 0.5 + 11.5 * i / 141.0;
+
+		ROW(.id = N(9001 + i), .aj = "9000", .at = N(i),
+		    .state = peak > 6 ? "OUT_OF_MEMORY" : "COMPLETED", .el = "600",
+		    .cpu = "600", .mem = G(6), .rss = G(peak > 6 ? 5.9 : peak));
+	}
+	ROW(.id = "9501", .aj = "9500", .at = "0", .state = "COMPLETED",
+	    .el = "600", .cpu = "600", .mem = G(16), .rss = G(12));
+	find();
+	p = get("array-probes");
+	is_string("warning", sev(p), "array-probes: one run since is not a fix");
+	is_string("Array 9000 (142 tasks, --mem=6G) had 74 killed for memory. Before it, 2 single runs peaked at 1.0 GiB and 737.3 MiB. Across the workload's 143 array tasks (a killed task counts at its limit) the highest probe is at or above only 7 (5%); the tasks reach 12.0 GiB.",
+		  ev(p), "array-probes: evidence");
+	is_string("Size an array from its population, not from a sample: run the largest inputs first, or request above the population's peak (--mem=16G covers the largest seen, x 1.30). MaxRSS reads high; a live reading of the largest task measures it.",
+		  act(p), "array-probes: action");
+	ok(get("change-held") == NULL, "array-probes: no change-held on one run");
 
 	/* Probes that sat high in the population are no finding. */
 	ROW(.id = "8001", .state = "COMPLETED", .el = "600", .cpu = "600", .mem = G(16), .rss = G(11));
@@ -327,6 +352,160 @@ near_limit(void)
 	ok(get("near-limit") == NULL, "near-limit: the newest request already leaves room");
 }
 
+/* Issue 22, the follow-up: runs before a change of request on the last
+ * days of May, the runs since from 2026-06-01 on. */
+static const char *
+day(int before, int i)
+{
+	static char ring[8][32];
+	static int k;
+
+	k = (k + 1) % 8;
+	snprintf(ring[k], sizeof ring[k], "2026-%s-%02dT%02d:00:00",
+		 before ? "05" : "06", before ? 20 + i / 10 : 1 + i / 10,
+		 i % 10);
+	return ring[k];
+}
+
+static void
+changes(void)
+{
+	const struct sp_finding *p;
+
+	/* A raise that held: five kills at 8G, six completions at 16G. */
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(100 + i), .start = day(1, i), .state = "OUT_OF_MEMORY",
+		    .el = "600", .mem = G(8), .rss = G(8.1), .cpu = "500");
+	for (int i = 0; i < 6; i++)
+		ROW(.id = N(200 + i), .start = day(0, i), .state = "COMPLETED",
+		    .el = "900", .mem = G(16), .rss = G(11), .cpu = "800");
+	find();
+	p = get("change-held");
+	is_string("info", sev(p), "held: info");
+	is_string("--mem 8G -> 16G on 2026-06-01: 6 runs since, none killed for memory; 5 of 5 before were.",
+		  ev(p), "held: the runs on each side");
+	is_string("", act(p), "held: nothing to do");
+	is_string("104 200 205", ids(p), "held: the last before, the first and newest since");
+	p = get("memory-unchanged");
+	is_string("info", sev(p), "held: the old alarm is resolved");
+	is_string("Resolved by --mem 8G -> 16G on 2026-06-01 (6 runs since, none killed for memory). "
+		  "Found before the change: 5 submissions were killed for memory, all at --mem=8G; nothing changed between them.",
+		  ev(p), "held: resolved, then what was found");
+	is_string("", act(p), "held: the resolved finding asks nothing");
+	ok(get("change-hurt") == NULL && get("change-no-effect") == NULL,
+	   "held: no other verdict");
+
+	/* The same with a single run since: too early to call it held. */
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(100 + i), .start = day(1, i), .state = "OUT_OF_MEMORY",
+		    .el = "600", .mem = G(8), .rss = G(8.1), .cpu = "500");
+	ROW(.id = "200", .start = day(0, 0), .state = "COMPLETED", .el = "900",
+	    .mem = G(16), .rss = G(11), .cpu = "800");
+	find();
+	ok(get("change-held") == NULL, "held: one run since is not enough");
+	is_string("warning", sev(get("memory-unchanged")), "held: the alarm stands until then");
+
+	/* A cut that hurt: --time 04:00:00 -> 02:00:00. */
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(300 + i), .start = day(1, i), .state = "COMPLETED",
+		    .el = N(9000 + 60 * i), .lim = "14400", .cpu = "8800");
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(400 + i), .start = day(0, i),
+		    .state = i == 1 ? "COMPLETED" : "TIMEOUT",
+		    .el = i == 1 ? "6000" : "7230", .lim = "7200",
+		    .cpu = i == 1 ? "5900" : "7100");
+	find();
+	p = get("change-hurt");
+	is_string("warning", sev(p), "hurt: a warning");
+	is_string("--time 04:00:00 -> 02:00:00 on 2026-06-01: 3 of 4 runs since timed out while computing, none of 5 before.",
+		  ev(p), "hurt: the runs on each side");
+	is_string("Restore --time=04:00:00, the request before the change (sp-size --time sizes it from the runs).",
+		  act(p), "hurt: the action restores");
+	is_string("304 400 403", ids(p), "hurt: ids");
+
+	/* A cut after which the runs still complete is no finding. */
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(300 + i), .start = day(1, i), .state = "COMPLETED",
+		    .el = "3000", .lim = "14400", .cpu = "2900");
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(400 + i), .start = day(0, i), .state = "COMPLETED",
+		    .el = "3000", .lim = "7200", .cpu = "2900");
+	find();
+	ok(get("change-hurt") == NULL && get("change-held") == NULL &&
+	   get("change-no-effect") == NULL, "a cut that did no harm: nothing");
+
+	/* A raise that did nothing: killed at 8G, killed again at 12G. */
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(500 + i), .start = day(1, i), .state = "OUT_OF_MEMORY",
+		    .el = "600", .mem = G(8), .rss = G(8.1), .cpu = "500");
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(600 + i), .start = day(0, i), .state = "OUT_OF_MEMORY",
+		    .el = "600", .mem = G(12), .rss = G(12.1), .cpu = "500");
+	find();
+	p = get("change-no-effect");
+	is_string("warning", sev(p), "no effect: a warning");
+	is_string("--mem 8G -> 12G on 2026-06-01 did not stop the kills: 3 of 3 runs since were killed for memory, as 3 of 3 before were.",
+		  ev(p), "no effect: the runs on each side");
+	is_string("The step did not reach the peak: measure it once (a live reading) and set --mem from it, or find what else grows (workers, batch size, input).",
+		  act(p), "no effect: measure");
+	is_string("warning", sev(get("memory-search")), "no effect: the memory alarm stands");
+
+	/* A raise of --time over runs that hang: the hang repeats. */
+	for (int i = 0; i < 5; i++)
+		ROW(.id = N(700 + i), .start = day(1, i), .state = "TIMEOUT",
+		    .el = "1830", .lim = "1800", .cpu = "1");
+	for (int i = 0; i < 3; i++)
+		ROW(.id = N(800 + i), .start = day(0, i), .state = "TIMEOUT",
+		    .el = "3630", .lim = "3600", .cpu = "1");
+	find();
+	p = get("change-no-effect");
+	is_string("--time 00:30:00 -> 01:00:00 on 2026-06-01 did not stop the timeouts: 3 of 3 runs since timed out, as 5 of 5 before did.",
+		  ev(p), "no effect: hung timeouts on each side");
+	is_string("3 of the timeouts since computed nothing: they hung, and no --time helps; fix the blocking call (sp-hang lists them).",
+		  act(p), "no effect: a hang, not a limit");
+	is_string("critical", sev(get("repeat-failure")), "no effect: repeat-failure stands");
+
+	/* A raise of --time that ended timeouts that computed: the repeated
+	 * failure is resolved. */
+	for (int i = 0; i < 6; i++)
+		ROW(.id = N(900 + i), .start = day(1, i), .state = "TIMEOUT",
+		    .el = "1830", .lim = "1800", .cpu = "1790");
+	for (int i = 0; i < 4; i++)
+		ROW(.id = N(950 + i), .start = day(0, i), .state = "COMPLETED",
+		    .el = "2400", .lim = "3600", .cpu = "2390");
+	find();
+	is_string("--time 00:30:00 -> 01:00:00 on 2026-06-01: 4 runs since, none timed out; 6 of 6 before timed out while computing.",
+		  ev(get("change-held")), "held: --time");
+	p = get("repeat-failure");
+	is_string("info", sev(p), "held: repeat-failure resolved");
+	is_string("Resolved by --time 00:30:00 -> 01:00:00 on 2026-06-01 (4 runs since, none timed out). "
+		  "Found before the change: 6 of 10 runs failed; 6 were TIMEOUT. Every one used the same --time=00:30:00.",
+		  ev(p), "held: repeat-failure says what resolved it");
+
+	/* Back to a request used before: no clean "since", no verdict. */
+	ROW(.id = "1", .start = day(1, 0), .state = "OUT_OF_MEMORY", .el = "60", .mem = G(8));
+	ROW(.id = "2", .start = day(1, 1), .state = "OUT_OF_MEMORY", .el = "60", .mem = G(8));
+	ROW(.id = "3", .start = day(1, 2), .state = "COMPLETED", .el = "60", .mem = G(16), .rss = G(9));
+	ROW(.id = "4", .start = day(0, 0), .state = "OUT_OF_MEMORY", .el = "60", .mem = G(8));
+	ROW(.id = "5", .start = day(0, 1), .state = "OUT_OF_MEMORY", .el = "60", .mem = G(8));
+	find();
+	ok(get("change-held") == NULL && get("change-hurt") == NULL &&
+	   get("change-no-effect") == NULL, "back to an earlier request: no verdict");
+	is_string("warning", sev(get("memory-unchanged")), "back to an earlier request: the alarm stands");
+
+	/* The runs arrive in any order: the same findings. */
+	for (int i = 5; i >= 0; i--)
+		ROW(.id = N(200 + i), .start = day(0, i), .state = "COMPLETED",
+		    .el = "900", .mem = G(16), .rss = G(11), .cpu = "800");
+	for (int i = 4; i >= 0; i--)
+		ROW(.id = N(100 + i), .start = day(1, i), .state = "OUT_OF_MEMORY",
+		    .el = "600", .mem = G(8), .rss = G(8.1), .cpu = "500");
+	find();
+	is_string("--mem 8G -> 16G on 2026-06-01: 6 runs since, none killed for memory; 5 of 5 before were.",
+		  ev(get("change-held")), "held: the newest first gives the same");
+	is_string("104 200 205", ids(get("change-held")), "held: the same ids");
+}
+
 int
 main(void)
 {
@@ -338,6 +517,7 @@ main(void)
 	requeue();
 	noop();
 	near_limit();
+	changes();
 	sp_findings_free(&found);
 	sp_histset_free(&set);
 	sp_buf_free(&rows);
