@@ -110,6 +110,21 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 		'#SBATCH -c 5' 'srun python train.py')" ]
 }
 
+@test "sp-size --script: the issue's spellings (--mem 64G, -t 4:00:00, -c 8, --gres=gpu:4) kept" {
+	printf '#!/bin/bash\n#SBATCH -J train\n#SBATCH --gres=gpu:4\n#SBATCH --mem 64G\n#SBATCH -t 4:00:00\n#SBATCH -c 8\nrun\n' >s.sh
+	run --separate-stderr sp-size --script s.sh jobs.tsv
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' '#!/bin/bash' '#SBATCH -J train' \
+		'# slurmpast: --gres gpu:4 -> gpu:2: the busiest run (job 21) kept 1.6 of its 4 GPUs busy' \
+		'#SBATCH --gres=gpu:2' \
+		'# slurmpast: --mem 64G -> 28G: largest peak of 3 runs within their limit: 20.9 GiB (job 22), x 1.30' \
+		'#SBATCH --mem 28G' \
+		'# slurmpast: --time 4:00:00 -> 2:00:00: longest of 3 completed runs took 01:26:40' \
+		'#SBATCH -t 2:00:00' \
+		'# slurmpast: --cpus-per-task 8 -> 5: the busiest run (job 22) kept 4.0 of its 8 cores per task busy' \
+		'#SBATCH -c 5' 'run')" ]
+}
+
 @test "sp-size --script: --mem-per-cpu per CPU, as the cores per task are rewritten" {
 	printf '#!/bin/bash\n#SBATCH -J train -G 4\n#SBATCH --mem-per-cpu=8G -c 8\nrun\n' >t.sh
 	run --separate-stderr sp-size --script t.sh --mem --cpus-per-task jobs.tsv
