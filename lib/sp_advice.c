@@ -11,8 +11,6 @@
 #include "sp_stats.h"
 #include "sp_units.h"
 
-#define GIB 1073741824.0
-
 static const char *const verdict_names[] = {
 	"raise", "lower", "keep", "refuse", "hold", "capped"
 };
@@ -530,7 +528,7 @@ mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
 	/* It wants more than the partition's nodes have; a request at what
 	 * they have (in whole GiB) is capped, never "raised" to itself. */
 	if (sp_known(a->requested) &&
-	    a->requested >= floor(ceiling / GIB) * GIB) {
+	    a->requested >= floor(ceiling / SP_GIB) * SP_GIB) {
 		a->verdict = SP_V_CAPPED;
 		clause(&a->basis, "at this partition's ceiling of %s per node: "
 		       "a larger request needs a partition with larger nodes",
@@ -541,7 +539,7 @@ mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
 		clause(&a->caution, "the partition's largest node has %s: "
 		       "capped there", t_bytes(t, ceiling));
 	}
-	a->target = floor(ceiling / GIB) * GIB;
+	a->target = floor(ceiling / SP_GIB) * SP_GIB;
 }
 
 /*

@@ -4,8 +4,7 @@
 #include <string.h>
 
 #include "sp_cost.h"
-
-#define GIB 1073741824.0
+#include "sp_units.h"
 
 void
 sp_cost_init(struct sp_cost *c)
@@ -43,7 +42,7 @@ sp_cost_add(struct sp_cost *c, const struct sp_hist *h,
 	    const struct sp_advice *mem, const struct sp_advice *cpus,
 	    const struct sp_advice *time)
 {
-	double gibh = GIB * 3600.0;
+	double gibh = SP_GIB * 3600.0;
 
 	if (mem != NULL)
 		cost_panel(c, SP_COST_MEM, h->cost_mem_n, mem,

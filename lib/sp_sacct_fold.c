@@ -192,7 +192,7 @@ mem_limits(const struct sp_slice *v, struct sp_sacct_rec *r)
 
 	if (isnan(cpus))
 		cpus = r->num[SP_JC_req_cpus];
-	if (sp_parse_mem(v[SP_SF_REQMEM].p, v[SP_SF_REQMEM].n, MIB, 1, &req,
+	if (sp_parse_mem(v[SP_SF_REQMEM].p, v[SP_SF_REQMEM].n, SP_MIB, 1, &req,
 	    &scope) != SP_VAL_OK)
 		req = NAN;
 	if (scope == 'n') {
@@ -202,12 +202,12 @@ mem_limits(const struct sp_slice *v, struct sp_sacct_rec *r)
 		implied = cpus > 0 ? req * cpus : NAN;
 	else
 		implied = req;
-	alloc = sp_sacct_tres_amount(v[SP_SF_ALLOCTRES], "mem", MIB);
+	alloc = sp_sacct_tres_amount(v[SP_SF_ALLOCTRES], "mem", SP_MIB);
 	if (alloc == 0)
 		alloc = NAN;
 	total = sp_nan_max(alloc, implied);
 	if (isnan(total)) {
-		total = sp_sacct_tres_amount(v[SP_SF_REQTRES], "mem", MIB);
+		total = sp_sacct_tres_amount(v[SP_SF_REQTRES], "mem", SP_MIB);
 		if (total == 0)
 			total = NAN;
 	}

@@ -14,8 +14,6 @@
 #include "sp_sacct.h"
 #include "sp_units.h"
 
-#define MIB 1048576.0
-
 static inline struct sp_slice
 sl(const char *p, size_t n)
 {

@@ -8,9 +8,6 @@
 #include "sp_sbatch.h"
 #include "sp_units.h"
 
-#define KIB 1024.0
-#define MIB (1024.0 * 1024)
-
 static int
 is_digit(char c)
 {
@@ -154,13 +151,13 @@ unit_size(char u)
 {
 	switch (u) {
 	case 'K': case 'k':
-		return KIB;
+		return SP_KIB;
 	case 'G': case 'g':
-		return MIB * 1024;
+		return SP_GIB;
 	case 'T': case 't':
-		return MIB * 1024 * 1024;
+		return SP_GIB * 1024;
 	default:
-		return MIB;
+		return SP_MIB;
 	}
 }
 
@@ -192,7 +189,7 @@ sp_sbatch_mem_spell(struct sp_buf *b, const struct sp_sbmem *as, double bytes)
 	int lower = as->unit >= 'a' && as->unit <= 'z';
 	char want = as->unit ? as->unit : 'M';
 	const char *u = strchr(order, lower ? want - ('a' - 'A') : want);
-	double kib = ceil(bytes / KIB) * KIB;
+	double kib = ceil(bytes / SP_KIB) * SP_KIB;
 
 	for (; *u; u++) {
 		double size = unit_size(*u);

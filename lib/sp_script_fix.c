@@ -13,8 +13,6 @@
 #include "sp_script_fix.h"
 #include "sp_units.h"
 
-#define MIB (1024.0 * 1024)
-
 struct edit {
 	size_t line, off, len;
 	char *text;
@@ -451,7 +449,7 @@ fix_mem_per_cpu(struct fixer *f, const struct sp_advice *a,
 	if (actionable(a)) {
 		/* Whole megabytes, up: never less than the node needs. */
 		sp_sbatch_mem_spell(&f->t, m,
-				    ceil(a->target / cpn / MIB) * MIB);
+				    ceil(a->target / cpn / SP_MIB) * SP_MIB);
 		sp_mem_spell(&how, a->target);
 		sp_buf_printf(&how, " a node over %g CPUs a node", cpn);
 	}

@@ -14,6 +14,7 @@
 #include "sp_site.h"
 #include "sp_exec.h"
 #include "sp_const.h"
+#include "sp_units.h"
 
 /* The first line of a site file; a file without it is not one of ours. */
 #define SITE_MAGIC "slurmpast site facts 1"
@@ -192,7 +193,7 @@ sinfo_lines(struct sp_site *s, const char *p, size_t len)
 			    (size_t)(a - p));
 
 			larger(&pt->cores, c);
-			larger(&pt->mem_b, m * 1048576.0);
+			larger(&pt->mem_b, m * SP_MIB);
 		}
 		p = nl ? nl + 1 : end;
 	}

@@ -8,9 +8,6 @@
 #include "sp_suggest.h"
 #include "sp_units.h"
 
-#define GIB 1073741824.0
-#define MIB 1048576.0
-
 static const char *const flag_names[SP_FLAG_N] = {
 	"--time", "--mem", "--cpus-per-task", "--gpus"
 };
@@ -35,15 +32,15 @@ sp_round_mem(double b)
 {
 	double m;
 
-	if (b > GIB)
-		return ceil(b / GIB - SP_SUGGEST_GIB_SLACK) * GIB;
+	if (b > SP_GIB)
+		return ceil(b / SP_GIB - SP_SUGGEST_GIB_SLACK) * SP_GIB;
 	/* Under a GiB a whole GiB can be five times the need: round steps
 	 * of MiB instead, up to the GiB itself. */
 	m = ceil(b / SP_MEM_SMALL_STEP - SP_SUGGEST_GIB_SLACK) *
 	    SP_MEM_SMALL_STEP;
 	if (m < SP_MEM_SMALL_STEP)
 		m = SP_MEM_SMALL_STEP;
-	return m > GIB ? GIB : m;
+	return m > SP_GIB ? SP_GIB : m;
 }
 
 double
@@ -169,10 +166,10 @@ sp_mem_spell(struct sp_buf *b, double bytes)
 {
 	if (!(bytes > 0) || !isfinite(bytes))
 		return;
-	if (fmod(bytes, GIB) == 0)
-		sp_buf_printf(b, "%.0fG", bytes / GIB);
-	else if (fmod(bytes, MIB) == 0)
-		sp_buf_printf(b, "%.0fM", bytes / MIB);
+	if (fmod(bytes, SP_GIB) == 0)
+		sp_buf_printf(b, "%.0fG", bytes / SP_GIB);
+	else if (fmod(bytes, SP_MIB) == 0)
+		sp_buf_printf(b, "%.0fM", bytes / SP_MIB);
 	else
 		sp_buf_printf(b, "%.0fK", ceil(bytes / 1024.0));
 }

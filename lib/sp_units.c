@@ -186,7 +186,7 @@ sp_parse_mem(const char *s, size_t n, double bare_unit, int zero_unknown,
 		return SP_VAL_BAD;
 	i = d.len;
 	unit = bare_unit;
-	mib = bare_unit == 1048576.0;
+	mib = bare_unit == SP_MIB;
 	if (i < n && s[i] != '\0' && (u = strchr(units, s[i])) != NULL) {
 		unit = ldexp(1.0, 10 * (int)(u - units + 1));
 		mib = *u == 'M';

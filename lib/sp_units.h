@@ -40,6 +40,11 @@ sp_nan_max(double a, double b)
 	return a > b ? a : b;
 }
 
+/* The binary units Slurm counts memory in (its K, M and G are 1024s). */
+#define SP_KIB 1024.0
+#define SP_MIB (1024.0 * SP_KIB)
+#define SP_GIB (1024.0 * SP_MIB)
+
 /*
  * No byte count or duration sacct prints comes near this (it is 888 PiB,
  * or 31 billion years); a value past it, or negative, is SP_VAL_BAD, so

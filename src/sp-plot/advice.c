@@ -96,7 +96,7 @@ gib_ticks(struct tick *t, double lo, double hi, double *d0, double *d1)
 static void
 number(struct svg *g, double x, double y, double b, int bold)
 {
-	double gib = b / GIB;
+	double gib = b / SP_GIB;
 
 	if (isnan(b))
 		svg_text(g, x, y, ANCHOR_END, PLOT_SMALL, 0, INK_MUTED, "n/a");
@@ -123,8 +123,8 @@ draw(struct svg *g, const struct advice *a)
 
 		for (int k = 0; k < 3; k++)
 			if (!isnan(v[k])) {
-				lo = fmin(lo, v[k] / GIB);
-				hi = fmax(hi, v[k] / GIB);
+				lo = fmin(lo, v[k] / SP_GIB);
+				hi = fmax(hi, v[k] / SP_GIB);
 			}
 	}
 	if (!(lo <= hi))
@@ -152,20 +152,20 @@ draw(struct svg *g, const struct advice *a)
 		svg_text(g, left - 10, y + 4, ANCHOR_END, PLOT_SMALL, 0,
 			 INK_TEXT, sp_buf_str(&b));
 		if (!isnan(w->req_b) && !isnan(w->target_b))
-			svg_line(g, scale_at(&sx, w->req_b / GIB), y,
-				 scale_at(&sx, w->target_b / GIB), y,
+			svg_line(g, scale_at(&sx, w->req_b / SP_GIB), y,
+				 scale_at(&sx, w->target_b / SP_GIB), y,
 				 INK_FAINT, 2, 0);
 		if (!isnan(w->peak_b)) {
-			double px = scale_at(&sx, w->peak_b / GIB);
+			double px = scale_at(&sx, w->peak_b / SP_GIB);
 
 			svg_line(g, px, y - 7, px, y + 7, INK_TEXT, 2, 0);
 		}
 		if (!isnan(w->req_b))
-			svg_mark(g, MARK_RING, scale_at(&sx, w->req_b / GIB), y,
+			svg_mark(g, MARK_RING, scale_at(&sx, w->req_b / SP_GIB), y,
 				 4.5, INK_MUTED);
 		if (!isnan(w->target_b))
 			svg_mark(g, MARK_DIAMOND,
-				 scale_at(&sx, w->target_b / GIB), y, 4.5,
+				 scale_at(&sx, w->target_b / SP_GIB), y, 4.5,
 				 INK_BLUE);
 		number(g, cols[0], y + 4, w->req_b, 0);
 		number(g, cols[1], y + 4, w->peak_b, 1);

@@ -194,14 +194,14 @@ draw(struct svg *g, const struct array *a)
 	if (!isnan(a->master_limit_b))
 		most = fmax(most, a->master_limit_b);
 	nx = ticks_linear(xt, 7, 0, (double)a->n, fmt_count, &xtop);
-	ny = ticks_linear(yt, 6, 0, most / GIB, fmt_gib, &ytop);
+	ny = ticks_linear(yt, 6, 0, most / SP_GIB, fmt_gib, &ytop);
 	scale_linear(&sx, 0, xtop, left, right);
 	scale_linear(&sy, 0, ytop, bottom, top);
 	axis_y(g, &sy, left, right, yt, ny, "memory per node");
 	axis_x(g, &sx, bottom, bottom, xt, nx,
 	       "array tasks, sorted by memory");
 	if (!isnan(a->master_limit_b)) {
-		double y = scale_at(&sy, a->master_limit_b / GIB);
+		double y = scale_at(&sy, a->master_limit_b / SP_GIB);
 		struct sp_buf b = { 0 };
 
 		svg_line(g, left, y, right, y, INK_VERMILLION, 1, 1);
@@ -219,7 +219,7 @@ draw(struct svg *g, const struct array *a)
 
 		svg_mark(g, t->killed ? MARK_TRIANGLE : MARK_CIRCLE,
 			 scale_at(&sx, (double)(i + 1)),
-			 scale_at(&sy, t->need_b / GIB), 2.6,
+			 scale_at(&sy, t->need_b / SP_GIB), 2.6,
 			 t->killed ? INK_VERMILLION : INK_SKY);
 	}
 	/* Lowest first, each label above the one before: close probes
@@ -232,7 +232,7 @@ draw(struct svg *g, const struct array *a)
 		if (isnan(p->peak_b))
 			continue;
 		px = scale_at(&sx, (double)(p->at > 0 ? p->at : 1));
-		py = scale_at(&sy, p->peak_b / GIB);
+		py = scale_at(&sy, p->peak_b / SP_GIB);
 		svg_group(g, "probe", NULL);
 		svg_line(g, px, py, px, bottom, INK_TEXT, 1, 1);
 		svg_mark(g, MARK_DIAMOND, px, py, 5.5, INK_TEXT);

@@ -73,7 +73,6 @@ typedef void (*tick_fmt)(struct sp_buf *b, double v);
 void fmt_count(struct sp_buf *b, double v);
 void fmt_share(struct sp_buf *b, double v);	/* 0..1 as "40%" */
 void fmt_gib(struct sp_buf *b, double v);	/* GiB as "32 GiB" */
-#define GIB	(1024.0 * 1024 * 1024)
 /*
  * Round ticks for a linear scale from 0 or lo to hi, at most max of them:
  * 1, 2 or 5 times a power of ten.  Returns how many; *top is the last.

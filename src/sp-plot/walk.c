@@ -121,15 +121,15 @@ draw(struct svg *g, const struct walk *w, size_t from)
 		if (w->v[i].peak_b > most)
 			most = w->v[i].peak_b;
 	}
-	nx = ticks_linear(xt, 7, 0, most / GIB, fmt_gib, &xtop);
+	nx = ticks_linear(xt, 7, 0, most / SP_GIB, fmt_gib, &xtop);
 	scale_linear(&sx, 0, xtop, left, right);
 	axis_x(g, &sx, bottom, top - 8, xt, nx,
 	       "memory per node (MaxRSS and --mem)");
 	for (size_t i = from; i < w->n; i++) {
 		const struct sub *s = &w->v[i];
 		double y = top + rowh * (double)(i - from) + rowh / 2;
-		double xl = scale_at(&sx, s->limit_b / GIB);
-		double xp = scale_at(&sx, s->peak_b / GIB);
+		double xl = scale_at(&sx, s->limit_b / SP_GIB);
+		double xp = scale_at(&sx, s->peak_b / SP_GIB);
 
 		svg_group(g, s->killed ? "submission killed" : "submission",
 			  NULL);
