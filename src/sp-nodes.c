@@ -349,15 +349,12 @@ why_none(struct sp_buf *b, const struct sp_node_table *tab,
 	return 0;
 }
 
-/* A JSON string, escaped as every program escapes one. */
+/* Writes b and empties it. */
 static void
-json_string(const char *s)
+put(struct sp_buf *b)
 {
-	struct sp_buf b = { 0 };
-
-	sp_json_string(&b, s, strlen(s));
-	fputs(sp_buf_str(&b), stdout);
-	sp_buf_free(&b);
+	fwrite(b->p, 1, b->len, stdout);
+	sp_buf_clear(b);
 }
 
 /*
@@ -371,7 +368,7 @@ print_exclude(const struct sp_node_table *tab, const struct options *o,
 	      const struct scope *s)
 {
 	struct sp_names worse = { 0 };
-	struct sp_buf line = { 0 };
+	struct sp_buf line = { 0 }, out = { 0 }, safe = { 0 };
 	size_t more = 0;
 	int json = o->fmt == SP_FMT_JSON;
 	/* A pooled table says which node ran more of a failing workload,
@@ -380,12 +377,16 @@ print_exclude(const struct sp_node_table *tab, const struct options *o,
 
 	if (why_none(&line, tab, o)) {
 		if (json) {
-			fputs("{\"sbatch\":null,\"why\":", stdout);
-			json_string(sp_buf_str(&line));
-			fputs("}\n", stdout);
+			sp_buf_adds(&out, "{\"sbatch\":null,\"why\":");
+			sp_json_string(&out, line.p, line.len);
+			sp_buf_adds(&out, "}\n");
 		} else {
-			printf("# no --exclude: %s\n", sp_buf_str(&line));
+			sp_buf_adds(&out, "# no --exclude: ");
+			sp_text_clean(&out, line.p, line.len, 0);
+			sp_buf_addc(&out, '\n');
 		}
+		put(&out);
+		sp_buf_free(&out);
 		sp_buf_free(&line);
 		return;
 	}
@@ -402,39 +403,57 @@ print_exclude(const struct sp_node_table *tab, const struct options *o,
 	}
 	sp_buf_adds(&line, "#SBATCH --exclude=");
 	sp_hostlist_compress(&worse, &line);
+	/* The line is for a script: a node name's control bytes shown,
+	 * never a second line. */
+	sp_text_clean(&safe, line.p, line.len, 0);
 	if (json) {
-		fputs("{\"sbatch\":", stdout);
+		sp_buf_adds(&out, "{\"sbatch\":");
 		if (confounded)
-			printf("null,\"why\":\"the rows pool %zu workloads: "
-			       "confounded\"", s->nworkloads);
+			sp_buf_printf(&out, "null,\"why\":\"the rows pool %zu "
+				      "workloads: confounded\"", s->nworkloads);
 		else
-			json_string(sp_buf_str(&line));
-		fputs(",\"nodes\":[", stdout);
+			sp_json_string(&out, line.p, line.len);
+		sp_buf_adds(&out, ",\"nodes\":[");
 		for (size_t i = 0; i < worse.n; i++) {
+			const char *node = sp_names_at(&worse, i);
+
 			if (i)
-				putchar(',');
-			json_string(sp_names_at(&worse, i));
+				sp_buf_addc(&out, ',');
+			sp_json_string(&out, node, strlen(node));
 		}
-		printf("],\"more\":%zu}\n", more);
+		sp_buf_printf(&out, "],\"more\":%zu}\n", more);
+		put(&out);
 	} else if (confounded) {
 		printf("# not to paste: the rows pool %zu workloads "
 		       "(confounded), so a node that ran more of a failing one "
 		       "looks worse; drop --all-workloads to compare like with "
 		       "like: %s\n", s->nworkloads,
-		       sp_buf_str(&line) + strlen("#SBATCH "));
+		       sp_buf_str(&safe) + strlen("#SBATCH "));
 	} else {
 		/* Which workload the line is for, and why: a comment,
-		 * harmless where the line is pasted. */
-		printf("# %s (%s): leave out ", s->workload, s->user);
-		for (size_t i = 0; i < worse.n; i++)
-			printf("%s%s", i ? ", " : "", sp_names_at(&worse, i));
-		printf(", worse than the other machines for it\n");
-		printf("%s\n", sp_buf_str(&line));
+		 * harmless where the line is pasted, so its record text
+		 * made safe: a line break in a name would end it. */
+		sp_buf_adds(&out, "# ");
+		sp_text_clean(&out, s->workload, strlen(s->workload), 0);
+		sp_buf_adds(&out, " (");
+		sp_text_clean(&out, s->user, strlen(s->user), 0);
+		sp_buf_adds(&out, "): leave out ");
+		for (size_t i = 0; i < worse.n; i++) {
+			const char *node = sp_names_at(&worse, i);
+
+			sp_buf_adds(&out, i ? ", " : "");
+			sp_text_clean(&out, node, strlen(node), 0);
+		}
+		sp_buf_adds(&out, ", worse than the other machines for it\n");
+		put(&out);
+		printf("%s\n", sp_buf_str(&safe));
 		if (more)
 			printf("# %zu more worse node%s not listed (sp-nodes "
 			       "shows them all)\n", more, more == 1 ? "" : "s");
 	}
 	sp_names_free(&worse);
+	sp_buf_free(&out);
+	sp_buf_free(&safe);
 	sp_buf_free(&line);
 }
 

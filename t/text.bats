@@ -89,3 +89,11 @@ escaped() {
 	! grep -q "$RLO" <<<"$output"
 	grep -qF 'ab\u202ecd' <<<"$output"
 }
+
+@test "sp-nodes --exclude: the comment for a script shows a C1 control, never obeys it" {
+	run --separate-stderr sp-nodes --exclude "$GROUPED"
+	[ "$status" -eq 0 ]
+	! grep -q "$CSI" <<<"$output"
+	[ "${lines[0]}" = '# rollout\u009bgen (alice): leave out g003, g011, g017, worse than the other machines for it' ]
+	[ "${lines[1]}" = "#SBATCH --exclude=g[003,011,017]" ]
+}
