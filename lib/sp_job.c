@@ -74,16 +74,6 @@ sp_jobcols_need(const struct sp_reader *r, const char *added_by, ...)
 	va_end(ap);
 }
 
-static struct sp_slice
-field(const struct sp_reader *r, int col)
-{
-	static const char empty[] = "";
-
-	if (col < 0)
-		return (struct sp_slice){ empty, 0 };
-	return r->f[col];
-}
-
 /*
  * The common number field, plain digits with at most one point inside
  * and at most 15 of them, as sp_field_num reads it: the integer they
@@ -202,7 +192,7 @@ timestamp(struct sp_reader *r, int col, const char *name,
 	/* One memory per column: a run's submit and end can be days apart. */
 	struct day *day = &last_day[(unsigned)col % DAY_SLOTS];
 
-	*s = field(r, col);
+	*s = sp_reader_field(r, col);
 	*t = 0;
 	*known = 0;
 	if (s->n == 0)
@@ -233,7 +223,7 @@ int
 sp_job_parse_checked(struct sp_job *j, const struct sp_jobcols *c,
 		     struct sp_reader *r)
 {
-#define SP_XP_S(name) j->name = field(r, c->name);
+#define SP_XP_S(name) j->name = sp_reader_field(r, c->name);
 /* The common cases in line: an absent column, a plain decimal. */
 #define SP_XP_N(name) \
 	if (c->name < 0) \
@@ -250,8 +240,8 @@ sp_job_parse_checked(struct sp_job *j, const struct sp_jobcols *c,
 #undef SP_XP_S
 #undef SP_XP_N
 #undef SP_XP_T
-	j->workload = field(r, c->workload);
-	j->workload_key = field(r, c->workload_key);
+	j->workload = sp_reader_field(r, c->workload);
+	j->workload_key = sp_reader_field(r, c->workload_key);
 	return 0;
 }
 

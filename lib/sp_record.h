@@ -70,6 +70,13 @@ int sp_reader_col(const struct sp_reader *r, const char *name);
 /* The index of a column, or dies (exit 2) naming the stage that adds it. */
 int sp_reader_need(const struct sp_reader *r, const char *name,
 		   const char *added_by);
+/* The record's field in column col (sp_reader_col); empty, that is
+ * unknown, when the input has no such column (col < 0). */
+static inline struct sp_slice
+sp_reader_field(const struct sp_reader *r, int col)
+{
+	return col >= 0 ? r->f[col] : (struct sp_slice){ "", 0 };
+}
 /* Dying versions for programs: open + header, next record. */
 void sp_open_or_die(struct sp_reader *r, char *const *paths, size_t npaths);
 int sp_next_or_die(struct sp_reader *r);

@@ -134,22 +134,15 @@ resolve(struct cols *c, const struct sp_reader *r)
 	c->workload_key = sp_reader_col(r, "workload_key");
 }
 
-static struct sp_slice
-field(const struct sp_reader *r, int col)
-{
-	if (col < 0)
-		return (struct sp_slice){ "", 0 };
-	return r->f[col];
-}
-
 /* Folds the record's name and builds its key. */
 static void
 key_of(const struct sp_reader *r, const struct cols *c, struct sp_buf *wl,
        struct sp_buf *key)
 {
-	struct sp_slice name = field(r, c->name), user = field(r, c->user);
-	struct sp_slice part = field(r, c->partition);
-	struct sp_slice g = field(r, c->alloc_gpus);
+	struct sp_slice name = sp_reader_field(r, c->name);
+	struct sp_slice user = sp_reader_field(r, c->user);
+	struct sp_slice part = sp_reader_field(r, c->partition);
+	struct sp_slice g = sp_reader_field(r, c->alloc_gpus);
 	double gpus;
 	int gpu;
 
@@ -200,8 +193,8 @@ stream(struct sp_reader *r, struct sp_writer *w)
 		sp_writer_column(w, "workload_key");
 	sp_writer_header(w);
 	while (sp_next_or_die(r)) {
-		struct sp_slice step = field(r, c.step);
-		struct sp_slice id = field(r, c.jobid);
+		struct sp_slice step = sp_reader_field(r, c.step);
+		struct sp_slice id = sp_reader_field(r, c.jobid);
 
 		/* A step belongs to the allocation it follows. */
 		if (!(step.n > 0 && have_alloc && id.n == alloc.len &&

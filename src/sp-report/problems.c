@@ -115,12 +115,6 @@ resolve(struct pcols *c, const struct sp_reader *r, const char *added_by)
 	c->why = sp_reader_col(r, "why");
 }
 
-static struct sp_slice
-col(const struct sp_reader *r, int i)
-{
-	return i >= 0 ? r->f[i] : (struct sp_slice){ "", 0 };
-}
-
 static char *
 dup_slice(struct sp_slice s)
 {
@@ -131,8 +125,9 @@ dup_slice(struct sp_slice s)
 static void
 job_key(struct sp_buf *b, const struct sp_reader *r, const struct pcols *c)
 {
-	struct sp_slice id = col(r, c->jobid), cl = col(r, c->cluster),
-			sub = col(r, c->submit);
+	struct sp_slice id = sp_reader_field(r, c->jobid);
+	struct sp_slice cl = sp_reader_field(r, c->cluster);
+	struct sp_slice sub = sp_reader_field(r, c->submit);
 
 	sp_buf_clear(b);
 	sp_buf_add(b, id.p, id.n);
@@ -152,21 +147,21 @@ static void
 make_row(struct prow *p, const struct sp_reader *r, const struct pcols *c,
 	 int with_why)
 {
-	struct sp_slice start = col(r, c->start), raw = col(r, c->jobid_raw);
-	struct sp_slice when = start.n ? start : col(r, c->submit);
+	struct sp_slice start = sp_reader_field(r, c->start);
+	struct sp_slice raw = sp_reader_field(r, c->jobid_raw);
+	struct sp_slice when = start.n ? start : sp_reader_field(r, c->submit);
 
 	memset(p, 0, sizeof *p);
 	if (raw.n == 0)
-		raw = col(r, c->jobid);
+		raw = sp_reader_field(r, c->jobid);
 	p->when = dup_slice(when);
 	p->id = strtoull(raw.p, NULL, 10);
-	p->jobid = dup_slice(col(r, c->jobid));
-	p->name = dup_slice(col(r, c->name));
-	p->user = dup_slice(col(r, c->user));
-	p->key = dup_slice(col(r, c->key));
-	p->state = dup_slice(col(r, c->state));
-	p->why = dup_slice(with_why ? col(r, c->why) : (struct sp_slice){
-			   "", 0 });
+	p->jobid = dup_slice(sp_reader_field(r, c->jobid));
+	p->name = dup_slice(sp_reader_field(r, c->name));
+	p->user = dup_slice(sp_reader_field(r, c->user));
+	p->key = dup_slice(sp_reader_field(r, c->key));
+	p->state = dup_slice(sp_reader_field(r, c->state));
+	p->why = dup_slice(sp_reader_field(r, with_why ? c->why : -1));
 }
 
 /* The hangs, then the failed records that are not hangs too. */
@@ -184,7 +179,7 @@ gather(struct plist *l, const struct opts *o)
 	while (sp_next_or_die(&r)) {
 		int failed = state_failed(r.f[c.state]);
 
-		if (sp_slice_eq(col(&r, c.open), "1"))
+		if (sp_slice_eq(sp_reader_field(&r, c.open), "1"))
 			continue;
 		if (failed) {
 			job_key(&key, &r, &c);
@@ -200,7 +195,7 @@ gather(struct plist *l, const struct opts *o)
 	input_open(&r, o, IN_FAILED);
 	resolve(&c, &r, "sp-select --failed");
 	while (sp_next_or_die(&r)) {
-		if (sp_slice_eq(col(&r, c.open), "1") ||
+		if (sp_slice_eq(sp_reader_field(&r, c.open), "1") ||
 		    !state_failed(r.f[c.state]))
 			continue;
 		job_key(&key, &r, &c);
