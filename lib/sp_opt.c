@@ -37,6 +37,15 @@ format(struct sp_opts *o, enum sp_format fmt, const char *opt)
 	o->fmt_opt = opt;
 }
 
+static void
+logs_settle(struct sp_log_opts *l)
+{
+	if (l != NULL && l->off && l->ndirs > 0) {
+		sp_warn("--log-dir has no effect with --no-logs");
+		l->ndirs = 0;
+	}
+}
+
 int
 sp_getopt(int argc, char *const argv[], const char *own_short,
 	  const struct option *longopts, int *longindex, struct sp_opts *o)
@@ -59,6 +68,7 @@ sp_getopt(int argc, char *const argv[], const char *own_short,
 		case -1:
 			free(o->shortopts);
 			o->shortopts = NULL;
+			logs_settle(o->logs);
 			return -1;
 		case 'h':
 			help(o);
@@ -66,6 +76,14 @@ sp_getopt(int argc, char *const argv[], const char *own_short,
 			sp_print_version();
 			sp_stdout_close();
 			exit(SP_EXIT_OK);
+		case SP_OPT_NO_LOGS:
+			o->logs->off = 1;
+			break;
+		case SP_OPT_LOG_DIR:
+			o->logs->dirs = sp_xrealloc(o->logs->dirs,
+			    (o->logs->ndirs + 1) * sizeof *o->logs->dirs);
+			o->logs->dirs[o->logs->ndirs++] = optarg;
+			break;
 		case ':':
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",
 			       argv[optind - 1]);

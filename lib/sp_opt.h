@@ -30,13 +30,26 @@
 #include <getopt.h>
 #include "sp_record.h"
 
-enum { SP_OPT_VERSION = 0x1010 };
+enum { SP_OPT_VERSION = 0x1010, SP_OPT_NO_LOGS, SP_OPT_LOG_DIR };
 
 #define SP_HELP_OPTIONS \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ "version", no_argument, NULL, SP_OPT_VERSION }
 
 #define SP_COMMON_OPTIONS SP_HELP_OPTIONS, SP_FORMAT_OPTIONS
+
+/* Where the programs that show a job look for its logs (sp-show,
+ * sp-browse): --no-logs, and --log-dir dir, repeatable, searched first.
+ * --log-dir with --no-logs is said once and dropped. */
+#define SP_LOG_OPTIONS \
+	{ "no-logs", no_argument, NULL, SP_OPT_NO_LOGS }, \
+	{ "log-dir", required_argument, NULL, SP_OPT_LOG_DIR }
+
+struct sp_log_opts {
+	int off;		/* --no-logs */
+	char **dirs;		/* --log-dir, in the order given; free it */
+	size_t ndirs;
+};
 
 struct sp_opts {
 	const char *usage;	/* --help: the usage lines */
@@ -45,6 +58,7 @@ struct sp_opts {
 	void (*help_more)(void);	/* --help: what follows the options
 				 * (sp-plot's kinds); NULL for nothing */
 	enum sp_format fmt;	/* the format: set the default first */
+	struct sp_log_opts *logs;	/* with SP_LOG_OPTIONS: filled in */
 	const char *fmt_opt;	/* the option that chose it; NULL: none */
 	char *shortopts;	/* ":h" and the program's own, while parsing */
 };

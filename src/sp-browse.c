@@ -39,8 +39,7 @@ static const char help_text[] =
 "      --no-logs           look for no log file\n"
 "      --log-dir dir       look for logs in dir first (repeatable)\n";
 
-enum { OPT_PLAIN = 0x2000, OPT_SOURCE, OPT_ASCII, OPT_NO_COLOR, OPT_NO_LOGS,
-       OPT_LOG_DIR };
+enum { OPT_PLAIN = 0x2000, OPT_SOURCE, OPT_ASCII, OPT_NO_COLOR };
 
 static void
 parse_options(int argc, char **argv, struct opts *o)
@@ -51,12 +50,12 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
-		{ "no-logs", no_argument, NULL, OPT_NO_LOGS },
-		{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
+		SP_LOG_OPTIONS,
 		SP_HELP_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text };
+	struct sp_opts common = { .usage = usage_text, .help = help_text,
+				  .logs = &o->logs };
 	int c;
 
 	memset(o, 0, sizeof *o);
@@ -75,19 +74,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		case OPT_NO_COLOR:
 			o->no_color = 1;
 			break;
-		case OPT_NO_LOGS:
-			o->no_logs = 1;
-			break;
-		case OPT_LOG_DIR:
-			o->log_dirs = sp_xrealloc(o->log_dirs,
-				(o->nlog_dirs + 1) * sizeof *o->log_dirs);
-			o->log_dirs[o->nlog_dirs++] = optarg;
-			break;
 		}
-	}
-	if (o->no_logs && o->nlog_dirs > 0) {
-		sp_warn("--log-dir has no effect with --no-logs");
-		o->nlog_dirs = 0;
 	}
 	/* NO_COLOR, set and not empty, as everywhere. */
 	{
@@ -127,7 +114,7 @@ main(int argc, char **argv)
 	else
 		status = ui_run(&m, &o);
 	model_free(&m);
-	free(o.log_dirs);
+	free(o.logs.dirs);
 	sp_stdout_close();
 	return status;
 }

@@ -51,9 +51,8 @@ static const char help_text[] =
 "      --no-color          no colour, even on a terminal\n";
 
 enum {
-	OPT_FINDINGS = 0x2000, OPT_TABLE, OPT_ASCII, OPT_NO_COLOR,
-	OPT_NO_LOGS, OPT_LOG_DIR, OPT_WIDTH, OPT_ALL,
-	OPT_NO_PAGER
+	OPT_FINDINGS = 0x2000, OPT_TABLE, OPT_ASCII, OPT_NO_COLOR, OPT_WIDTH,
+	OPT_ALL, OPT_NO_PAGER
 };
 
 /* ------------------------------------------------------------------ */
@@ -106,8 +105,7 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
-		{ "no-logs", no_argument, NULL, OPT_NO_LOGS },
-		{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
+		SP_LOG_OPTIONS,
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
@@ -115,7 +113,7 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_PLAIN };
+				  .fmt = SP_FMT_PLAIN, .logs = &o->logs };
 	int c;
 	long v;
 
@@ -137,19 +135,11 @@ parse_options(struct opts *o, int argc, char **argv)
 		case OPT_NO_COLOR:
 			o->no_color = 1;
 			break;
-		case OPT_NO_LOGS:
-			o->no_logs = 1;
-			break;
 		case OPT_ALL:
 			o->all = 1;
 			break;
 		case OPT_NO_PAGER:
 			o->no_pager = 1;
-			break;
-		case OPT_LOG_DIR:
-			o->log_dirs = sp_xrealloc(o->log_dirs,
-				(o->nlog_dirs + 1) * sizeof *o->log_dirs);
-			o->log_dirs[o->nlog_dirs++] = optarg;
 			break;
 		case OPT_WIDTH:
 			if (sp_strtol_full(optarg, &v) != 0 || v <= 0 ||
@@ -166,10 +156,6 @@ parse_options(struct opts *o, int argc, char **argv)
 	o->fmt = common.fmt;
 	o->fmt_set = common.fmt_opt != NULL;
 	settle_format(o);
-	if (o->no_logs && o->nlog_dirs > 0) {
-		sp_warn("--log-dir has no effect with --no-logs");
-		o->nlog_dirs = 0;
-	}
 	o->id_seen = sp_xcalloc(o->ids.n ? o->ids.n : 1, 1);
 	return optind;
 }
@@ -225,7 +211,7 @@ show(struct run *R, struct held *h)
 			steps[i] = h->steps[i].j;
 	}
 	sp_postmortem_analyse(&a, &h->alloc.j, steps, h->nsteps, &R->site,
-			      R->o->no_logs ? NULL : &R->logctx, R->history,
+			      R->o->logs.off ? NULL : &R->logctx, R->history,
 			      R->have_workloads ? &R->workloads : NULL,
 			      R->o->mode == MODE_TABLE);
 	s.h = h;
@@ -260,7 +246,7 @@ free_opts(struct opts *o)
 {
 	sp_jobspec_free(&o->ids);
 	free(o->id_seen);
-	free(o->log_dirs);
+	free(o->logs.dirs);
 }
 
 int
@@ -285,8 +271,8 @@ main(int argc, char **argv)
 	sp_site_load(&R.site);
 	sp_site_warn(&R.site);
 	sp_logctx_init(&R.logctx, 1);
-	for (size_t i = 0; i < o.nlog_dirs; i++)
-		sp_logctx_add_dir(&R.logctx, o.log_dirs[i]);
+	for (size_t i = 0; i < o.logs.ndirs; i++)
+		sp_logctx_add_dir(&R.logctx, o.logs.dirs[i]);
 	R.history = sp_node_history_new();
 
 	files = argv + first;

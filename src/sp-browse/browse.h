@@ -27,6 +27,7 @@
 #include "sp_rollup.h"
 #include "sp_rules_history.h"
 #include "sp_rules_job.h"
+#include "sp_opt.h"
 #include "sp_site.h"
 #include "sp_term.h"
 
@@ -37,9 +38,7 @@ struct opts {
 	const char *source;	/* where the records came from, in words */
 	int no_color;
 	int ascii;
-	int no_logs;
-	char **log_dirs;
-	size_t nlog_dirs;
+	struct sp_log_opts logs;	/* --no-logs, --log-dir */
 	char **files;
 	size_t nfiles;
 };

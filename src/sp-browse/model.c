@@ -369,10 +369,10 @@ model_load(struct model *m, const struct opts *o)
 	memset(&L, 0, sizeof L);
 	m->nodes = sp_nodes_new(SP_METRIC_HANG);
 	m->history = sp_node_history_new();
-	m->no_logs = o->no_logs;
+	m->no_logs = o->logs.off;
 	sp_logctx_init(&m->logctx, 1);
-	for (size_t i = 0; i < o->nlog_dirs; i++)
-		sp_logctx_add_dir(&m->logctx, o->log_dirs[i]);
+	for (size_t i = 0; i < o->logs.ndirs; i++)
+		sp_logctx_add_dir(&m->logctx, o->logs.dirs[i]);
 
 	read_records(m, &L, o);
 	sp_site_load(&m->site);

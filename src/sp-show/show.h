@@ -16,6 +16,7 @@
 #include "sp_jobspec.h"
 #include "sp_logs.h"
 #include "sp_nodes.h"
+#include "sp_opt.h"
 #include "sp_site.h"
 #include "sp_term.h"
 
@@ -28,14 +29,12 @@ struct opts {
 	int fmt_set;
 	struct sp_jobspec ids;	/* job ids asked for, none: every job */
 	unsigned char *id_seen;	/* per id: a record matched it */
-	int no_logs;
+	struct sp_log_opts logs;	/* --no-logs, --log-dir */
 	int all;		/* --all: every field, the steps */
 	int no_pager;
 	int no_color;
 	int ascii;
 	int width;
-	char **log_dirs;
-	size_t nlog_dirs;
 };
 
 /* A record held past the reader's next line: its own copy of each field. */
