@@ -37,7 +37,8 @@ unsigned
 sp_cols_missing(const struct sp_jobcols *c)
 {
 	const int at[SP_COL_N] = {
-		c->timelimit_s, c->mem_limit_node_b, c->max_rss_b, c->ntasks,
+		c->timelimit_s, c->mem_limit_node_b >= 0 ? c->mem_limit_node_b :
+		c->mem_limit_total_b, c->max_rss_b, c->ntasks,
 		c->total_cpu_s, c->alloc_cpus >= 0 ? c->alloc_cpus :
 		c->req_cpus, c->alloc_gpus, c->gpu_util, c->array_job,
 		c->state, c->elapsed_s

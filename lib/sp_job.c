@@ -440,6 +440,16 @@ sp_job_cores(const struct sp_job *j)
 }
 
 double
+sp_job_mem_limit_node(const struct sp_job *j)
+{
+	double b = j->mem_limit_node_b;
+
+	if (!(b > 0) && j->mem_limit_total_b > 0)
+		b = j->mem_limit_total_b / (j->nnodes > 0 ? j->nnodes : 1);
+	return b > 0 ? b : NAN;
+}
+
+double
 sp_job_gpus(const struct sp_job *j)
 {
 	return j->alloc_gpus;

@@ -170,6 +170,11 @@ int sp_hang_tally_cmp(const struct sp_hang_tally *a, const char *key_a,
 		      const struct sp_hang_tally *b, const char *key_b);
 /* Cores: alloc_cpus, else req_cpus; NaN when neither is known. */
 double sp_job_cores(const struct sp_job *j);
+/*
+ * The memory limit per node: mem_limit_node_b, else the allocation's
+ * total over its nodes (--mem is per node); NaN unknown or 0.
+ */
+double sp_job_mem_limit_node(const struct sp_job *j);
 /* GPUs held: alloc_gpus, NaN unknown. */
 double sp_job_gpus(const struct sp_job *j);
 /* The gpu|cpu part of a workload key: 1 GPUs held, 0 none, -1 unknown. */

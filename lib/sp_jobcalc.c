@@ -53,12 +53,7 @@ sp_jobcalc(struct sp_jobcalc *c, const struct sp_job *j,
 	c->walltime_used = j->timelimit_s > 0 && j->elapsed_s >= 0 ?
 			   j->elapsed_s / j->timelimit_s : NAN;
 
-	c->mem_limit_b = j->mem_limit_node_b;
-	if (!(c->mem_limit_b > 0) && j->mem_limit_total_b > 0)
-		c->mem_limit_b = j->mem_limit_total_b /
-				 (j->nnodes > 0 ? j->nnodes : 1);
-	if (!(c->mem_limit_b > 0))
-		c->mem_limit_b = NAN;
+	c->mem_limit_b = sp_job_mem_limit_node(j);
 	c->rss_above_limit = j->max_rss_b > c->mem_limit_b;
 	c->mem_used = sp_known(j->max_rss_b) && c->mem_limit_b > 0 &&
 		      !c->rss_above_limit ? j->max_rss_b / c->mem_limit_b : NAN;

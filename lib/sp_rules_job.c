@@ -442,9 +442,16 @@ rule_memory(struct ctx *x)
 		return;
 	}
 	if (x->c.rss_above_limit) {
-		ev(x, "MaxRSS reads %s, above the %s limit per node, yet the "
-		   "job was not killed: the figure cannot be this job's "
-		   "footprint. ", sp_bytes(&x->w, rss), sp_bytes(&x->w, limit));
+		if (x->j->state.n == 0)
+			ev(x, "MaxRSS reads %s, above the %s limit per node, "
+			   "and the state is not recorded (state): killed for "
+			   "it or not, the figure cannot be the footprint. ",
+			   sp_bytes(&x->w, rss), sp_bytes(&x->w, limit));
+		else
+			ev(x, "MaxRSS reads %s, above the %s limit per node, "
+			   "yet the job was not killed: the figure cannot be "
+			   "this job's footprint. ", sp_bytes(&x->w, rss),
+			   sp_bytes(&x->w, limit));
 		caveat_rss(&x->dr.ev, x->d->site);
 		act(x, "Do not size --mem from it. Measure the working "
 		    "set live while the job runs (sstat, the cgroup's "
@@ -533,6 +540,15 @@ rule_noop(struct ctx *x)
 		act(x, "If the transfer is the job, give it a "
 		    "transfer node or fewer resources; if not, stage the data "
 		    "before the allocation starts.");
+		add(x, "noop-allocation", SP_SEV_WARNING);
+		return;
+	}
+	if (x->j->state.n == 0) {
+		/* A timeout, a kill or a node failure would explain it. */
+		ev(x, " Its state is not recorded (state), so whether how it "
+		   "ended explains the idle CPU cannot be told.");
+		act(x, "Read its state (sacct -j ID -o State) before looking "
+		    "for a blocking call.");
 		add(x, "noop-allocation", SP_SEV_WARNING);
 		return;
 	}
@@ -1239,7 +1255,11 @@ rule_exit(struct ctx *x)
 	    !state_is(x, "TIMEOUT")) {
 		const char *name = sp_signal_name(sig);
 
-		if (j->signal > 0 && name)
+		if (j->state.n == 0)
+			ev(x, "Ended by signal %d; its state is not recorded "
+			   "(state), and a timeout or a kill for memory ends a "
+			   "job by a signal too.", sig);
+		else if (j->signal > 0 && name)
 			ev(x, "Killed by %s (signal %d).", name, sig);
 		else if (j->signal > 0)
 			ev(x, "Killed by signal %d.", sig);
@@ -1283,7 +1303,11 @@ rule_exit(struct ctx *x)
 	if (sp_known(code) && code != 0 && x->out->n == before &&
 	    !end_explained(x)) {
 		/* A non-zero exit is never "nothing needs attention". */
-		if (!logs_read(x))
+		if (x->j->state.n == 0)
+			ev(x, "Exited %.0f; its state is not recorded (state), "
+			   "and nothing else in this record explains it.",
+			   code);
+		else if (!logs_read(x))
 			ev(x, "Exited %.0f, and nothing in this record "
 			   "explains it.", code);
 		else if (logs_blank(x))

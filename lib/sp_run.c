@@ -124,8 +124,10 @@ sp_run_of(struct sp_run *r, const struct sp_job *j)
 	sp_order_of(&r->o, j);
 	r->st = sp_state_of(j->state);
 	r->noop = sp_job_noop(j);
-	/* sp_job_hang and sp_job_failed, from the state read once. */
-	r->hang = r->noop && !sp_state_explains_idle(r->st);
+	/* sp_job_hang and sp_job_failed, from the state read once: with
+	 * none recorded, whether one explains the idle CPU is unknown. */
+	r->hang = r->noop && j->state.n > 0 &&
+	    !sp_state_explains_idle(r->st);
 	r->failed = sp_state_failed(r->st);
 	r->io = sp_job_io_explains(j);
 	r->elapsed_s = j->elapsed_s;
@@ -134,7 +136,8 @@ sp_run_of(struct sp_run *r, const struct sp_job *j)
 	r->cpu_time_s = j->cpu_time_s;
 	r->alloc_gpus = sp_job_gpus(j);
 	r->gpu_util = j->gpu_util;
-	r->limit_b = sp_positive(j->mem_limit_node_b) ? j->mem_limit_node_b : NAN;
+	/* The one job's view reads the same limit (sp_jobcalc). */
+	r->limit_b = sp_job_mem_limit_node(j);
 	r->rss_b = sp_positive(j->max_rss_b) ? j->max_rss_b : NAN;
 	r->cores = sp_job_cores(j);
 	/* Per task needs the tasks: one per node would be a guess (a job

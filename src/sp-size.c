@@ -230,7 +230,8 @@ resolve(struct sp_jobcols *c, const struct sp_reader *r)
 	sp_jobcols_only(c, r, "jobid", "jobid_raw", "array_job", "array_task",
 	    "step", "attempt", "state", "submit", "start", "end", "open",
 	    "elapsed_s", "timelimit_s", "req_cpus", "alloc_cpus", "ntasks",
-	    "alloc_gpus", "nnodes", "mem_limit_node_b", "max_rss_b",
+	    "alloc_gpus", "nnodes", "mem_limit_node_b", "mem_limit_total_b",
+	    "max_rss_b",
 	    "total_cpu_s", "cpu_time_s", "read_b", "write_b", "gpu_util",
 	    "workload_key", NULL);
 }

@@ -255,3 +255,40 @@ every() {
 	[ "$output" = "85|||" ]
 }
 
+# blank_each STAGE...: each_column over emptied columns, but for those a
+# record's grouping reads (the key is made of them) and timelimit_s
+# (empty is the format's "unlimited").
+blank_each() {
+	CUT=blank_column each_column "$@" | grep -vx -e user -e workload \
+		-e workload_key -e timelimit_s
+}
+
+@test "sp-size --findings: no finding says a number of its own with a column's fields empty" {
+	blank_each sp-size --findings >"$D/ran"
+	[ -s "$D/ran" ]
+	every workload_key,code evidence,action,jobid,severity
+	# Five NODE_FAILs that computed nothing were a noop-allocations
+	# finding once their state was emptied: no state, no hang.
+	run awk -F '\t' '$2 == "finetune-vit-s#" && $5 == "noop-allocations"' "$D/state.out"
+	[ -z "$output" ]
+	run awk -F '\t' '$2 == "finetune-vit-s#" && $5 == "noop-allocations"' "$D/full.out"
+	[ -z "$output" ]
+}
+
+# Left: with elapsed_s or max_rss_b emptied on every run, the workload
+# has no verdict and one job's view gives its own run's estimate, said
+# to be one run's, which is another number than the workload's.
+@test "sp-show --findings: no finding says a number of its own with a column's fields empty" {
+	blank_each sp-show --findings --no-logs | grep -vx -e elapsed_s -e max_rss_b >"$D/ran"
+	[ -s "$D/ran" ]
+	every jobid,code evidence,action,severity
+	# A job with no state: a noop, a signal, an exit are said with it.
+	grep -q $'\t51191659\tnoop-allocation\twarning\t.*Its state is not recorded (state)' "$D/state.out"
+}
+
+@test "sp-hang: no hang is judged from a number a field lacks" {
+	blank_each sp-hang >"$D/ran"
+	[ -s "$D/ran" ]
+	every jobid why
+}
+
