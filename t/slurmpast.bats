@@ -1038,6 +1038,8 @@ same_records() {
 	}
 	check "-u and -a ask for different things: choose one" -u alice --all-users
 	check "-u and -a ask for different things: choose one" -ualice -a
+	check "-M and -L ask for different things: choose one" -M c1 -L
+	check "-M and -L ask for different things: choose one" --allclusters --clusters=c1
 	check "-u: no value given" -u ''
 	check "-r: no value given" -r ''
 	check "--account: no value given" --account=
