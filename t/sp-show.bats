@@ -828,6 +828,31 @@ array_input() {
 	[[ "$output" != *"findings"* ]]
 }
 
+@test "an array on a narrow terminal: nothing wider than the window, the ids whole" {
+	demo_fig3
+	for cols in 40 72; do
+		for args in "" --table; do
+			term_start "$cols" 40 "sp-show --no-pager --no-logs $args -j 52581003 demo.tsv"
+			term_wait_done
+			# every line, history too; -J joins what the terminal wrapped
+			output=$(tmux -S "$TERM_SOCK" capture-pane -p -J -S - -t t)
+			n=$(printf '%s\n' "$output" | awk -v w="$cols" '
+				{ if (length($0) > w) { print NR ": " $0; bad++ } }
+				END { print bad + 0 }' | tail -n 1)
+			[ "$n" -eq 0 ] || { echo "$cols $args"; printf '%s\n' "$output"; return 1; }
+			# the table's rows keep their job ids whole; its cells give way
+			[ "$(printf '%s\n' "$output" | grep -c '^52581003_[0-9]* ')" -eq 142 ]
+			[[ "$output" == *"…"* ]]
+			term_stop
+		done
+	done
+	# the verdict on a line of its own when the window is too narrow
+	term_start 72 40 "sp-show --no-pager --no-logs -j 52581003 demo.tsv"
+	term_wait_done
+	output=$(tmux -S "$TERM_SOCK" capture-pane -p -J -S - -t t)
+	[[ "$output" == *$'52581003  scan-corpus\n  array, 142 tasks · critical: host-oom in 71 of 142\n'* ]]
+}
+
 @test "-j A,B with B unknown: A is shown, B named on stderr, exit 2" {
 	array_input >a.tsv
 	run --separate-stderr sp-show -j 900,77,800_9 --no-logs a.tsv

@@ -359,16 +359,17 @@ verdict(const struct run *R, struct sp_buf *b, const struct array *a)
 	}
 }
 
+/*
+ * The array's id and name, then what it was and the verdict; on a
+ * terminal too narrow for one line, these go on the next, wrapped at
+ * words under an indent.
+ */
 static void
-draw(struct run *R, struct array *a, struct sp_buf *b)
+head_line(const struct run *R, const struct array *a, struct sp_buf *b)
 {
-	struct sp_buf t = { 0 }, hist = { 0 };
-	double *v = sp_xcalloc(a->n + 1, sizeof *v);
-	struct table tab;
-	const char *said = NULL;
+	struct sp_buf rest = { 0 };
+	size_t start = b->len, cells;
 	int sets = 0;
-
-	sp_sort(a->t, a->n, sizeof *a->t, by_task);
 
 	sp_term_painted(&R->term, b, SP_P_BOLD, a->id);
 	sp_buf_adds(b, "  ");
@@ -376,11 +377,34 @@ draw(struct run *R, struct array *a, struct sp_buf *b)
 	/* A record of tasks not yet run stands for several: say records. */
 	for (size_t i = 0; i < a->n && !sets; i++)
 		sets = a->t[i].task[0] == '[';
-	sp_buf_printf(b, "  array, %zu %s%s %s ", a->n,
+	sp_buf_printf(&rest, "array, %zu %s%s %s ", a->n,
 		      sets ? "record" : "task", a->n == 1 ? "" : "s",
 		      sp_term_glyph(&R->term, SP_G_DOT));
-	verdict(R, b, a);
+	verdict(R, &rest, a);
+	cells = sp_text_width(b->p + start, b->len - start) + 2 +
+		sp_text_width(rest.p, rest.len);
+	if (R->term.tty && cells > (size_t)R->term.width) {
+		sp_buf_adds(b, "\n  ");
+		sp_term_wrap(&R->term, b, rest.p, 2, 2);
+	} else {
+		sp_buf_adds(b, "  ");
+		sp_buf_add(b, rest.p, rest.len);
+	}
 	sp_buf_addc(b, '\n');
+	sp_buf_free(&rest);
+}
+
+static void
+draw(struct run *R, struct array *a, struct sp_buf *b)
+{
+	struct sp_buf t = { 0 }, hist = { 0 };
+	double *v = sp_xcalloc(a->n + 1, sizeof *v);
+	struct table tab;
+	const char *said = NULL;
+
+	sp_sort(a->t, a->n, sizeof *a->t, by_task);
+
+	head_line(R, a, b);
 	clean(R, &t, &a->user);
 	if (a->partition.len) {
 		sp_buf_adds(&t, ", partition ");

@@ -65,14 +65,17 @@ cell(const struct sp_term *term, struct sp_buf *b, const char *s,
 
 /*
  * Each column as wide as its widest cell.  On a terminal, a table wider
- * than the window gives way in its widest text column (never narrower
- * than its name), whose cells are cut with an ellipsis.
+ * than the window gives way in its text columns but the first (the
+ * row's name), the widest first and none narrower than its name, whose
+ * cells are cut with an ellipsis; a table that still cannot fit has each
+ * line cut at the window.
  */
 void
 table_draw(const struct table *t, const struct sp_term *term,
 	   struct sp_buf *out)
 {
-	size_t *w = sp_xcalloc(t->ncols, sizeof *w), total = 0, widest = 0;
+	size_t *w = sp_xcalloc(t->ncols, sizeof *w), total = 0;
+	struct sp_buf row = { 0 };
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = strlen(t->names[c]);
@@ -84,31 +87,46 @@ table_draw(const struct table *t, const struct sp_term *term,
 				w[c] = n;
 		}
 		total += w[c] + (c ? 2 : 0);
-		if (!t->right[c] && w[c] > w[widest])
-			widest = c;
 	}
-	if (term->tty && total > (size_t)term->width) {
-		size_t over = total - (size_t)term->width;
-		size_t floor = strlen(t->names[widest]);
+	while (term->tty && total > (size_t)term->width) {
+		size_t widest = t->ncols, floor, give;
 
-		w[widest] = w[widest] > floor + over ? w[widest] - over : floor;
+		/* The first column (the job id) names the row: it is
+		 * never cut, the line's end is. */
+		for (size_t c = 1; c < t->ncols; c++)
+			if (!t->right[c] && w[c] > strlen(t->names[c]) &&
+			    (widest == t->ncols || w[c] > w[widest]))
+				widest = c;
+		if (widest == t->ncols)
+			break;
+		floor = strlen(t->names[widest]);
+		give = w[widest] - floor;
+		if (give > total - (size_t)term->width)
+			give = total - (size_t)term->width;
+		w[widest] -= give;
+		total -= give;
 	}
 	for (size_t r = 0; r <= t->nrows; r++) {
-		size_t start = out->len;
-
+		sp_buf_clear(&row);
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *s = r == 0 ? t->names[c] :
 					t->cells[(r - 1) * t->ncols + c];
 
 			if (c)
-				sp_buf_adds(out, "  ");
-			cell(term, out, s, w[c], t->right[c],
+				sp_buf_adds(&row, "  ");
+			cell(term, &row, s, w[c], t->right[c],
 			     c + 1 == t->ncols);
 		}
-		while (out->len > start && out->p[out->len - 1] == ' ')
-			out->p[--out->len] = '\0';
+		while (row.len > 0 && row.p[row.len - 1] == ' ')
+			row.p[--row.len] = '\0';
+		if (term->tty)
+			sp_term_fitted(term, out, row.p ? row.p : "", row.len,
+				       (size_t)term->width);
+		else
+			sp_buf_add(out, row.p ? row.p : "", row.len);
 		sp_buf_addc(out, '\n');
 	}
+	sp_buf_free(&row);
 	free(w);
 }
 
