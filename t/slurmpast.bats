@@ -453,6 +453,19 @@ widest() {
 	[[ "$output" != *"pe"$'\n'"nding"* ]]
 }
 
+@test "a terminal 40 wide, a job id: the demo's own lines wrapped too" {
+	term_start 40 200 "slurmpast --demo --no-pager 53904442 2>/dev/null"
+	term_wait_done
+	term_screen -J
+	[ "$(widest)" -le 40 ]
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch" ]
+	[ "${lines[1]}" = "  --demo), not a real cluster's record." ]
+	[[ "${lines[4]}" == "53904442  "* ]]
+	# into a pipe, as they are
+	run --separate-stderr slurmpast --demo 53904442
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+}
+
 @test "a terminal: --no-pager and SLURMPAST_PAGER=cat write it all at once" {
 	# (a section asked for, so the text and not the dashboard)
 	for how in "slurmpast --demo --no-pager" \
