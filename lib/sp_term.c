@@ -1,4 +1,6 @@
 #include <langinfo.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -265,4 +267,42 @@ sp_term_wrap(const struct sp_term *t, struct sp_buf *b, const char *s,
 		new_line(b, indent, &col, &fresh);
 		s = nl + 1;
 	}
+}
+
+void
+sp_term_say(FILE *out, const char *fmt, ...)
+{
+	struct sp_buf text = { 0 }, b = { 0 };
+	struct sp_term t = { 0 };
+	const char *p, *nl;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sp_buf_vprintf(&text, fmt, ap);
+	va_end(ap);
+	t.width = sp_term_width(fileno(out));
+	if (t.width <= 0) {
+		fputs(sp_buf_str(&text), out);
+		sp_buf_free(&text);
+		return;
+	}
+	if (t.width < SP_SHOW_MIN_WIDTH)
+		t.width = SP_SHOW_MIN_WIDTH;
+	/* Line by line: an empty one stays empty, with no indent. */
+	for (p = sp_buf_str(&text); *p; p = nl ? nl + 1 : p + strlen(p)) {
+		struct sp_buf line = { 0 };
+
+		nl = strchr(p, '\n');
+		sp_buf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
+		if (line.len)
+			sp_term_wrap(&t, &b, sp_buf_str(&line), 0, 2);
+		if (nl)
+			sp_buf_addc(&b, '\n');
+		sp_buf_free(&line);
+		if (!nl)
+			break;
+	}
+	fputs(sp_buf_str(&b), out);
+	sp_buf_free(&b);
+	sp_buf_free(&text);
 }

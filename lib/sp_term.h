@@ -10,6 +10,7 @@
 #define SP_TERM_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "sp_text.h"
 #include "sp_util.h"
 
@@ -108,5 +109,13 @@ void sp_term_fitted(const struct sp_term *t, struct sp_buf *b, const char *s,
  */
 void sp_term_wrap(const struct sp_term *t, struct sp_buf *b, const char *s,
 		  size_t first_indent, size_t indent);
+
+/*
+ * A program's --plain prose, printf-like, to out: on a terminal (or with
+ * $COLUMNS) each line wrapped at words to the width under a hanging
+ * indent of two; into a pipe as it is.  Give the newlines in fmt.
+ */
+void sp_term_say(FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -18,6 +18,7 @@
 #include "sp.h"
 #include "sp_opt.h"
 #include "sp_intern.h"
+#include "sp_term.h"
 #include "sp_workload.h"
 
 static const char usage_text[] =
@@ -604,7 +605,7 @@ write_summary_plain(const struct summary *s)
 	size_t *order, n;
 
 	headline(&b, s);
-	printf("%s.\n", sp_buf_str(&b));
+	sp_term_say(stdout, "%s.\n", sp_buf_str(&b));
 	sp_buf_clear(&b);
 	if (s->hangs.count > 0) {
 		sp_buf_adds(&b, "They held ");
@@ -619,24 +620,28 @@ write_summary_plain(const struct summary *s)
 			hours(&b, s->record.gpu_h);
 			sp_buf_adds(&b, " GPU-hours in the record");
 		}
-		printf("%s.\n", sp_buf_str(&b));
+		sp_term_say(stdout, "%s.\n", sp_buf_str(&b));
 		sp_buf_clear(&b);
 		fmt_clock(&b, SP_NOOP_NOTICED_S);
-		printf("%ld ended within %s (already noticed); %ld ran "
+		sp_term_say(stdout,
+		    "%ld ended within %s (already noticed); %ld ran "
 		       "longer, holding ", s->noticed.count, sp_buf_str(&b),
 		       s->longer.count);
 		sp_buf_clear(&b);
 		hours(&b, s->longer.count ? s->longer.gpu_h : 0);
-		printf("%s GPU-hours: the cost is in the long ones.\n",
+		sp_term_say(stdout,
+		    "%s GPU-hours: the cost is in the long ones.\n",
 		       sp_buf_str(&b));
 		sp_buf_clear(&b);
 		if (s->blocked.count)
-			printf("%ld timed out having computed nothing: "
+			sp_term_say(stdout,
+			    "%ld timed out having computed nothing: "
 			       "blocked, not slow; a longer --time buys a "
 			       "longer hang.\n", s->blocked.count);
 	}
 	sp_fmt_bytes(&b, s->moved_b);
-	printf("Not counted as hangs: %ld run%s moving data (%s moved), %ld "
+	sp_term_say(stdout,
+	    "Not counted as hangs: %ld run%s moving data (%s moved), %ld "
 	       "whose state says why; %ld open record%s left out.\n",
 	       s->moving.count, s->moving.count == 1 ? "" : "s",
 	       sp_buf_str(&b), s->explained.count, s->open,
@@ -644,7 +649,8 @@ write_summary_plain(const struct summary *s)
 	sp_buf_clear(&b);
 
 	if (s->nworst) {
-		printf("\nThe worst %zu, by GPU-hours held:\n\n", s->nworst);
+		sp_term_say(stdout,
+		    "\nThe worst %zu, by GPU-hours held:\n\n", s->nworst);
 		sp_writer_init(&w, stdout, SP_FMT_PLAIN);
 		sp_writer_column(&w, "jobid");
 		sp_writer_column(&w, "workload");
@@ -668,7 +674,7 @@ write_summary_plain(const struct summary *s)
 	}
 	order = workloads_with_hangs(s, &n);
 	if (n) {
-		printf("\nBy workload:\n\n");
+		sp_term_say(stdout, "\nBy workload:\n\n");
 		sp_writer_init(&w, stdout, SP_FMT_PLAIN);
 		sp_writer_column(&w, "workload_key");
 		sp_writer_column(&w, "runs");

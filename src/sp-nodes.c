@@ -17,6 +17,7 @@
 #include "sp.h"
 #include "sp_opt.h"
 #include "sp_nodes.h"
+#include "sp_term.h"
 
 static const char usage_text[] =
 	"usage: sp-nodes [--metric hang|failure] "
@@ -463,7 +464,7 @@ print_empty(const struct sp_node_table *tab, const struct options *o)
 	struct sp_buf line = { 0 };
 
 	why_none(&line, tab, o);
-	printf("%s\n", sp_buf_str(&line));
+	sp_term_say(stdout, "%s\n", sp_buf_str(&line));
 	sp_buf_free(&line);
 }
 
@@ -539,7 +540,7 @@ plain_scope(const struct sp_node_table *tab, const struct scope *s,
 			      tab->unjudged_runs == 1 ? "" : "s", tab->unjudged,
 			      tab->unjudged == 1 ? "" : "s", tab->nrows,
 			      tab->nrows == 1 ? "" : "s");
-		printf("%s\n\n", sp_buf_str(&b));
+		sp_term_say(stdout, "%s\n\n", sp_buf_str(&b));
 		sp_buf_free(&b);
 		return;
 	}
@@ -554,7 +555,7 @@ plain_scope(const struct sp_node_table *tab, const struct scope *s,
 		sp_buf_printf(&b, "; %ld more run%s not judged (no CPU time "
 			      "recorded)", tab->unjudged_runs,
 			      tab->unjudged_runs == 1 ? "" : "s");
-	printf("%s\n\n", sp_buf_str(&b));
+	sp_term_say(stdout, "%s\n\n", sp_buf_str(&b));
 	sp_buf_free(&b);
 }
 
@@ -565,27 +566,31 @@ plain_notes(const struct sp_node_table *tab, const struct scope *s,
 	struct sp_buf b = { 0 };
 
 	putchar('\n');
-	printf("%zu of %zu node%s tested, Benjamini-Hochberg at %.0f%%; "
+	sp_term_say(stdout,
+	    "%zu of %zu node%s tested, Benjamini-Hochberg at %.0f%%; "
 	       "%zu untested (under %d placements, or nothing to compare "
 	       "with)\n", tab->tested, tab->nrows, tab->nrows == 1 ? "" : "s",
 	       SP_NODES_FDR * 100, tab->untested, SP_NODES_MIN_TRIALS);
 	if (tab->worse) {
 		list_nodes(&b, tab, SP_VERDICT_WORSE, 0);
 		worse_cost(&b, tab, o);
-		printf("worse than every other node: %s\n", sp_buf_str(&b));
+		sp_term_say(stdout,
+		    "worse than every other node: %s\n", sp_buf_str(&b));
 		sp_buf_clear(&b);
 	} else if (why_none(&b, tab, o)) {
-		printf("%s\n", sp_buf_str(&b));
+		sp_term_say(stdout, "%s\n", sp_buf_str(&b));
 		sp_buf_clear(&b);
 	}
 	if (tab->better) {
 		list_nodes(&b, tab, SP_VERDICT_BETTER, 0);
-		printf("better than every other node: %s\n", sp_buf_str(&b));
+		sp_term_say(stdout,
+		    "better than every other node: %s\n", sp_buf_str(&b));
 		sp_buf_clear(&b);
 	}
 	if (tab->held_back) {
 		list_nodes(&b, tab, SP_VERDICT_UNTESTED, 1);
-		printf("held back: %s (%zu interval%s stand%s out on %s own, "
+		sp_term_say(stdout,
+		    "held back: %s (%zu interval%s stand%s out on %s own, "
 		       "not after the correction: with many rows, about one "
 		       "in twenty does by chance)\n", sp_buf_str(&b),
 		       tab->held_back, tab->held_back == 1 ? "" : "s",
@@ -594,12 +599,14 @@ plain_notes(const struct sp_node_table *tab, const struct scope *s,
 		sp_buf_clear(&b);
 	}
 	if (s->wi < 0 && s->nworkloads > 1)
-		printf("confounded: the rows pool %zu workloads, so a node "
+		sp_term_say(stdout,
+		    "confounded: the rows pool %zu workloads, so a node "
 		       "that ran more of a failing one looks worse; drop "
 		       "--all-workloads to compare like with like\n",
 		       s->nworkloads);
 	else if (s->others)
-		printf("%zu other workload%s not shown: --workload KEY picks "
+		sp_term_say(stdout,
+		    "%zu other workload%s not shown: --workload KEY picks "
 		       "one, --all-workloads pools them (confounded)\n",
 		       s->others, s->others == 1 ? "" : "s");
 	sp_buf_free(&b);

@@ -145,3 +145,22 @@ EOF2
 		[.unit, (.requested_value | type), .requested] | join(" ")' <<<"$output")" = \
 		"seconds number 2-00:00:00" ]
 }
+
+# The stages' --plain sentences, not only their tables, fit a terminal.
+@test "--plain prose on a terminal 60 wide: wrapped at words; into a pipe whole" {
+	command -v script >/dev/null || skip "no script(1)"
+	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
+	g=$BATS_TEST_TMPDIR/g.tsv
+	for cmd in "sp-nodes --plain" "sp-hang --summary --plain" "sp-nodes --plain --metric failure"; do
+		run script -qec "stty cols 60; $cmd $g 2>/dev/null" /dev/null
+		over=$(printf '%s\n' "$output" | tr -d '\r' |
+			LC_ALL=C.UTF-8 awk 'length($0) > 60 { n++ } END { print n + 0 }')
+		[ "$over" -eq 0 ] || { echo "$cmd"; printf '%s\n' "$output"; return 1; }
+		# a sentence goes on under a hanging indent
+		printf '%s\n' "$output" | tr -d '\r' | grep -q '^  [a-z0-9]'
+		# into a pipe, one line a sentence, as before
+		# shellcheck disable=SC2086 # the words apart
+		run --separate-stderr $cmd "$g"
+		printf '%s\n' "$output" | LC_ALL=C.UTF-8 awk 'length($0) > 60 { n++ } END { exit !n }'
+	done
+}
