@@ -252,6 +252,14 @@
 /* Site facts (scontrol, sinfo) are small answers: never wait longer. */
 #define SP_SITE_TIMEOUT_S		15.0
 /*
+ * sp-fetch --live: sstat's answer is small too, but asks each job's
+ * nodes in turn, 18 s a job when the controller is down; it is given up
+ * on after this (or SLURMPAST_TIMEOUT, when shorter).  A task's CPU
+ * time past a year is an overflow some versions print, not a figure.
+ */
+#define SP_LIVE_TIMEOUT_S		15.0
+#define SP_LIVE_CPU_MAX_S		(366.0 * 86400)
+/*
  * sp-fetch's store: a job that ended this long before the last query is
  * settled; one that ended later is asked of sacct again, as the
  * controller may still rewrite it (after a restart, say).

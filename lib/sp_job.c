@@ -128,12 +128,7 @@ number(struct sp_reader *r, int col, const char *name, double *out)
 	*out = NAN;
 	if (rc == 0)
 		return 0;
-	sp_buf_clear(&r->err);
-	sp_buf_printf(&r->err, "%s:%lu: field '%s' is not a number: \"",
-		      r->name ? r->name : "<stdin>", r->line, name);
-	sp_text_clean(&r->err, s.p, s.n > 40 ? 40 : s.n, 0);
-	sp_buf_adds(&r->err, s.n > 40 ? "...\"" : "\"");
-	return -1;
+	return sp_reader_bad_field(r, name, s, "a number");
 }
 
 /*
@@ -209,13 +204,7 @@ timestamp(struct sp_reader *r, int col, const char *name,
 	case SP_VAL_UNKNOWN:
 		return 0;
 	default:
-		sp_buf_clear(&r->err);
-		sp_buf_printf(&r->err, "%s:%lu: field '%s' is not a "
-			      "timestamp: \"", r->name ? r->name : "<stdin>",
-			      r->line, name);
-		sp_text_clean(&r->err, s->p, s->n > 40 ? 40 : s->n, 0);
-		sp_buf_adds(&r->err, "\"");
-		return -1;
+		return sp_reader_bad_field(r, name, *s, "a timestamp");
 	}
 }
 

@@ -45,6 +45,20 @@ set_err(struct sp_reader *r, const char *fmt, ...)
 	r->err.len += (size_t)n;
 }
 
+int
+sp_reader_bad_field(struct sp_reader *r, const char *name,
+		    struct sp_slice value, const char *what)
+{
+	size_t shown = value.n > 40 ? 40 : value.n;
+
+	sp_buf_clear(&r->err);
+	sp_buf_printf(&r->err, "%s:%lu: field '%s' is not %s: \"",
+		      r->name ? r->name : "<stdin>", r->line, name, what);
+	sp_text_clean(&r->err, value.p, shown, 0);
+	sp_buf_adds(&r->err, shown < value.n ? "...\"" : "\"");
+	return -1;
+}
+
 /* Opens the next input file; 1 opened, 0 none left, -1 error. */
 static int
 open_next(struct sp_reader *r)

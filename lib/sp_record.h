@@ -80,6 +80,13 @@ sp_reader_field(const struct sp_reader *r, int col)
 /* Dying versions for programs: open + header, next record. */
 void sp_open_or_die(struct sp_reader *r, char *const *paths, size_t npaths);
 int sp_next_or_die(struct sp_reader *r);
+/*
+ * A record's field that is not what its column holds: "file:line: field
+ * 'name' is not WHAT: "value"" (the value cut at 40 bytes, made safe for
+ * a terminal) in r's err buffer.  Returns -1.
+ */
+int sp_reader_bad_field(struct sp_reader *r, const char *name,
+			struct sp_slice value, const char *what);
 /* "prog: file:line: message" and exit 2, for bad values in a record. */
 void sp_reader_die(const struct sp_reader *r, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));

@@ -234,3 +234,25 @@ sp_sort(void *base, size_t n, size_t size,
 	if (n > 1)
 		qsort(base, n, size, cmp);
 }
+
+FILE *
+sp_spool_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	struct sp_buf path = { 0 };
+	FILE *spool;
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	sp_buf_printf(&path, "%s/%s.XXXXXX", dir, progname);
+	fd = mkstemp(path.p);
+	if (fd < 0)
+		sp_die(SP_EXIT_USAGE, "cannot make a spool file in %s:", dir);
+	unlink(path.p);
+	sp_buf_free(&path);
+	spool = fdopen(fd, "w+");
+	if (spool == NULL)
+		sp_die(SP_EXIT_USAGE, "spool file:");
+	return spool;
+}

@@ -57,6 +57,14 @@ char *sp_xstrndup(const char *s, size_t n);
 void sp_stdout_init(void);
 void sp_stdout_close(void);
 
+/*
+ * A temporary file for a program to read back what it wrote: opened
+ * "w+", already unlinked, in $TMPDIR (tmpfile() would ignore it), where
+ * a cluster's login nodes keep the room that /tmp lacks.  Dies (exit 2)
+ * when none can be made.
+ */
+FILE *sp_spool_open(void);
+
 /* Parses a whole string as a number; 0 on success, -1 otherwise. */
 int sp_strtol_full(const char *s, long *out);
 int sp_strtod_full(const char *s, double *out);

@@ -20,6 +20,7 @@
 #include "sp.h"
 #include "sp_exec.h"
 #include "sp_opt.h"
+#include "sp_live.h"
 #include "sp_sacct.h"
 #include "sp-fetch/demo.h"
 #include "sp-fetch/fetch.h"
@@ -31,6 +32,7 @@ static const char usage_text[] =
 "                [--name name[,...]] [-N nodelist] [-q qos[,...]]\n"
 "                [-M cluster[,...] | -L] [-X | --steps] [-v]\n"
 "                [--refresh | --no-cache] [--stats file] [--site file]\n"
+"                [--live]\n"
 "                [--tsv | --plain | --json | --csv]\n"
 "       sp-fetch --input file [--fields list] [selection ...]\n"
 "       sp-fetch --demo [--demo-jobs n] [--transcripts dir] [selection ...]\n"
@@ -77,6 +79,9 @@ static const char help_text[] =
 "      --stats file        what was read and what could not be, as records\n"
 "      --site file         also ask the site facts, kept in file for the\n"
 "                          later stages (SLURMPAST_SITE)\n"
+"      --live              the running jobs' memory and CPU so far, from\n"
+"                          one sstat call (live_rss_b, live_rss_step,\n"
+"                          live_cpu_s, live_at; live_why where unknown)\n"
 "  -v, --verbose           say the query asked, or the delimiter found\n"
 "      --tsv, --plain, --json, --csv   the output format (default --tsv)\n";
 
@@ -84,7 +89,7 @@ enum {
 	OPT_FAILED = 0x2000, OPT_STEPS, OPT_INPUT, OPT_FIELDS,
 	OPT_DEMO, OPT_DEMO_JOBS, OPT_DEMO_SACCT, OPT_STATS, OPT_SITE,
 	OPT_NAME, OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE,
-	OPT_TRANSCRIPTS
+	OPT_TRANSCRIPTS, OPT_LIVE
 };
 
 /* ----------------------------------------------------------- options */
@@ -190,6 +195,7 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		{ "refresh", no_argument, NULL, OPT_REFRESH },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "transcripts", required_argument, NULL, OPT_TRANSCRIPTS },
+		{ "live", no_argument, NULL, OPT_LIVE },
 		{ "parsable", no_argument, NULL, OPT_SACCT_ONLY },
 		{ "parsable2", no_argument, NULL, OPT_SACCT_ONLY },
 		{ "noheader", no_argument, NULL, OPT_SACCT_ONLY },
@@ -299,6 +305,9 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		case OPT_TRANSCRIPTS:
 			o->transcripts = nonempty("--transcripts", optarg);
 			break;
+		case OPT_LIVE:
+			o->live = 1;
+			break;
 		}
 	}
 	o->fmt = common.fmt;
@@ -335,6 +344,10 @@ validate(struct fetch_opts *o)
 	if (o->transcripts && (!o->demo || o->demo_sacct))
 		sp_die(SP_EXIT_USAGE, "--transcripts writes where the demo's "
 		    "jobs came from: add --demo");
+	if (o->live && (o->input || o->demo))
+		sp_die(SP_EXIT_USAGE, "--live reads the jobs running now "
+		    "from sstat: not with %s", o->input ? "--input" :
+		    "--demo");
 	if (o->demo_sacct && (o->steps || o->format_set || o->stats ||
 	    o->site))
 		sp_die(SP_EXIT_USAGE, "--demo-sacct writes sacct's own text: "
@@ -479,6 +492,12 @@ emit(void *ctx, const struct sp_sacct_rec *rec)
 		transcripts_job(run->transcripts, rec);
 	if (!fetch_selected(run, rec))
 		return;
+	if (run->live != NULL) {
+		fetch_live_record(run, rec);
+		if (rec->text[SP_JC_step].n == 0)
+			run->records++;
+		return;
+	}
 	fetch_header(run);
 	if (run->o->fmt == SP_FMT_TSV) {
 		/* The pipeline's format: a record is one write of one line. */
@@ -704,6 +723,11 @@ main(int argc, char **argv)
 	sp_writer_init(&run.w, stdout, o.fmt);
 	for (i = 0; sp_job_column_names[i] != NULL; i++)
 		sp_writer_column(&run.w, sp_job_column_names[i]);
+	if (o.live) {
+		for (i = 0; sp_live_column_names[i] != NULL; i++)
+			sp_writer_column(&run.w, sp_live_column_names[i]);
+		fetch_live_begin(&run);
+	}
 
 	/* The demo's cluster is no real one: nothing to ask about it. */
 	fetch_site_start(&site, o.site, cluster,
@@ -716,6 +740,8 @@ main(int argc, char **argv)
 	else
 		fetch_sacct(&run, timeout, user, since,
 		    o.jobs ? sp_buf_str(&jobs) : NULL);
+	if (run.live != NULL)
+		fetch_live_finish(&run, timeout);
 	fetch_site_finish(&site);
 
 	fetch_header(&run);

@@ -44,6 +44,7 @@ struct fetch_opts {
 	int refresh;		/* --refresh: the store not read */
 	int no_cache;		/* --no-cache: no store at all */
 	const char *transcripts;	/* --transcripts: the demo's sources */
+	int live;		/* --live: sstat's figures beside */
 	int verbose;
 	int format_set;
 	enum sp_format fmt;
@@ -69,6 +70,7 @@ struct fetch_run {
 	struct sp_buf line;	/* the TSV record being written */
 	struct sp_buf *out;	/* where TSV records go; NULL: stdout */
 	struct demo_transcripts *transcripts;	/* --transcripts, or NULL */
+	struct fetch_live *live;	/* --live, or NULL */
 };
 
 /* sp-fetch.c */
@@ -206,6 +208,19 @@ void fetch_site_start(struct fetch_site *fs, const char *path,
  * facts not had.  Dies (exit 2) when FILE could not be written.
  */
 void fetch_site_finish(struct fetch_site *fs);
+
+/*
+ * live.c: sp-fetch --live.  Between begin and finish every record goes
+ * to a spool instead of standard output, the running ones noted;
+ * finish asks sstat once (within timeout, at most SP_LIVE_TIMEOUT_S),
+ * says why figures are missing, and writes the header and every record
+ * with its live columns.  Dies (exit 2) when the spool or standard
+ * output fails.
+ */
+struct fetch_live;
+void fetch_live_begin(struct fetch_run *run);
+void fetch_live_record(struct fetch_run *run, const struct sp_sacct_rec *rec);
+void fetch_live_finish(struct fetch_run *run, double timeout);
 
 /*
  * sp-fetch --demo --transcripts DIR (transcripts.c): Claude Code session

@@ -180,32 +180,6 @@ same_inputs_or_die(char **files, size_t nfiles, const struct reread *rr)
 	}
 }
 
-/*
- * An unlinked file in $TMPDIR (tmpfile() would ignore it), where a
- * cluster's login nodes keep the room that /tmp lacks.
- */
-static FILE *
-spool_open(void)
-{
-	const char *dir = getenv("TMPDIR");
-	struct sp_buf path = { 0 };
-	FILE *spool;
-	int fd;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	sp_buf_printf(&path, "%s/sp-show.XXXXXX", dir);
-	fd = mkstemp(path.p);
-	if (fd < 0)
-		sp_die(SP_EXIT_USAGE, "cannot make a spool file in %s:", dir);
-	unlink(path.p);
-	sp_buf_free(&path);
-	spool = fdopen(fd, "w+");
-	if (spool == NULL)
-		sp_die(SP_EXIT_USAGE, "spool file:");
-	return spool;
-}
-
 /* The current record, whole, as one write to the spool. */
 static void
 spool_record(FILE *spool, struct sp_buf *line, char *const *f_or_cols,
@@ -352,7 +326,7 @@ input_first(struct run *R, char **files, size_t nfiles)
 
 	R->spool = NULL;
 	if (!rereadable(files, nfiles, &rr))
-		R->spool = spool_open();
+		R->spool = sp_spool_open();
 	first_pass(R, files, nfiles, R->spool);
 	reopen(R, files, nfiles, R->spool, &rr);
 	free(rr.st);
