@@ -260,6 +260,12 @@
 #define SP_LIVE_TIMEOUT_S		15.0
 #define SP_LIVE_CPU_MAX_S		(366.0 * 86400)
 /*
+ * A running job (sp-size --running): near its memory limit once its
+ * live peak reaches this share of the limit; the hang rule's floor and
+ * CPU threshold (SP_NOOP_*) say it computes nothing now.
+ */
+#define SP_LIVE_NEAR_MEM_SHARE		0.90
+/*
  * sp-fetch's store: a job that ended this long before the last query is
  * settled; one that ended later is asked of sacct again, as the
  * controller may still rewrite it (after a restart, say).

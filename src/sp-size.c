@@ -24,11 +24,13 @@
 #include "sp_advice.h"
 #include "sp_cost.h"
 #include "sp_histset.h"
+#include "sp_live.h"
+#include "sp_rules_live.h"
 #include "sp-size/size.h"
 
 static const char usage_text[] =
-	"usage: sp-size [--findings | --findings-to file | --cost "
-	"[--attributed]]\n"
+	"usage: sp-size [--findings | --findings-to file | --running |\n"
+	"               --cost [--attributed]]\n"
 	"               [--time] [--mem] [--cpus-per-task] [--gpus]\n"
 	"               [--tsv | --plain | --json | --csv] [file ...]\n"
 	"       sp-size --script script [--diff | --in-place "
@@ -48,6 +50,9 @@ static const char help_text[] =
 	"record each\n"
 	"      --findings-to file  the advice, and the findings into file: "
 	"one reading\n"
+	"      --running           each running job so far, and what its "
+	"workload's\n"
+	"                          history says it will do (sp-fetch --live)\n"
 	"      --cost              every run re-costed as if the advice had "
 	"been\n"
 	"                          followed\n"
@@ -73,11 +78,12 @@ static const char help_text[] =
 	"                          records with a header (the default),\n"
 	"                          aligned text, JSON Lines, CSV\n";
 
-enum mode { MODE_ADVICE, MODE_FINDINGS, MODE_COST, MODE_SCRIPT };
+enum mode { MODE_ADVICE, MODE_FINDINGS, MODE_RUNNING, MODE_COST,
+	    MODE_SCRIPT };
 
 enum { OPT_FINDINGS = 0x2000, OPT_COST, OPT_TIME, OPT_MEM, OPT_CPUS,
        OPT_GPUS, OPT_SCRIPT, OPT_DIFF, OPT_IN_PLACE, OPT_BACKUP, OPT_ADD,
-       OPT_ATTRIBUTED, OPT_FINDINGS_TO };
+       OPT_ATTRIBUTED, OPT_FINDINGS_TO, OPT_RUNNING };
 
 struct options {
 	enum mode mode;
@@ -127,6 +133,7 @@ parse_options(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "findings", no_argument, NULL, OPT_FINDINGS },
 		{ "findings-to", required_argument, NULL, OPT_FINDINGS_TO },
+		{ "running", no_argument, NULL, OPT_RUNNING },
 		{ "cost", no_argument, NULL, OPT_COST },
 		{ "time", no_argument, NULL, OPT_TIME },
 		{ "mem", no_argument, NULL, OPT_MEM },
@@ -161,6 +168,10 @@ parse_options(int argc, char **argv, struct options *o)
 				sp_die(SP_EXIT_USAGE, "--findings-to needs a "
 				       "file");
 			o->findings_to = optarg;
+			break;
+		case OPT_RUNNING:
+			o->mode = MODE_RUNNING;
+			o->modes_given++;
 			break;
 		case OPT_COST:
 			o->mode = MODE_COST;
@@ -202,16 +213,18 @@ parse_options(int argc, char **argv, struct options *o)
 	o->fmt = common.fmt;
 	o->fmt_given = common.fmt_opt != NULL;
 	if (o->modes_given > 1)
-		sp_die(SP_EXIT_USAGE, "--findings, --cost and --script are "
-		       "different outputs; choose one");
+		sp_die(SP_EXIT_USAGE, "--findings, --running, --cost and "
+		       "--script are different outputs; choose one");
 	check_script(o);
 	if (o->any_flag && o->mode != MODE_ADVICE && o->mode != MODE_SCRIPT)
 		sp_die(SP_EXIT_USAGE, "--time, --mem, --cpus-per-task and --gpus "
 		       "choose advice; they do not combine with --%s",
-		       o->mode == MODE_COST ? "cost" : "findings");
+		       o->mode == MODE_COST ? "cost" :
+		       o->mode == MODE_RUNNING ? "running" : "findings");
 	if (o->findings_to != NULL && o->mode != MODE_ADVICE)
 		sp_die(SP_EXIT_USAGE, "--findings-to writes the findings beside "
-		       "the advice: no --findings, --cost or --script");
+		       "the advice: no --findings, --running, --cost or "
+		       "--script");
 	if (o->attributed && o->mode != MODE_COST)
 		sp_die(SP_EXIT_USAGE, "--attributed re-costs the attributable "
 		       "runs: add --cost");
@@ -237,12 +250,68 @@ resolve(struct sp_jobcols *c, const struct sp_reader *r)
 }
 
 /*
+ * The running jobs, kept for --running until the whole history is read:
+ * the record's numbers, and its texts copied (the reader's buffer moves
+ * on).
+ */
+struct kept {
+	struct sp_job j;
+	struct sp_live l;
+	char *text[5];
+};
+
+struct running {
+	struct kept *v;
+	size_t n, cap;
+	struct sp_livecols c;
+};
+
+static struct sp_slice
+keep_text(char **slot, struct sp_slice s)
+{
+	*slot = sp_xstrndup(s.p, s.n);
+	return (struct sp_slice){ *slot, s.n };
+}
+
+static void
+keep_running(struct running *run, struct sp_reader *r,
+	     const struct sp_job *j)
+{
+	struct kept *k;
+	struct sp_live l;
+
+	if (!sp_live_running(j))
+		return;
+	if (sp_live_parse(&l, &run->c, r) < 0)
+		sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&r->err));
+	run->v = sp_xgrow(run->v, &run->cap, run->n + 1, sizeof *run->v);
+	k = &run->v[run->n++];
+	memset(k, 0, sizeof *k);
+	k->j = *j;
+	k->l = l;
+	k->j.jobid = keep_text(&k->text[0], j->jobid);
+	k->j.workload_key = keep_text(&k->text[1], j->workload_key);
+	k->l.step = keep_text(&k->text[2], l.step);
+	k->l.at = keep_text(&k->text[3], l.at);
+	k->l.why = keep_text(&k->text[4], l.why);
+}
+
+static void
+running_free(struct running *run)
+{
+	for (size_t i = 0; i < run->n; i++)
+		for (int t = 0; t < 5; t++)
+			free(run->v[i].text[t]);
+	free(run->v);
+}
+
+/*
  * Every run into set; with part, the runs with a known source (sp-attr)
  * into part too.
  */
 static void
 read_history(struct sp_reader *r, struct sp_histset *set,
-	     struct sp_histset *part)
+	     struct sp_histset *part, struct running *run)
 {
 	struct sp_jobcols c;
 	struct sp_job j;
@@ -252,11 +321,15 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 
 	resolve(&c, r);
 	set->missing = sp_cols_missing(&c);
+	if (run)
+		sp_livecols_resolve(&run->c, r);
 	while (sp_next_or_die(r)) {
 		/* Only indexed once there is a last: v is NULL before. */
 		const struct sp_wl *w = have_last ? &set->v[last] : NULL;
 
 		sp_job_parse(&j, &c, r);
+		if (run)
+			keep_running(run, r, &j);
 		/* Consecutive runs of one workload are common: skip the hash. */
 		if (w == NULL || w->keylen != j.workload_key.n ||
 		    memcmp(w->key, j.workload_key.p, j.workload_key.n) != 0) {
@@ -379,29 +452,19 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 	sp_advice_free(&a);
 }
 
-/* Returns 1 when a finding is critical. */
+/* The findings in the findings' columns; returns 1 when one is critical. */
 static int
-findings(struct sp_histset *set, const struct sp_site *s,
-	 struct sp_writer *w)
+write_findings(const struct sp_findings *all, struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "jobid", "code", "severity", "evidence",
 		"action", NULL };
-	struct sp_findings all = { 0 };
 	int critical = 0;
 
 	columns(w, cols);
-	for (size_t i = 0; i < set->n; i++) {
-		const struct sp_hist *h = sp_histset_hist(set, i);
-		struct sp_size_site site;
-
-		site_of(s, set, h, &site);
-		sp_rules_history(&all, h, &site);
-	}
-	sp_rules_history_sort(&all);
 	/* The texts are in record form already: built from fields. */
-	for (size_t i = 0; i < all.n; i++) {
-		const struct sp_finding *f = &all.v[i];
+	for (size_t i = 0; i < all->n; i++) {
+		const struct sp_finding *f = &all->v[i];
 
 		write_who(w, f->key, f->keylen);
 		sp_writer_str(w, f->jobids ? f->jobids : "");
@@ -412,6 +475,58 @@ findings(struct sp_histset *set, const struct sp_site *s,
 		sp_writer_str(w, f->action ? f->action : "");
 		sp_writer_end(w);
 	}
+	return critical;
+}
+
+/*
+ * Each running job so far, then its warnings, in the order the records
+ * came; returns 1 when a warning is critical.
+ */
+static int
+running(struct sp_histset *set, const struct running *run,
+	const struct sp_site *s, struct sp_writer *w)
+{
+	struct sp_findings all = { 0 };
+	int critical;
+
+	for (size_t i = 0; i < run->n; i++) {
+		const struct kept *k = &run->v[i];
+		long wl = sp_histset_lookup(set, k->j.workload_key.p,
+					    k->j.workload_key.n);
+		const struct sp_hist *h = NULL;
+		struct sp_size_site site;
+
+		if (wl >= 0)
+			h = sp_histset_hist(set, (size_t)wl);
+		if (h != NULL) {
+			site_of(s, set, h, &site);
+		} else {
+			sp_size_site_unknown(&site);
+			site.missing = set->missing;
+		}
+		sp_rules_live(&all, &k->j, &k->l, h, &site);
+	}
+	critical = write_findings(&all, w);
+	sp_findings_free(&all);
+	return critical;
+}
+
+/* Returns 1 when a finding is critical. */
+static int
+findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
+{
+	struct sp_findings all = { 0 };
+	int critical;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct sp_hist *h = sp_histset_hist(set, i);
+		struct sp_size_site site;
+
+		site_of(s, set, h, &site);
+		sp_rules_history(&all, h, &site);
+	}
+	sp_rules_history_sort(&all);
+	critical = write_findings(&all, w);
 	sp_findings_free(&all);
 	return critical;
 }
@@ -542,6 +657,7 @@ main(int argc, char **argv)
 	struct sp_histset set = { 0 }, part = { 0 };
 	struct sp_site s;
 	struct script_job job;
+	struct running run = { 0 };
 	int critical = 0;
 
 	sp_setprog(argv[0]);
@@ -553,7 +669,8 @@ main(int argc, char **argv)
 		script_read(&job, o.script.path);
 
 	sp_open_or_die(&r, argv + optind, (size_t)(argc - optind));
-	read_history(&r, &set, o.attributed ? &part : NULL);
+	read_history(&r, &set, o.attributed ? &part : NULL,
+		     o.mode == MODE_RUNNING ? &run : NULL);
 	sp_site_load(&s);
 	sp_site_warn(&s);
 	if (o.mode == MODE_SCRIPT) {
@@ -576,6 +693,9 @@ main(int argc, char **argv)
 	case MODE_FINDINGS:
 		critical = findings(&set, &s, &w);
 		break;
+	case MODE_RUNNING:
+		critical = running(&set, &run, &s, &w);
+		break;
 	case MODE_COST:
 		cost(&set, o.attributed ? &part : NULL, &s, &w);
 		break;
@@ -583,7 +703,10 @@ main(int argc, char **argv)
 		break;
 	}
 	sp_writer_finish(&w);
-	left_out(&set);
+	/* The running jobs are what --running reads: none left out. */
+	if (o.mode != MODE_RUNNING)
+		left_out(&set);
+	running_free(&run);
 	sp_site_free(&s);
 	sp_histset_free(&set);
 	sp_histset_free(&part);

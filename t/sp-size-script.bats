@@ -353,7 +353,7 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	[ "$stderr" = "sp-size: --script writes the script, not records: no --tsv, --plain, --json or --csv" ]
 	run --separate-stderr sp-size --script etl.sh --findings jobs.tsv
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-size: --findings, --cost and --script are different outputs; choose one" ]
+	[ "$stderr" = "sp-size: --findings, --running, --cost and --script are different outputs; choose one" ]
 	run --separate-stderr sh -c 'sp-size --script etl.sh jobs.tsv >/dev/full'
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"sp-size: <stdout>: No space left on device" ]]

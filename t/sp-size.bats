@@ -97,7 +97,7 @@ setup() {
 	for opt in --findings --cost; do
 		run --separate-stderr sp-size "$opt" --findings-to "$T/x" "$T/jobs.tsv"
 		[ "$status" -eq 2 ]
-		[ "$stderr" = "sp-size: --findings-to writes the findings beside the advice: no --findings, --cost or --script" ]
+		[ "$stderr" = "sp-size: --findings-to writes the findings beside the advice: no --findings, --running, --cost or --script" ]
 	done
 	run --separate-stderr sp-size --findings-to "$T/no/such/dir" "$T/jobs.tsv"
 	[ "$status" -eq 2 ]
@@ -164,7 +164,7 @@ sp-size: left out 1 open record (never ended)" ]
 @test "sp-size: usage errors are one line and exit 2" {
 	run --separate-stderr sp-size --findings --cost "$T/jobs.tsv"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-size: --findings, --cost and --script are different outputs; choose one" ]
+	[ "$stderr" = "sp-size: --findings, --running, --cost and --script are different outputs; choose one" ]
 	run --separate-stderr sp-size --cost --mem "$T/jobs.tsv"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-size: --time, --mem, --cpus-per-task and --gpus choose advice; they do not combine with --cost" ]

@@ -1,0 +1,45 @@
+/*
+ * sp_rules_live.h - what a running job says before it ends: its live
+ * figures (sp_live.h) against its limits, and against its workload's
+ * history (sp_hist.h).  Findings (sp_finding.h), one job each:
+ *
+ *   running          the job so far (info): elapsed against its --time,
+ *                    live memory against its --mem, CPU busy so far,
+ *                    when read; or why there are no live figures
+ *   live-near-mem    its live peak at SP_LIVE_NEAR_MEM_SHARE of its limit
+ *                    or more (critical when the workload was killed for
+ *                    memory at that limit or above)
+ *   live-noop        computing nothing now: past the hang rule's floor
+ *                    with CPU under its threshold (critical with GPUs)
+ *   live-outlive     will outlive its --time: completed runs of the
+ *                    workload took longer than its limit (critical when
+ *                    most did)
+ *   live-oom         will run out of memory: the workload was killed for
+ *                    memory at its limit or above (critical), or a run
+ *                    peaked above its limit
+ *   live-past-usual  already past the workload's longest completed run,
+ *                    or above its largest peak
+ *
+ * The history rules never see a running job (it is open); these never
+ * see a finished one.
+ */
+#ifndef SP_RULES_LIVE_H
+#define SP_RULES_LIVE_H
+
+#include "sp_advice.h"
+#include "sp_finding.h"
+#include "sp_hist.h"
+#include "sp_job.h"
+#include "sp_live.h"
+
+/*
+ * Appends the findings of one running job j with its live columns l, in
+ * the order above.  h is its workload's history (NULL or no runs: the
+ * history's findings are not had); site colours the advice the actions
+ * quote.
+ */
+void sp_rules_live(struct sp_findings *out, const struct sp_job *j,
+		   const struct sp_live *l, const struct sp_hist *h,
+		   const struct sp_size_site *site);
+
+#endif
