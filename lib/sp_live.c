@@ -77,6 +77,40 @@ sp_live_parse(struct sp_live *l, const struct sp_livecols *c,
 }
 
 int
+sp_live_from_fields(struct sp_live *l, char *const *cols,
+		    const struct sp_slice *f, size_t nf)
+{
+	int seen = 0;
+
+	memset(l, 0, sizeof *l);
+	l->rss_b = l->cpu_s = NAN;
+	for (size_t i = 0; cols != NULL && i < nf; i++) {
+		if (strcmp(cols[i], "live_rss_b") == 0) {
+			if (sp_field_num(f[i], &l->rss_b) != 1)
+				l->rss_b = NAN;
+		} else if (strcmp(cols[i], "live_cpu_s") == 0) {
+			if (sp_field_num(f[i], &l->cpu_s) != 1)
+				l->cpu_s = NAN;
+		} else if (strcmp(cols[i], "live_rss_step") == 0) {
+			l->step = f[i];
+		} else if (strcmp(cols[i], "live_at") == 0) {
+			l->at = f[i];
+		} else if (strcmp(cols[i], "live_why") == 0) {
+			l->why = f[i];
+		} else {
+			continue;
+		}
+		seen++;
+	}
+	l->fetched = seen == 5;
+	if (l->at.n > 0 &&
+	    sp_parse_time(l->at.p, l->at.n, &l->at_t) == SP_VAL_OK)
+		l->at_known = 1;
+	l->known = l->fetched && l->at_known && l->why.n == 0;
+	return l->fetched;
+}
+
+int
 sp_live_running(const struct sp_job *j)
 {
 	return !sp_job_is_step(j) && sp_job_is_open(j) &&

@@ -70,6 +70,13 @@ int sp_livecols_present(const struct sp_livecols *c);
 int sp_live_parse(struct sp_live *l, const struct sp_livecols *c,
 		  struct sp_reader *r);
 /*
+ * The same from a record kept apart from its reader, its fields by
+ * column name: 1 when every live column is there (l->fetched), else 0.
+ * A figure that is not a number is read as unknown.
+ */
+int sp_live_from_fields(struct sp_live *l, char *const *cols,
+			const struct sp_slice *f, size_t nf);
+/*
  * Whether a record is one the live columns speak of: an open allocation
  * in state RUNNING (a pending job has nothing running to read).
  */

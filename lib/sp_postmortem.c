@@ -12,6 +12,7 @@
 
 #include "sp.h"
 #include "sp_histset.h"
+#include "sp_live.h"
 #include "sp_nodes.h"
 #include "sp_postmortem.h"
 
@@ -21,7 +22,22 @@ struct draw {
 	const struct sp_postmortem *pm;
 	const struct sp_job *j;
 	const struct sp_jobcalc *c;
+	/*
+	 * A running job's figures of the moment (sp-fetch --live): sacct
+	 * fills a step's CPU and memory only once it ends, so the gauges
+	 * draw these instead, said to be live and when read; or why there
+	 * are none.  live.fetched: a running job with live columns.
+	 */
+	struct sp_live live;
 };
+
+static void
+live_now(const struct sp_postmortem *pm, struct sp_live *l)
+{
+	sp_live_from_fields(l, pm->cols, pm->fields, pm->nfields);
+	if (!sp_live_running(pm->job))
+		l->fetched = l->known = 0;
+}
 
 enum { GAUGE_LABEL_W = 8, FIELD_GAP = 2 };
 
@@ -438,6 +454,23 @@ gauge(const struct draw *D, struct sp_buf *b, const char *label, double used,
 	para(D, b, text, at, at);
 }
 
+/* " · live, read at T", or " · no live figure: why". */
+static void
+live_words(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_live *l = &D->live;
+
+	if (!l->fetched)
+		return;
+	if (!l->known) {
+		sp_buf_adds(b, " \xc2\xb7 no live figure: ");
+		clean_slice(D, b, l->why, 0);
+		return;
+	}
+	sp_buf_adds(b, " \xc2\xb7 live, read at ");
+	clean_slice(D, b, l->at, 0);
+}
+
 static void
 gauge_time(const struct draw *D, struct sp_buf *b)
 {
@@ -465,24 +498,59 @@ gauge_cpu(const struct draw *D, struct sp_buf *b)
 {
 	const struct sp_jobcalc *c = D->c;
 	struct sp_buf t = { 0 };
+	double cpu = D->j->total_cpu_s, util = c->cpu_util;
+	double busy = c->busy_cores;
 
-	sp_fmt_duration(&t, D->j->total_cpu_s);
+	if (D->live.fetched) {
+		cpu = D->live.cpu_s;
+		util = c->cpu_capacity_s > 0 ? cpu / c->cpu_capacity_s : NAN;
+		busy = D->j->elapsed_s > 0 ? cpu / D->j->elapsed_s : NAN;
+	}
+	sp_fmt_duration(&t, cpu);
 	sp_buf_adds(&t, " of ");
 	sp_fmt_duration(&t, c->cpu_capacity_s);
 	sp_buf_adds(&t, " (");
-	sp_fmt_percent(&t, c->cpu_util);
+	sp_fmt_percent(&t, util);
 	sp_buf_adds(&t, "), ");
-	if (isnan(c->busy_cores))
+	if (isnan(busy))
 		sp_buf_adds(&t, "n/a");
 	else
-		sp_buf_printf(&t, "%.1f", c->busy_cores);
+		sp_buf_printf(&t, "%.1f", busy);
 	sp_buf_adds(&t, " of ");
 	if (isnan(c->cores))
 		sp_buf_adds(&t, "n/a");
 	else
 		sp_fmt_num(&t, c->cores);
 	sp_buf_adds(&t, c->cores == 1 ? " core busy" : " cores busy");
-	gauge(D, b, "CPU", D->j->total_cpu_s, c->cpu_capacity_s, 0, t.p);
+	live_words(D, &t);
+	gauge(D, b, "CPU", cpu, c->cpu_capacity_s, 0, t.p);
+	sp_buf_free(&t);
+}
+
+/* A running job's memory now: the largest of its running steps. */
+static void
+gauge_memory_live(const struct draw *D, struct sp_buf *b)
+{
+	const struct sp_jobcalc *c = D->c;
+	double rss = D->live.rss_b;
+	struct sp_buf t = { 0 };
+
+	sp_buf_adds(&t, "now ");
+	sp_fmt_bytes(&t, rss);
+	sp_buf_adds(&t, " of ");
+	if (c->mem_limit_b > 0) {
+		sp_fmt_bytes(&t, c->mem_limit_b);
+		if (c->nodes > 1)
+			sp_buf_adds(&t, " per node");
+		sp_buf_adds(&t, " (");
+		sp_fmt_percent(&t, rss / c->mem_limit_b);
+		sp_buf_adds(&t, ")");
+	} else {
+		sp_buf_adds(&t, "no recorded limit");
+	}
+	live_words(D, &t);
+	gauge(D, b, "memory", rss, c->mem_limit_b, rss > c->mem_limit_b,
+	      t.p);
 	sp_buf_free(&t);
 }
 
@@ -494,6 +562,10 @@ gauge_memory(const struct draw *D, struct sp_buf *b)
 	struct sp_buf t = { 0 };
 	int oom = sp_job_state_is(j, "OUT_OF_MEMORY");
 
+	if (D->live.fetched) {
+		gauge_memory_live(D, b);
+		return;
+	}
 	sp_buf_adds(&t, "peak ");
 	sp_fmt_bytes(&t, j->max_rss_b);
 	if (c->rss_above_limit) {
@@ -1099,6 +1171,7 @@ sp_postmortem_draw(const struct sp_term *t, const struct sp_postmortem *pm,
 	D.pm = pm;
 	D.j = pm->job;
 	D.c = pm->calc;
+	live_now(pm, &D.live);
 	verdict_line(&D, out);
 	context_line(&D, out);
 	gauges(&D, out);

@@ -98,7 +98,7 @@ live_so_far(struct live_ctx *c, struct sp_buf *ev)
 }
 
 static void
-so_far(struct live_ctx *c)
+job_so_far(struct live_ctx *c)
 {
 	const struct sp_job *j = c->j;
 	const struct sp_live *l = c->l;
@@ -298,7 +298,7 @@ past_usual(struct live_ctx *c)
 void
 sp_rules_live(struct sp_findings *out, const struct sp_job *j,
 	      const struct sp_live *l, const struct sp_hist *h,
-	      const struct sp_size_site *site)
+	      const struct sp_size_site *site, int so_far)
 {
 	struct live_ctx c;
 
@@ -309,7 +309,8 @@ sp_rules_live(struct sp_findings *out, const struct sp_job *j,
 	c.h = h != NULL && h->runs > 0 ? h : NULL;
 	c.site = site;
 	sp_buf_add(&c.id, j->jobid.p, j->jobid.n);
-	so_far(&c);
+	if (so_far)
+		job_so_far(&c);
 	near_mem(&c);
 	noop(&c);
 	outlive(&c);

@@ -34,12 +34,13 @@
 
 /*
  * Appends the findings of one running job j with its live columns l, in
- * the order above.  h is its workload's history (NULL or no runs: the
+ * the order above; "running" only with so_far (sp-show draws the job so
+ * far as gauges).  h is its workload's history (NULL or no runs: the
  * history's findings are not had); site colours the advice the actions
  * quote.
  */
 void sp_rules_live(struct sp_findings *out, const struct sp_job *j,
 		   const struct sp_live *l, const struct sp_hist *h,
-		   const struct sp_size_site *site);
+		   const struct sp_size_site *site, int so_far);
 
 #endif

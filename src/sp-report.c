@@ -37,6 +37,8 @@ static const char usage_text[] =
 "       sp-report exclude --exclude file [--all]\n"
 "       sp-report sources --sources file [--top n] [--width n]\n"
 "                 [--tsv | --plain | --json | --csv]\n"
+"       sp-report running --running file --rollup file\n"
+"                 [--tsv | --plain | --json | --csv]\n"
 "       sp-report screen [--width n] [--color] [--no-pager] file ...\n";
 
 static const char help_text[] =
@@ -52,6 +54,8 @@ static const char help_text[] =
 "               verdict, workload by workload)\n"
 "  exclude      the nodes to leave out, and for which workload\n"
 "  sources      the workloads of each session or log that submitted them\n"
+"  running      the jobs running now, each so far, then what its\n"
+"               workload's history says it will do\n"
 "  screen       parts put together for a terminal: titles, colour,\n"
 "               lines wrapped at words to the width\n"
 "Inputs (records of the stages):\n"
@@ -66,6 +70,7 @@ static const char help_text[] =
 "      --fetch-stats file    sp-fetch --stats: what could not be read\n"
 "      --sources file        sp-group --rollup --by source,source_dir over\n"
 "                            sp-attr's records (headline: their split)\n"
+"      --running file        sp-size --running\n"
 "Options:\n"
 "      --top n               how many to show (0: all); each part has its own\n"
 "      --more text           what to run to see the rest, said after them\n"
@@ -97,6 +102,7 @@ static const struct {
 	{ "advice", part_advice },
 	{ "exclude", part_exclude },
 	{ "sources", part_sources },
+	{ "running", part_running },
 	{ "screen", part_screen },
 };
 
@@ -129,6 +135,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "fetch-stats", required_argument, NULL,
 		  OPT_ROLE + IN_FETCHSTATS },
 		{ "sources", required_argument, NULL, OPT_ROLE + IN_SOURCES },
+		{ "running", required_argument, NULL, OPT_ROLE + IN_RUNNING },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "more", required_argument, NULL, OPT_MORE },
 		{ "shown", required_argument, NULL, OPT_ROLE + IN_SHOWN },

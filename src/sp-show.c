@@ -19,6 +19,8 @@
 #include "sp_opt.h"
 #include "sp_pager.h"
 #include "sp_postmortem.h"
+#include "sp_live.h"
+#include "sp_rules_live.h"
 
 static const char usage_text[] =
 "usage: sp-show [--findings | --table] [--plain | --json | --tsv | --csv]\n"
@@ -196,6 +198,37 @@ view_job(struct run *R, const struct shown *s)
 	sp_postmortem_draw(&R->term, &pm, b);
 }
 
+/*
+ * A running job's findings of the moment (sp-fetch --live's columns,
+ * against its workload's history), with the record's own, most severe
+ * first.
+ */
+static void
+live_findings(struct run *R, const struct held *h, struct sp_findings *out)
+{
+	const struct sp_job *j = &h->alloc.j;
+	const struct sp_hist *wl = NULL;
+	struct sp_size_site site;
+	struct sp_live l;
+	long w;
+
+	if (!sp_live_running(j) ||
+	    !sp_live_from_fields(&l, R->r.cols, h->alloc.f, h->alloc.nf))
+		return;
+	if (R->have_workloads &&
+	    (w = sp_histset_lookup(&R->workloads, j->workload_key.p,
+				   j->workload_key.n)) >= 0)
+		wl = sp_histset_hist(&R->workloads, (size_t)w);
+	if (wl != NULL)
+		sp_size_site_of(&R->site, wl, &site);
+	else
+		sp_size_site_unknown(&site);
+	if (R->have_workloads)
+		site.missing = R->workloads.missing;
+	sp_rules_live(out, j, &l, wl, &site, 0);
+	sp_findings_sort(out, 0);
+}
+
 /* One wanted job: worked out (only its figures for --table), shown. */
 static void
 show(struct run *R, struct held *h)
@@ -214,6 +247,8 @@ show(struct run *R, struct held *h)
 			      R->o->logs.off ? NULL : &R->logctx, R->history,
 			      R->have_workloads ? &R->workloads : NULL,
 			      R->o->mode == MODE_TABLE);
+	if (R->o->mode != MODE_TABLE)
+		live_findings(R, h, &a.findings);
 	s.h = h;
 	s.steps = steps;
 	s.calc = &a.calc;

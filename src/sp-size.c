@@ -504,7 +504,7 @@ running(struct sp_histset *set, const struct running *run,
 			sp_size_site_unknown(&site);
 			site.missing = set->missing;
 		}
-		sp_rules_live(&all, &k->j, &k->l, h, &site);
+		sp_rules_live(&all, &k->j, &k->l, h, &site, 1);
 	}
 	critical = write_findings(&all, w);
 	sp_findings_free(&all);

@@ -57,9 +57,8 @@ text(struct sp_reader *r, const struct labels *l, const struct opts *o)
 	return worst;
 }
 
-/* The records themselves, the first --top of them. */
-static int
-records(struct sp_reader *r, const struct opts *o)
+int
+severity_records(struct sp_reader *r, const struct opts *o)
 {
 	struct sp_writer w;
 	size_t top = top_of(o, 0), shown = 0;
@@ -97,7 +96,7 @@ part_findings(const struct opts *o)
 		worst = text(&r, &l, o);
 		labels_free(&l);
 	} else {
-		worst = records(&r, o);
+		worst = severity_records(&r, o);
 	}
 	sp_reader_close(&r);
 	return worst >= 3 ? SP_EXIT_FAIL : SP_EXIT_OK;

@@ -13,7 +13,7 @@
 static const char *const role_options[IN_N] = { "--rollup",
 	"--hang-summary", "--findings", "--advice", "--hangs", "--failed",
 	"--job-findings", "--exclude", "--fetch-stats",
-	"--shown", "--sources" };
+	"--shown", "--sources", "--running" };
 
 const char *
 role_option(enum role role)

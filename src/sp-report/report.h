@@ -15,7 +15,7 @@
 /* The records a part reads, each named by an option. */
 enum role { IN_ROLLUP, IN_HANGSUM, IN_FINDINGS, IN_ADVICE, IN_HANGS,
 	    IN_FAILED, IN_JOBFINDINGS, IN_EXCLUDE, IN_FETCHSTATS,
-	    IN_SHOWN, IN_SOURCES, IN_N };
+	    IN_SHOWN, IN_SOURCES, IN_RUNNING, IN_N };
 
 struct opts {
 	const char *part;
@@ -118,6 +118,12 @@ void source_name(struct sp_buf *b, struct sp_slice source);
  * why there are none. */
 void exclude_lines(const struct opts *o, int always);
 
+/*
+ * The records themselves, the first --top of them (all by default), as
+ * --tsv, --json or --csv; returns the highest severity written (0 to 3).
+ */
+int severity_records(struct sp_reader *r, const struct opts *o);
+
 /* The parts; each returns the exit status. */
 int part_headline(const struct opts *o);
 int part_workloads(const struct opts *o);
@@ -126,6 +132,7 @@ int part_problems(const struct opts *o);
 int part_advice(const struct opts *o);
 int part_exclude(const struct opts *o);
 int part_sources(const struct opts *o);
+int part_running(const struct opts *o);
 int part_screen(const struct opts *o);
 
 #endif
