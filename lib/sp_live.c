@@ -124,8 +124,8 @@ static const char *const why_text[SP_LW_N] = {
 	"no step of it is running yet",
 	"sstat answers only a job's owner, or root",
 	"sstat could not get its steps (it may have just ended)",
-	"its steps have no sample yet (JobAcctGatherFrequency), or this "
-	"cluster's gatherer takes none",
+	("its steps have no sample yet (JobAcctGatherFrequency), or this "
+	 "cluster's gatherer takes none"),
 	"sstat said nothing of it",
 };
 
