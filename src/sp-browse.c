@@ -39,6 +39,14 @@ static const char help_text[] =
 "      --no-logs           look for no log file\n"
 "      --log-dir dir       look for logs in dir first (repeatable)\n";
 
+/* --help, after the options: the keys, from the key map itself. */
+static void
+keys_help(void)
+{
+	fputs("\nKeys in the dashboard:\n", stdout);
+	help_keys(stdout);
+}
+
 enum { OPT_PLAIN = 0x2000, OPT_SOURCE, OPT_ASCII, OPT_NO_COLOR };
 
 static void
@@ -55,7 +63,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .logs = &o->logs };
+				  .logs = &o->logs, .help_more = keys_help };
 	int c;
 
 	memset(o, 0, sizeof *o);

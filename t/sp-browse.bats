@@ -476,6 +476,107 @@ gone() {
 	printf '%s\n' "$output" | diff "$BATS_TEST_TMPDIR/readme" -
 }
 
+# A list of keys and their words, one a line, folded alike: the man
+# page's KEYS (mandoc's text) or the keys of --help.
+fold_keys() {
+	sed "s/[\`']//g" | awk '
+		/^ *$/ { next }
+		/^     [^ ]/ || /^  [^ ]/ { if (l != "") print l; l = $0; next }
+		{ sub(/^ +/, " "); l = l $0 }
+		END { if (l != "") print l }' |
+		sed 's/^ *//; s/, / /g' | tr -s ' '
+}
+
+@test "sp-browse: every key is in --help and the man page, and on ?" {
+	local help man
+	help=$(sp-browse --help | awk '/^Keys in the dashboard:/ { f = 1; next }
+		/^$/ { f = 0 } f' | fold_keys)
+	man=$(mandoc -T ascii "$SP_TOP/man1/sp-browse.1" | sed 's/.\x08//g' |
+		awk '/^KEYS/ { f = 1; next } /^[A-Z]/ { f = 0 } f' | fold_keys)
+	[ "$(wc -l <<<"$help")" -ge 20 ]
+	[ "$help" = "$man" ] || { diff <(echo "$man") <(echo "$help"); return 1; }
+	# The ? screen is the same list (its lines as wide as the words).
+	open_demo 120 40
+	term_keys '?'
+	term_wait_for "Ctrl-L"
+	local shown
+	shown=$(printf '%s\n' "${lines[@]:1:$(wc -l <<<"$help")}" |
+		sed 's/^/  /' | fold_keys)
+	[ "$shown" = "$help" ] || { diff <(echo "$help") <(echo "$shown"); return 1; }
+	# F1 too, and Left leaves it.
+	term_keys Left
+	term_wait_for "470 workloads"
+	term_keys F1
+	term_wait_for "Ctrl-L"
+	term_keys h
+	term_wait_for "470 workloads"
+}
+
+@test "sp-browse: the moving keys, each of its names" {
+	open_demo
+	local k
+	for k in G End; do
+		term_keys g
+		term_wait_for "  1/470"
+		term_keys "$k"
+		term_wait_for "470/470"
+	done
+	for k in g Home; do
+		term_keys G
+		term_wait_for "470/470"
+		term_keys "$k"
+		term_wait_for "  1/470"
+	done
+	# A page is the rows shown: down and back up by each name.
+	local page
+	page=$(rows | wc -l)
+	for k in NPage Space C-f; do
+		term_keys g "$k"
+		term_wait_for " $((page + 1))/470"
+	done
+	for k in PPage b C-b; do
+		term_keys G "$k"
+		term_wait_for " $((470 - page))/470"
+	done
+	term_keys g
+	term_wait_for "  1/470"
+	for k in j:2 j:3 k:2 Down:3 Up:2; do
+		term_keys "${k%:*}"
+		term_wait_for "  ${k#*:}/470"
+	done
+	# In and out by every name; > and < turn the sort, r reverses it.
+	for k in Enter Right l; do
+		term_keys "$k"
+		term_wait_for "1 [runs]"
+		term_keys 2
+		term_wait_for "2 [advice]"
+		term_keys 3
+		term_wait_for "3 [findings]"
+		term_keys 4
+		term_wait_for "4 [machines]"
+		term_keys 1
+		term_wait_for "1 [runs]"
+		term_keys BTab
+		term_wait_for "4 [machines]"
+		term_keys Tab
+		term_wait_for "1 [runs]"
+		case $k in
+		Enter) term_keys Left ;;
+		Right) term_keys BSpace ;;
+		l) term_keys Escape ;;
+		esac
+		term_wait_for "470 workloads"
+	done
+	term_keys '>'
+	term_wait_for "by severity"
+	term_keys '<'
+	term_wait_for "by share of compute"
+	term_keys r
+	term_wait_for "by share of compute, reversed"
+	term_keys C-l
+	term_wait_for "by share of compute, reversed"
+}
+
 @test "sp-browse --plain: the first screen as text" {
 	run --separate-stderr sp-browse --plain "$DEMO"
 	[ "$status" -eq 0 ]

@@ -183,6 +183,10 @@ struct keyinfo {
 /* The request a key makes (ncurses key codes), REQ_NONE for none. */
 enum req key_request(int key);
 const struct keyinfo *key_info(enum req r);
+/* The widest list of keys (bytes, all ASCII). */
+size_t key_width(void);
+/* Every key and what it does, as --help lists them. */
+void help_keys(FILE *f);
 
 /* --------------------------------------------------------------- views */
 

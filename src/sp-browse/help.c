@@ -2,6 +2,7 @@
  * help.c - ?: every key and what it does, read from the key map (keys.c),
  * so the screen cannot say what the keys do not.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,9 +43,21 @@ line(struct view *v, size_t i, struct sp_buf *b)
 	if (k == NULL)
 		return;
 	sp_term_paint(&v->B->term, b, SP_P_BOLD);
-	text_cell(&v->B->term, b, k->keys, strlen(k->keys), 14, 0);
+	text_cell(&v->B->term, b, k->keys, strlen(k->keys), key_width() + 2,
+		  0);
 	sp_term_paint(&v->B->term, b, SP_P_NONE);
 	sp_buf_adds(b, k->help);
+}
+
+void
+help_keys(FILE *f)
+{
+	const struct keyinfo *k;
+	int w = (int)key_width();
+
+	for (int r = REQ_NONE + 1; r < REQ_N; r++)
+		if ((k = key_info((enum req)r)) != NULL)
+			fprintf(f, "  %-*s  %s\n", w, k->keys, k->help);
 }
 
 static const struct view_ops ops = {

@@ -5,6 +5,7 @@
  * q, Escape, Left or Backspace come out, / searches, ? tells the keys.
  */
 #include <curses.h>
+#include <string.h>
 
 #include "browse.h"
 
@@ -42,16 +43,16 @@ static const struct {
 static const struct keyinfo info[REQ_N] = {
 	[REQ_UP] = { "Up k", "move", "the line above" },
 	[REQ_DOWN] = { "Down j", "move", "the line below" },
-	[REQ_PGUP] = { "PgUp b", "page", "a page up" },
-	[REQ_PGDN] = { "PgDn Space", "page", "a page down" },
+	[REQ_PGUP] = { "PgUp b Ctrl-B", "page", "a page up" },
+	[REQ_PGDN] = { "PgDn Space Ctrl-F", "page", "a page down" },
 	[REQ_HOME] = { "Home g", "top", "the first line" },
 	[REQ_END] = { "End G", "end", "the last line" },
-	[REQ_ENTER] = { "Enter Right", "open",
+	[REQ_ENTER] = { "Enter Right l", "open",
 		"open the line: a workload, a run" },
-	[REQ_BACK] = { "q Esc Left", "back",
+	[REQ_BACK] = { "q Esc Left h Backspace", "back",
 		"back a level; on the workloads, quit" },
 	[REQ_QUIT] = { "Q", "quit", "quit from anywhere" },
-	[REQ_HELP] = { "?", "keys", "these keys" },
+	[REQ_HELP] = { "? F1", "keys", "every key, on a screen of its own" },
 	[REQ_SORT] = { "s >", "sort", "sort by the next column" },
 	[REQ_SORT_BACK] = { "<", "sort", "sort by the previous column" },
 	[REQ_REVERSE] = { "S r", "reverse", "reverse the order" },
@@ -62,7 +63,7 @@ static const struct keyinfo info[REQ_N] = {
 	[REQ_PREV] = { "N", "previous", "the previous match" },
 	[REQ_COPY] = { "y", "copy #SBATCH",
 		"copy the workload's #SBATCH lines: printed on exit, and "
-		"to the clipboard where the terminal takes OSC 52" },
+		"sent by OSC 52" },
 	[REQ_TAB] = { "Tab", "pane", "the next pane of a workload" },
 	[REQ_BACKTAB] = { "Shift-Tab", "pane", "the previous pane" },
 	[REQ_PANE1] = { "1", "runs", "the runs, newest first" },
@@ -79,6 +80,18 @@ key_request(int key)
 		if (keymap[i].key == key)
 			return keymap[i].req;
 	return REQ_NONE;
+}
+
+/* The widest list of keys, for a column of them. */
+size_t
+key_width(void)
+{
+	size_t w = 0;
+
+	for (int r = REQ_NONE + 1; r < REQ_N; r++)
+		if (info[r].keys != NULL && strlen(info[r].keys) > w)
+			w = strlen(info[r].keys);
+	return w;
 }
 
 const struct keyinfo *
