@@ -141,7 +141,8 @@ clean:
 #   make fuzz-regress
 #       replays t/fuzz/regress/<name>/ through the same entry points
 #       without libFuzzer; make check does the same (t/fuzz.bats).
-#   make bench   times every stage on synthetic dumps (t/bench/run).
+#   make bench   times every stage on synthetic dumps (t/bench/run), and
+#       the dashboard's first screen and keys through a pseudo-terminal.
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := $(wildcard t/fuzz/fuzz_*.c)
 FUZZ_ALL := $(FUZZ_SRC:t/fuzz/fuzz_%.c=%)
@@ -193,8 +194,14 @@ fuzz-build:
 fuzz: fuzz-build all
 	SP_BIN=$(abspath $(B)) t/fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-bench: all
-	SP_BIN=$(abspath $(B)) t/bench/run
+# Types keys into a program on a pseudo-terminal and times each answer
+# (the dashboard's line of the bench).
+$(O)/t/ptykeys: t/bench/ptykeys.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) $(CFLAGS) -o $@ $<
+
+bench: all $(O)/t/ptykeys
+	SP_BIN=$(abspath $(B)) PTYKEYS=$(abspath $(O))/t/ptykeys t/bench/run
 
 .PHONY: fuzz fuzz-build fuzz-targets fuzz-regress bench
 
