@@ -300,16 +300,19 @@ gone() {
 }
 
 @test "sp-browse: a window killed under it ends it, whoever gets the SIGHUP" {
-	local err=$BATS_TEST_TMPDIR/err pid
+	local err=$BATS_TEST_TMPDIR/err pid shell
 	# The shell of term_exec shrugs off the hangup, so none reaches
 	# sp-browse: only its terminal is gone, and reads end at once.
 	term_exec 80 24 "sp-browse '$DEMO' 2>'$err'"
 	term_wait_for "? keys"
 	pid=$(term_pid)
+	shell=$(term_format '#{pane_pid}')
 	[ -n "$pid" ]
 	tmux -S "$TERM_SOCK" kill-session -t t
 	gone "$pid"
 	term_dead
+	# The shell outlived the hangup too: its sleep is ours to end.
+	kill -KILL "$shell" 2>/dev/null || :
 	[ "$output" = 2 ]
 	[ "$(cat "$err")" = "sp-browse: /dev/tty: the terminal went away" ]
 	# Deep in a workload and in the search prompt, the same.
@@ -320,9 +323,11 @@ gone() {
 	term_keys /
 	term_wait_for "/"
 	pid=$(term_pid)
+	shell=$(term_format '#{pane_pid}')
 	tmux -S "$TERM_SOCK" kill-server
 	gone "$pid"
 	term_dead
+	kill -KILL "$shell" 2>/dev/null || :
 	[ "$output" = 2 ]
 	# Run by a plain shell, as slurmpast runs it: the hangup reaches it.
 	term_start 80 24 "sp-browse '$DEMO'"
