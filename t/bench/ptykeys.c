@@ -259,13 +259,18 @@ main(int argc, char **argv)
 		printf("keys\t%zu\t%.2f\t%.2f\t%.2f\n", nlat, lat[nlat / 2],
 		       lat[(nlat * 9) / 10 < nlat ? (nlat * 9) / 10 : nlat - 1],
 		       lat[nlat - 1]);
+	free(keys);
+	free(lat);
 	/* The keys should have quit it; if not, it is ended. */
 	for (int w = 0; w < 50; w++) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			free(seen);
 			return 0;
+		}
 		drain(master, 100, &last);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
+	free(seen);
 	return 1;
 }
