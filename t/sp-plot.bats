@@ -325,6 +325,21 @@ col() {
 	[ "$(xpath "$SVG" "count(//*[@onload])")" -eq 0 ]
 }
 
+@test "a long name in a figure is cut by its width, a wide character counting two" {
+	need_xmllint
+	# 40 CJK characters, 80 cells: the share figure names the top
+	# workload in at most 28 cells, so 13 of them and the ellipsis.
+	wide=$(printf '\xe8\xae\xad%.0s' $(seq 40))
+	{
+		printf 'user\tworkload\tworkload_key\tlabel\truns\tfailed\tshare\tcum_share\n'
+		printf 'u\tw\tu/c/cpu/w\t%s\t5\t2\t0.6\t0.6\n' "$wide"
+		printf 'u\tv\tu/c/cpu/v\tplain\t5\t1\t0.4\t1\n'
+	} >"$BATS_TEST_TMPDIR/r.tsv"
+	draw share "$BATS_TEST_TMPDIR/r.tsv"
+	cut=$(printf '\xe8\xae\xad%.0s' $(seq 13))$'\xe2\x80\xa6'
+	[[ "$(caption_of "$SVG")" == *"The most expensive, $cut, is "* ]]
+}
+
 @test "the same figure from the same records, byte for byte" {
 	run sp-plot nodes "$NODES"
 	first=$output

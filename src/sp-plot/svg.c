@@ -394,19 +394,12 @@ void
 field_text(struct sp_buf *b, struct sp_slice f, size_t max)
 {
 	struct sp_buf raw = { 0 };
-	size_t cut = 0, chars = 0;
 
 	sp_field_decode(&raw, f.p, f.n);
 	if (max > 0 && sp_text_width(raw.p, raw.len) > max) {
-		/* Cut at a character's start, leaving room for the ellipsis. */
-		while (cut < raw.len && chars < max - 1) {
-			cut++;
-			while (cut < raw.len &&
-			       ((unsigned char)raw.p[cut] & 0xc0) == 0x80)
-				cut++;
-			chars++;
-		}
-		sp_buf_add(b, raw.p, cut);
+		/* Cut at a character's start, leaving a cell for the
+		 * ellipsis. */
+		sp_buf_add(b, raw.p, sp_text_fit(raw.p, raw.len, max - 1));
 		sp_buf_adds(b, "\xe2\x80\xa6");
 	} else {
 		sp_buf_adds(b, sp_buf_str(&raw));
