@@ -564,16 +564,13 @@ wrap(const char *s, double width, int size, size_t **starts, size_t **lens,
 	if (per < 8)
 		per = 8;
 	while (at < len) {
-		size_t end = at, chars = 0, cut = 0, i = at;
+		/* As much as fits, broken at its last space if it has one. */
+		size_t i = at + sp_text_fit(s + at, len - at, per), cut = 0;
+		size_t end;
 
-		while (i < len && chars < per) {
-			if (s[i] == ' ')
-				cut = i;
-			i++;
-			while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
-				i++;
-			chars++;
-		}
+		for (size_t k = at; k < i; k++)
+			if (s[k] == ' ')
+				cut = k;
 		end = i >= len ? len : cut > at ? cut : i;
 		*starts = sp_xgrow(*starts, cap, n + 1, sizeof **starts);
 		*lens = sp_xrealloc(*lens, *cap * sizeof **lens);
