@@ -234,8 +234,7 @@ attribute(struct sp_reader *r, const struct cols *k,
 			submit_known = sp_parse_time(r->f[k->submit].p,
 			    r->f[k->submit].n, &submit) == SP_VAL_OK;
 		if (record_job(r->f[k->jobid], &job)) {
-			struct sp_slice cl = k->cluster >= 0 ? r->f[k->cluster] :
-					     (struct sp_slice){ "", 0 };
+			struct sp_slice cl = sp_reader_field(r, k->cluster);
 
 			attr_claims_find(c, job, cl.p, cl.n, submit,
 					 submit_known, &f);

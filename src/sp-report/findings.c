@@ -22,7 +22,6 @@ text(struct sp_reader *r, const struct labels *l, const struct opts *o)
 	int evidence = sp_reader_need(r, "evidence", "sp-size --findings");
 	int action = sp_reader_need(r, "action", "sp-size --findings");
 	struct sp_buf b = { 0 };
-	struct sp_slice none = { "", 0 };
 
 	while (sp_next_or_die(r)) {
 		int rank = severity_rank(r->f[sev]);
@@ -37,7 +36,7 @@ text(struct sp_reader *r, const struct labels *l, const struct opts *o)
 		shown++;
 		sp_buf_clear(&b);
 		sp_buf_printf(&b, "%-8s  ", severity_word(rank));
-		labels_name(l, &b, r->f[key], wl >= 0 ? r->f[wl] : none);
+		labels_name(l, &b, r->f[key], sp_reader_field(r, wl));
 		sp_buf_adds(&b, ": ");
 		field_text(&b, r->f[code]);
 		sp_buf_adds(&b, "\n" INDENT);

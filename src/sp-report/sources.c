@@ -137,8 +137,7 @@ same_source(const struct source *x, const struct sp_reader *r,
 	    const struct cols *c)
 {
 	struct sp_slice s = r->f[c->source];
-	struct sp_slice d = c->dir >= 0 ? r->f[c->dir] :
-			    (struct sp_slice){ "", 0 };
+	struct sp_slice d = sp_reader_field(r, c->dir);
 
 	return x->source.len == s.n && x->dir.len == d.n &&
 	       memcmp(sp_buf_str(&x->source), s.p, s.n) == 0 &&
