@@ -470,9 +470,3 @@ sp_compute(double gpu_h, double core_h)
 	return (isnan(gpu_h) ? 0 : gpu_h) * SP_GPU_CORE_RATIO +
 	       (isnan(core_h) ? 0 : core_h);
 }
-
-double
-sp_job_compute(const struct sp_job *j)
-{
-	return sp_compute(sp_job_gpu_hours(j), sp_job_core_hours(j));
-}

@@ -187,6 +187,5 @@ double sp_job_gpu_hours(const struct sp_job *j);
  * every stage ranks work by; an unknown part counts as none.
  */
 double sp_compute(double gpu_h, double core_h);
-double sp_job_compute(const struct sp_job *j);
 
 #endif

@@ -75,7 +75,6 @@ check_job(struct sp_reader *r, const struct sp_jobcols *c)
 	(void)sp_job_gpus(&j);
 	(void)sp_job_core_hours(&j);
 	(void)sp_job_gpu_hours(&j);
-	(void)sp_job_compute(&j);
 }
 
 int

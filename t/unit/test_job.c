@@ -101,7 +101,8 @@ test_hours(void)
 	      &text);
 	is_double(8, sp_job_core_hours(&j), 1e-9, "core-hours");
 	is_double(4, sp_job_gpu_hours(&j), 1e-9, "GPU-hours");
-	is_double(4 * SP_GPU_CORE_RATIO + 8, sp_job_compute(&j), 1e-9,
+	is_double(4 * SP_GPU_CORE_RATIO + 8,
+		  sp_compute(sp_job_gpu_hours(&j), sp_job_core_hours(&j)), 1e-9,
 		  "compute weighs a GPU-hour as 16 core-hours");
 	ok(isnan(j.max_rss_b), "an absent column is unknown, not zero");
 	ok(isnan(j.timelimit_s), "so is the limit");
