@@ -30,7 +30,7 @@ static const char usage_text[] =
 "       sp-report findings --rollup file --findings file [--top n] [--more text]\n"
 "                 [--tsv | --plain | --json | --csv]\n"
 "       sp-report problems --hangs file --failed file [--failed-only]\n"
-"                 [--ids | --job-findings file] [--top n] [--more text]\n"
+"                 [--ids | --keys | --job-findings file] [--top n] [--more text]\n"
 "                 [--width n] [--tsv | --plain | --json | --csv]\n"
 "       sp-report advice --rollup file --advice file [--all] [--top n]\n"
 "                 [--more text] [--exclude file]\n"
@@ -79,6 +79,7 @@ static const char help_text[] =
 "      --source text         where the records came from (headline)\n"
 "      --failed-only         only failed jobs are problems (problems)\n"
 "      --ids                 the job ids of the problems listed, for sp-show\n"
+"      --keys                their workloads, for sp-select --workloads\n"
 "      --all                 every verdict (advice); why none (exclude)\n"
 "      --width n             the width to lay out for\n"
 "      --color               colour the screen's titles and severities\n"
@@ -87,7 +88,8 @@ static const char help_text[] =
 
 enum {
 	OPT_TOP = 0x2000, OPT_MORE, OPT_VIEW, OPT_SOURCE,
-	OPT_FAILED_ONLY, OPT_IDS, OPT_ALL, OPT_WIDTH, OPT_COLOR, OPT_NO_PAGER,
+	OPT_FAILED_ONLY, OPT_IDS, OPT_KEYS, OPT_ALL, OPT_WIDTH, OPT_COLOR,
+	OPT_NO_PAGER,
 	OPT_ROLE	/* + enum role */
 };
 
@@ -143,6 +145,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "failed-only", no_argument, NULL, OPT_FAILED_ONLY },
 		{ "ids", no_argument, NULL, OPT_IDS },
+		{ "keys", no_argument, NULL, OPT_KEYS },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "color", no_argument, NULL, OPT_COLOR },
@@ -181,6 +184,9 @@ parse_options(int argc, char **argv, struct opts *o)
 		case OPT_IDS:
 			o->ids = 1;
 			break;
+		case OPT_KEYS:
+			o->keys = 1;
+			break;
 		case OPT_ALL:
 			o->all = 1;
 			break;
@@ -198,9 +204,9 @@ parse_options(int argc, char **argv, struct opts *o)
 	}
 	o->fmt = common.fmt;
 	o->fmt_given = common.fmt_opt != NULL;
-	if (o->ids && o->in[IN_JOBFINDINGS] != NULL)
-		sp_die(SP_EXIT_USAGE, "--ids and --job-findings are different "
-		       "outputs: choose one");
+	if (o->ids + o->keys + (o->in[IN_JOBFINDINGS] != NULL) > 1)
+		sp_die(SP_EXIT_USAGE, "--ids, --keys and --job-findings are "
+		       "different outputs: choose one");
 	o->files = (const char **)argv + optind;
 	o->nfiles = (size_t)(argc - optind);
 }

@@ -136,6 +136,11 @@ oom_array  alice  cpu           4       3     0    n/a     2.5  100.0%  ok" ]
 	printf '10\t10\tc\t2026-01-05T00:00:00\t\tq\tbob\tFAILED\t1\n' >>failed
 	run sp-report problems --hangs hangs --failed failed --ids
 	[ "$output" = "9,8,7" ]
+	run sp-report problems --hangs hangs --failed failed --keys --top 2
+	[ "$output" = "workload_key
+k
+" ] || [ "$output" = "workload_key
+k" ]
 	printf 'jobid\tcode\tseverity\tevidence\n8\texit-nonzero\twarning\tExited 1\n8\toom\tcritical\tkilled\\nfor memory\n' >jf
 	run sp-report problems --plain --hangs hangs --failed failed --job-findings jf --top 2 --more "see all"
 	[ "$status" -eq 0 ]
@@ -252,7 +257,8 @@ second' ]
 	check "unknown part 'summary': headline, workloads, findings, problems, advice, exclude, sources or screen" summary
 	check "workloads needs --findings FILE" workloads --rollup "$D/rollup"
 	check "--width: '20' is not a count (40 or more)" screen --width 20
-	check "--ids and --job-findings are different outputs: choose one" problems --ids --job-findings x
+	check "--ids, --keys and --job-findings are different outputs: choose one" problems --ids --job-findings x
+	check "--ids, --keys and --job-findings are different outputs: choose one" problems --ids --keys
 	check "findings reads its records from its options, not 'x'" findings x
 }
 

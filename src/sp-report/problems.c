@@ -325,6 +325,23 @@ write_rows(const struct plist *l, const struct joined *j,
 	sp_buf_free(&b);
 }
 
+/* The workloads of the jobs listed, once each, for sp-select --workloads. */
+static void
+write_keys(const struct plist *l)
+{
+	struct sp_intern seen = { 0 };
+
+	printf("workload_key\n");
+	for (size_t i = 0; i < l->n; i++) {
+		size_t before = seen.n;
+
+		if (sp_intern(&seen, l->v[i].key, strlen(l->v[i].key)) ==
+		    before)
+			printf("%s\n", l->v[i].key);
+	}
+	sp_intern_free(&seen);
+}
+
 int
 part_problems(const struct opts *o)
 {
@@ -339,6 +356,8 @@ part_problems(const struct opts *o)
 			printf("%s%s", i ? "," : "", l.v[i].jobid);
 		if (l.n)
 			putchar('\n');
+	} else if (o->keys) {
+		write_keys(&l);
 	} else if (o->fmt == SP_FMT_PLAIN && l.total == 0) {
 		printf("No job failed or sat idle.\n");
 	} else {

@@ -31,6 +31,7 @@ struct opts {
 	/* problems */
 	int failed_only;
 	int ids;
+	int keys;
 	/* advice */
 	int all;
 	/* screen */
