@@ -168,7 +168,7 @@ render(const struct sp_reader *r, const struct acols *c,
 		sp_buf_addc(&b, '\n');
 		field_text(&b, r->f[c->sbatch]);
 	}
-	return sp_xstrdup(sp_buf_str(&b));
+	return b.p;	/* never NULL: "# " is in it; the item owns it now */
 }
 
 struct tally {
