@@ -691,6 +691,16 @@ The value of following the advice" ]
 	# numbers are numbers
 	jq -s -e 'map(select(.section == "cost" and .resource == "memory")) |
 		.[0].requested | type == "number"' <<<"$output" >/dev/null
+	jq -s -e 'map(select(.section == "sizing" and .flag == "--mem")) |
+		.[0] | (.requested_value | type == "number") and
+		(.observed_value | type == "number")' <<<"$output" >/dev/null
+	# in every section no figure is a string: ids are names, and the
+	# advice's requested is the flag's own text ("12", "800G") beside
+	# its requested_value
+	[ -z "$(jq -r 'to_entries[] | select((.value | type) == "string" and
+		(.value | test("^-?[0-9]+([.][0-9]+)?$")) and
+		(.key | test("^(jobid|jobid_raw|array_job|array_task|requested)$") | not)) |
+		.key' <<<"$output" | sort -u)" ]
 	run --separate-stderr slurmpast --demo --json --overview --nodes
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
 	  "headline overview nodes exclude " ]

@@ -197,6 +197,14 @@ for line in sys.stdin:
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "midtrain --time 3 raise --time=02:30:00" ]
 	[ "${lines[1]}" = "midtrain --mem 3 keep None" ]
+	# the figures in the flag's unit are numbers too, null where none
+	run sh -c 'sp-size --json "$1" 2>/dev/null |
+		jq -r "[.unit, .requested_value, .target_value, .observed_value] |
+		map(tojson) | join(\" \")"' sh "$T/jobs.tsv"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = '"seconds" 7200 9000 6769' ]
+	[ "${lines[4]}" = '"seconds" 3600 null 1000' ]
+	[ "${lines[6]}" = '"cores" 1 null null' ]
 }
 
 # A fake scontrol and sinfo, as sp_site asks them.
