@@ -115,7 +115,9 @@ slurmpast: left out 4 open records (never ended)" ]
 	run --separate-stderr slurmpast --demo --attributed=x
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "slurmpast: --attributed takes no value" ]
-	sp-fetch --demo-sacct --demo-jobs 100 >"$BATS_TEST_TMPDIR/dump"
+	# more records than a pipe holds: sp-fetch is cut off by sp-attr's
+	# refusal, which is the error said, not sp-fetch's SIGPIPE
+	sp-fetch --demo-sacct --demo-jobs 2000 >"$BATS_TEST_TMPDIR/dump"
 	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/dump" --attribute "$BATS_TEST_TMPDIR/nothere"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "slurmpast: $BATS_TEST_TMPDIR/nothere: No such file or directory" ]
