@@ -4,6 +4,7 @@
 # a workload's severity, the orders, how many fit) and its refusals.
 
 load lib/common
+load lib/tmux
 
 ROLLUP_HEADER='user	workload	workload_key	label	partition	names	runs	completed	failed	cancelled	noop	problems	gpu_h	core_h	compute	share	cum_share	severity	first	last'
 FINDINGS_HEADER='user	workload	workload_key	jobid	code	severity	evidence	action'
@@ -21,6 +22,10 @@ setup_file() {
 setup() {
 	D=$BATS_FILE_TMPDIR
 	cd "$BATS_TEST_TMPDIR"
+}
+
+teardown() {
+	term_stop
 }
 
 # rollup ROW...: a rollup file "r" of tab-separated rows (no header).
@@ -243,6 +248,26 @@ second' ]
 	# into a pipe, without a width, as written
 	run sp-report screen p
 	[ "${lines[0]}" = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen" ]
+}
+
+@test "screen: through the pager on a terminal only, never into a pipe, nor with --no-pager" {
+	printf 'one\ntwo\n' >s
+	# a pager that marks every line it shows
+	printf '#!/bin/sh\nsed "s/^/paged: /"\n' >mark
+	chmod +x mark
+	SLURMPAST_PAGER=$PWD/mark run --separate-stderr sp-report screen s
+	[ "$status" -eq 0 ]
+	[ "$output" = $'one\ntwo' ]
+	term_start 80 24 "SLURMPAST_PAGER='$PWD/mark' sp-report screen s"
+	term_wait_done
+	term_screen
+	[ "${lines[0]}" = "paged: one" ]
+	[ "${lines[1]}" = "paged: two" ]
+	term_stop
+	term_start 80 24 "SLURMPAST_PAGER='$PWD/mark' sp-report screen --no-pager s"
+	term_wait_done
+	term_screen
+	[ "${lines[0]}" = one ]
 }
 
 @test "refusals: a part named, its inputs given, one line each" {
