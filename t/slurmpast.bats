@@ -889,6 +889,31 @@ same_records() {
 	done <<<"$VIEWS"
 }
 
+@test "the view never changes the verdict on a real dump (pozidriv)" {
+	need_fixtures
+	local poz view section
+	cd "$BATS_TEST_TMPDIR"
+	poz="--input $FIXTURES/xdmod/pozidriv.log --fields JobID,JobIDRaw,Cluster,Partition,QOS,Account,Group,GID,User,UID,Submit,Eligible,Start,End,Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Timelimit,NodeList,JobName"
+	# shellcheck disable=SC2086 # the options are words
+	slurmpast $poz --json >all.json 2>/dev/null || [ $? -eq 1 ]
+	for view in "--failed" "-r croutons" "-s TO,PR" "-A taifl --failed"; do
+		# shellcheck disable=SC2086
+		slurmpast $poz $view --json >shown.json 2>/dev/null || [ $? -eq 1 ]
+		jq -r 'select(.section == "sizing") | .workload_key' shown.json |
+			sort -u >keys
+		[ -s keys ] || { echo "$view: nothing shown"; return 1; }
+		for section in sizing overview patterns; do
+			# a share is of the set shown, not of a workload
+			jq -c "select(.section == \"$section\") | del(.share, .cum_share)" \
+				shown.json | sort >a
+			jq -c --rawfile keys keys "select(.section == \"$section\" and
+				(.workload_key as \$k | \$keys | split(\"\\n\") | index(\$k)))
+				| del(.share, .cum_share)" all.json | sort >b
+			diff b a || { echo "$section under $view"; return 1; }
+		done
+	done
+}
+
 @test "the view never changes the verdict: the machines of a workload" {
 	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/all"
 	local view key
