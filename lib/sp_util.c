@@ -130,7 +130,9 @@ sp_xstrndup(const char *s, size_t n)
 {
 	char *p = sp_xmalloc(n + 1);
 
-	memcpy(p, s, n);
+	/* An empty slice may have no storage behind it (s NULL). */
+	if (n > 0)
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }
