@@ -12,6 +12,58 @@ static const char common_help[] =
 "  -h, --help              this text\n"
 "      --version           the version\n";
 
+static const struct option help_options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, SP_OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+static const struct option format_options[] = {
+	SP_FORMAT_OPTIONS,
+	{ NULL, 0, NULL, 0 }
+};
+static const struct option log_options[] = {
+	{ "no-logs", no_argument, NULL, SP_OPT_NO_LOGS },
+	{ "log-dir", required_argument, NULL, SP_OPT_LOG_DIR },
+	{ NULL, 0, NULL, 0 }
+};
+
+static size_t
+options_count(const struct option *opts)
+{
+	size_t n = 0;
+
+	while (opts[n].name != NULL)
+		n++;
+	return n;
+}
+
+static void
+options_append(struct option *to, size_t *n, const struct option *from)
+{
+	size_t k = options_count(from);
+
+	memcpy(to + *n, from, k * sizeof *from);
+	*n += k;
+}
+
+/* The program's own first (so longindex is theirs), then the shared
+ * ones it offers, then the zero entry getopt_long ends on. */
+static struct option *
+options_merge(const struct option *own, const struct sp_opts *o)
+{
+	size_t n = 0, cap = options_count(own) + options_count(help_options)
+	    + options_count(format_options) + options_count(log_options) + 1;
+	struct option *all = sp_xcalloc(cap, sizeof *all);
+
+	options_append(all, &n, own);
+	options_append(all, &n, help_options);
+	if (!o->formatless)
+		options_append(all, &n, format_options);
+	if (o->logs != NULL)
+		options_append(all, &n, log_options);
+	return all;
+}
+
 static void __attribute__((noreturn))
 help(const struct sp_opts *o)
 {
@@ -48,7 +100,7 @@ logs_settle(struct sp_log_opts *l)
 
 int
 sp_getopt(int argc, char *const argv[], const char *own_short,
-	  const struct option *longopts, int *longindex, struct sp_opts *o)
+	  const struct option *own_long, int *longindex, struct sp_opts *o)
 {
 	enum sp_format fmt;
 	int ch;
@@ -59,15 +111,18 @@ sp_getopt(int argc, char *const argv[], const char *own_short,
 		o->shortopts = sp_xmalloc(n + 3);
 		memcpy(o->shortopts, ":h", 2);
 		memcpy(o->shortopts + 2, own_short, n + 1);
+		o->longopts = options_merge(own_long, o);
 		opterr = 0;
 	}
 	for (;;) {
-		ch = getopt_long(argc, argv, o->shortopts, longopts,
+		ch = getopt_long(argc, argv, o->shortopts, o->longopts,
 				 longindex);
 		switch (ch) {
 		case -1:
 			free(o->shortopts);
 			o->shortopts = NULL;
+			free(o->longopts);
+			o->longopts = NULL;
 			logs_settle(o->logs);
 			return -1;
 		case 'h':

@@ -1,20 +1,22 @@
 /*
  * sp_opt.h - the options every program shares: -h/--help, --version,
- * and the output formats --tsv, --plain, --json, --csv, of which one.
+ * the output formats --tsv, --plain, --json, --csv, of which one, and
+ * for the programs that show a job's logs --no-logs and --log-dir.
  *
  *	static const struct option longopts[] = {
  *		{ "rollup", no_argument, NULL, 'r' },
- *		SP_COMMON_OPTIONS,
  *		{ NULL, 0, NULL, 0 }
  *	};
- *	struct sp_opts common = { usage_text, help_text, SP_FMT_TSV };
+ *	struct sp_opts common = { .usage = usage_text, .help = help_text };
  *
  *	while ((ch = sp_getopt(argc, argv, "r", longopts, NULL,
  *			       &common)) != -1)
  *		switch (ch) { case 'r': ... }
  *
- * A program without formats (sp-page, sp-plot, sp-browse) lists
- * SP_HELP_OPTIONS instead.
+ * A program lists only its own options: sp_getopt adds the shared ones
+ * after them, so what a program offers follows from what it sets: the
+ * formats unless .formatless (sp-page, sp-plot, sp-browse), the log
+ * options when .logs points where they go.
  *
  * sp_getopt answers the shared options itself and returns only the
  * program's own, so a main holds only what is its own: --help prints
@@ -32,19 +34,9 @@
 
 enum { SP_OPT_VERSION = 0x1010, SP_OPT_NO_LOGS, SP_OPT_LOG_DIR };
 
-#define SP_HELP_OPTIONS \
-	{ "help", no_argument, NULL, 'h' }, \
-	{ "version", no_argument, NULL, SP_OPT_VERSION }
-
-#define SP_COMMON_OPTIONS SP_HELP_OPTIONS, SP_FORMAT_OPTIONS
-
 /* Where the programs that show a job look for its logs (sp-show,
  * sp-browse): --no-logs, and --log-dir dir, repeatable, searched first.
  * --log-dir with --no-logs is said once and dropped. */
-#define SP_LOG_OPTIONS \
-	{ "no-logs", no_argument, NULL, SP_OPT_NO_LOGS }, \
-	{ "log-dir", required_argument, NULL, SP_OPT_LOG_DIR }
-
 struct sp_log_opts {
 	int off;		/* --no-logs */
 	char **dirs;		/* --log-dir, in the order given; free it */
@@ -58,19 +50,23 @@ struct sp_opts {
 	void (*help_more)(void);	/* --help: what follows the options
 				 * (sp-plot's kinds); NULL for nothing */
 	enum sp_format fmt;	/* the format: set the default first */
-	struct sp_log_opts *logs;	/* with SP_LOG_OPTIONS: filled in */
+	int formatless;		/* 1: no format options (one output) */
+	struct sp_log_opts *logs;	/* non-NULL: the log options, filled
+				 * in here */
 	const char *fmt_opt;	/* the option that chose it; NULL: none */
 	char *shortopts;	/* ":h" and the program's own, while parsing */
+	struct option *longopts;	/* the program's own and the shared */
 };
 
 /*
  * getopt_long over the program's own options (own_short, as getopt
- * takes them, and longopts with SP_COMMON_OPTIONS among them); returns
- * the next of the program's own, or -1 at the end.  longindex as
- * getopt_long's, or NULL.
+ * takes them, and own_long, ending in a zero entry) and the shared
+ * ones; returns the next of the program's own, or -1 at the end.
+ * longindex as getopt_long's (the program's own come first, so an index
+ * into own_long), or NULL.
  */
 int sp_getopt(int argc, char *const argv[], const char *own_short,
-	      const struct option *longopts, int *longindex,
+	      const struct option *own_long, int *longindex,
 	      struct sp_opts *o);
 
 #endif

@@ -51,11 +51,9 @@ parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "claims", no_argument, NULL, 'c' },
-		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_TSV };
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	int ch;
 
 	memset(o, 0, sizeof *o);

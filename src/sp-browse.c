@@ -58,12 +58,11 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
-		SP_LOG_OPTIONS,
-		SP_HELP_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .logs = &o->logs, .help_more = keys_help };
+				  .formatless = 1, .logs = &o->logs,
+				  .help_more = keys_help };
 	int c;
 
 	memset(o, 0, sizeof *o);

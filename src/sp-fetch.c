@@ -202,11 +202,9 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_SACCT_ONLY },
 		{ "long", no_argument, NULL, OPT_SACCT_ONLY },
 		{ "brief", no_argument, NULL, OPT_SACCT_ONLY },
-		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_TSV };
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	char shortname[3] = "-?";
 	int c, li;
 	long v;

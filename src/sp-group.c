@@ -69,11 +69,9 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "rollup", no_argument, NULL, 'r' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "by", required_argument, NULL, 'b' },
-		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_TSV };
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	int ch;
 
 	memset(o, 0, sizeof *o);

@@ -709,11 +709,9 @@ parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
-		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_TSV };
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	int c;
 
 	memset(o, 0, sizeof *o);

@@ -67,11 +67,9 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "all-workloads", no_argument, NULL, OPT_ALL },
 		{ "exclude", no_argument, NULL, OPT_EXCLUDE },
-		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_TSV };
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	const char *metric = "hang";
 	int c;
 

@@ -57,10 +57,10 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
-		SP_HELP_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text };
+	struct sp_opts common = { .usage = usage_text, .help = help_text,
+				  .formatless = 1 };
 	int c, no_pager = 0, paging;
 
 	sp_setprog(argv[0]);

@@ -122,11 +122,10 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "text", required_argument, NULL, OPT_TEXT },
 		{ "figure", required_argument, NULL, OPT_FIGURE },
-		SP_HELP_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .help_more = kinds_help };
+				  .formatless = 1, .help_more = kinds_help };
 	const char *kind;
 	int c;
 

@@ -150,11 +150,9 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "color", no_argument, NULL, OPT_COLOR },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
-		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_TSV };
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	int ch;
 
 	memset(o, 0, sizeof *o);

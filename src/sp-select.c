@@ -93,11 +93,9 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "keys", no_argument, NULL, OPT_KEYS },
 		{ "attributed", no_argument, NULL, OPT_ATTRIBUTED },
 		{ "workloads", required_argument, NULL, OPT_WORKLOADS },
-		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_TSV };
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	struct sp_buf err = { 0 };
 	int ch;
 

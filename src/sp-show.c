@@ -107,11 +107,9 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
-		SP_LOG_OPTIONS,
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
-		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text,

@@ -146,11 +146,9 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "add", no_argument, NULL, OPT_ADD },
 		{ "user", required_argument, NULL, 'u' },
 		{ "attributed", no_argument, NULL, OPT_ATTRIBUTED },
-		SP_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_TSV };
+	struct sp_opts common = { .usage = usage_text, .help = help_text };
 	int ch;
 
 	memset(o, 0, sizeof *o);
