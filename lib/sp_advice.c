@@ -27,7 +27,7 @@ static const char *const col_names[SP_COL_N] = {
 	"state", "elapsed_s"
 };
 
-const char *
+static const char *
 sp_col_name(enum sp_col c)
 {
 	return (unsigned)c < SP_COL_N ? col_names[c] : "?";

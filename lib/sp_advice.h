@@ -27,8 +27,6 @@ enum sp_col {
 	SP_COL_CPU, SP_COL_CORES, SP_COL_GPUS, SP_COL_GPU_UTIL,
 	SP_COL_ARRAY, SP_COL_STATE, SP_COL_ELAPSED, SP_COL_N
 };
-/* "timelimit_s", ...; SP_COL_CORES is "alloc_cpus" (or req_cpus). */
-const char *sp_col_name(enum sp_col c);
 /* The bits of the columns c (as resolved) lacks. */
 unsigned sp_cols_missing(const struct sp_jobcols *c);
 

@@ -35,8 +35,16 @@ log_choose(double n, double k)
 	return lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0);
 }
 
-double
-sp_fisher_one_sided(long a, long b, long c, long d, int greater)
+/*
+ * One-sided Fisher exact test on the 2x2 table
+ *        bad   good
+ *   row  a     b
+ *   rest c     d
+ * greater = 1: P(A >= a), else P(A <= a), by the hypergeometric law,
+ * summed in log space so tens of thousands of trials do not overflow.
+ */
+static double
+fisher_one_sided(long a, long b, long c, long d, int greater)
 {
 	double total, rowsize, marked, logdenom, lmax, sum;
 	long lo, hi, from, to, x;
@@ -93,7 +101,7 @@ sp_fisher_doubled(long a, long b, long c, long d)
 	rest = (double)c * (double)(a + b);
 	if (row == rest)
 		return 1.0;
-	p = sp_fisher_one_sided(a, b, c, d, row > rest);
+	p = fisher_one_sided(a, b, c, d, row > rest);
 	return fmin(1.0, 2.0 * p);
 }
 

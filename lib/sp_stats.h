@@ -12,15 +12,14 @@
 void sp_wilson(long k, long n, double z, double *lo, double *hi);
 
 /*
- * One-sided Fisher exact test on the 2x2 table
+ * Fisher's exact test on the 2x2 table
  *        bad   good
  *   row  a     b
  *   rest c     d
- * greater = 1: P(A >= a), else P(A <= a), by the hypergeometric law,
- * summed in log space so tens of thousands of trials do not overflow.
+ * doubled: min(1, 2 x the one-sided p in the direction observed, by the
+ * hypergeometric law, summed in log space so tens of thousands of
+ * trials do not overflow).  NaN for a negative count.
  */
-double sp_fisher_one_sided(long a, long b, long c, long d, int greater);
-/* min(1, 2 x the one-sided p in the observed direction). */
 double sp_fisher_doubled(long a, long b, long c, long d);
 
 /* Benjamini-Hochberg at level alpha: reject[i] = 1 for the rejected. */

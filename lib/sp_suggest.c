@@ -27,8 +27,12 @@ sp_round_time(double s)
 	return ceil(s / step - SP_SUGGEST_STEP_SLACK) * step;
 }
 
-double
-sp_round_mem(double b)
+/*
+ * Memory rounded up as --mem is given: whole GiB from one GiB up, below
+ * it a multiple of SP_MEM_SMALL_STEP (50M, 100M, ...).
+ */
+static double
+round_mem(double b)
 {
 	double m;
 
@@ -64,7 +68,7 @@ sp_suggest_time(double elapsed_s)
 double
 sp_suggest_mem(double peak_b)
 {
-	return sp_round_mem(peak_b * SP_MEM_MARGIN);
+	return round_mem(peak_b * SP_MEM_MARGIN);
 }
 
 /* Busy units to a request: no margin where it would double it. */

@@ -59,11 +59,6 @@ double sp_suggest_margin(enum sp_flag f);
 
 /* A duration rounded up to the step its size calls for. */
 double sp_round_time(double s);
-/*
- * Memory rounded up as --mem is given: whole GiB from one GiB up, below
- * it a multiple of SP_MEM_SMALL_STEP (50M, 100M, ...).
- */
-double sp_round_mem(double bytes);
 
 /*
  * How many memory samples a run of elapsed_s took at most under
