@@ -220,17 +220,10 @@ PLOT_KIND(advice)
 		      "floor from runs killed for memory), the tick that peak; "
 		      "no diamond for a hold. MaxRSS reads high, so a peak is "
 		      "an upper bound.", SP_MEM_MARGIN);
-	if (a.more > 0 || a.refused > 0) {
-		sp_buf_adds(caption, " Not drawn:");
-		if (a.more > 0)
-			sp_buf_printf(caption, " %.0f more verdict%s", a.more,
-				      a.more == 1 ? "" : "s");
-		if (a.refused > 0)
-			sp_buf_printf(caption, "%s %.0f refusal%s",
-				      a.more > 0 ? ";" : "", a.refused,
-				      a.refused == 1 ? "" : "s");
-		sp_buf_addc(caption, '.');
-	}
+	plot_left_out(caption, " Not drawn:", (const struct plot_omit[]){
+		{ a.more, "more verdict", "more verdicts" },
+		{ a.refused, "refusal", "refusals" },
+		{ 0, NULL, NULL } });
 	free_advice(&a);
 	return 1;
 }

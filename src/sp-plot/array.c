@@ -320,13 +320,12 @@ PLOT_KIND(array)
 		      "they needed, as sp-size's array-probes finding counts "
 		      "them.", a.n, killed);
 	say_probes(caption, &a);
-	if (a.untold > 0) {
-		sp_buf_adds(caption, " Left out: ");
-		plot_count(caption, a.untold, "task with no trustworthy peak",
-			   "tasks with no trustworthy peak");
-		sp_buf_adds(caption, " (none recorded, or above the limit "
-			    "without a kill).");
-	}
+	plot_left_out(caption, " Left out:", (const struct plot_omit[]){
+		{ a.untold, "task with no trustworthy peak (none recorded, or "
+		  "above the limit without a kill)", "tasks with no "
+		  "trustworthy peak (none recorded, or above the limit "
+		  "without a kill)" },
+		{ 0, NULL, NULL } });
 	free_array(&a);
 	return 1;
 }

@@ -163,18 +163,14 @@ PLOT_KIND(cost)
 		    "resource as a share of what was requested. Used memory "
 		    "is the MaxRSS peak held for the run's length: an upper "
 		    "bound, so the real gap is wider.");
-	if (c.unknown > 0) {
-		sp_buf_adds(caption, " Left out: ");
-		plot_count(caption, c.unknown, "resource with nothing "
-			   "requested", "resources with nothing requested");
-		sp_buf_addc(caption, '.');
-	}
-	if (c.extra > 0) {
-		sp_buf_adds(caption, " Left out: ");
-		plot_count(caption, c.extra, "record past the three "
-			   "resources", "records past the three resources");
-		sp_buf_addc(caption, '.');
-	}
+	plot_left_out(caption, " Left out:", (const struct plot_omit[]){
+		{ c.unknown, "resource with nothing requested",
+		  "resources with nothing requested" },
+		{ 0, NULL, NULL } });
+	plot_left_out(caption, " Left out:", (const struct plot_omit[]){
+		{ c.extra, "record past the three resources",
+		  "records past the three resources" },
+		{ 0, NULL, NULL } });
 	free_cost(&c);
 	return 1;
 }

@@ -162,12 +162,10 @@ PLOT_KIND(failures)
 		sp_buf_printf(caption, " %zu more workloads had a failure.",
 			      f.n - rows);
 	sp_buf_printf(caption, " %.0f had none.", f.none);
-	if (f.unknown > 0) {
-		sp_buf_adds(caption, " Left out: ");
-		plot_count(caption, f.unknown, "workload with no count",
-			   "workloads with no count");
-		sp_buf_addc(caption, '.');
-	}
+	plot_left_out(caption, " Left out:", (const struct plot_omit[]){
+		{ f.unknown, "workload with no count",
+		  "workloads with no count" },
+		{ 0, NULL, NULL } });
 	free_failures(&f);
 	return 1;
 }

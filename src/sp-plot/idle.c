@@ -224,9 +224,9 @@ PLOT_KIND(idle)
 			sp_buf_printf(caption, " Not counted: %.0f whose "
 				      "state says why, %.0f moving data.",
 				      t.explained, t.moving);
-		if (t.open > 0)
-			sp_buf_printf(caption, " Left out: %.0f never ended.",
-				      t.open);
+		plot_left_out(caption, " Left out:", (const struct plot_omit[]){
+			{ t.open, "never ended", "never ended" },
+			{ 0, NULL, NULL } });
 	}
 	for (size_t i = 0; i < t.n; i++)
 		free(t.v[i].label);

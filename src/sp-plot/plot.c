@@ -77,6 +77,24 @@ plot_count(struct sp_buf *b, double n, const char *one, const char *many)
 	sp_buf_printf(b, "%.0f %s", n, n == 1 ? one : many);
 }
 
+void
+plot_left_out(struct sp_buf *caption, const char *lead,
+	      const struct plot_omit *v)
+{
+	int any = 0;
+
+	for (; v->one != NULL; v++) {
+		if (!(v->n > 0))
+			continue;
+		sp_buf_adds(caption, any ? ";" : lead);
+		sp_buf_addc(caption, ' ');
+		plot_count(caption, v->n, v->one, v->many);
+		any = 1;
+	}
+	if (any)
+		sp_buf_addc(caption, '.');
+}
+
 int
 plot_draw(const struct plot_kind *k, char *const *paths, size_t npaths,
 	  const struct plot_opts *o, struct sp_buf *out, struct sp_buf *why)

@@ -173,6 +173,21 @@ int plot_num(const struct sp_reader *r, int col, double *v);
 void plot_count(struct sp_buf *b, double n, const char *one,
 		const char *many);
 
+/* One thing a caption says the figure left out: n of them. */
+struct plot_omit {
+	double n;
+	const char *one, *many;
+};
+
+/*
+ * The clause a caption ends on for what the figure does not draw:
+ * lead (" Left out:"), then each count above zero of v (ended by an
+ * entry with no name), "; " between, and a full stop.  Nothing when
+ * nothing was left out.
+ */
+void plot_left_out(struct sp_buf *caption, const char *lead,
+		   const struct plot_omit *v);
+
 /*
  * Draws one kind from the records in paths (none: standard input) into
  * out.  1 drawn, 0 nothing to draw (why says).

@@ -159,19 +159,10 @@ PLOT_KIND(runtime)
 		      "decade; a run under 1 s is in the first bar. Failed: "
 		      "FAILED, TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, BOOT_FAIL or "
 		      "DEADLINE.", BINS_PER_DECADE);
-	if (t.open > 0 || t.unknown > 0) {
-		sp_buf_adds(caption, " Left out:");
-		if (t.open > 0) {
-			sp_buf_addc(caption, ' ');
-			plot_count(caption, t.open, "record never ended",
-				   "records never ended");
-		}
-		if (t.unknown > 0) {
-			sp_buf_adds(caption, t.open > 0 ? "; " : " ");
-			plot_count(caption, t.unknown, "record with no elapsed "
-				   "time", "records with no elapsed time");
-		}
-		sp_buf_addc(caption, '.');
-	}
+	plot_left_out(caption, " Left out:", (const struct plot_omit[]){
+		{ t.open, "record never ended", "records never ended" },
+		{ t.unknown, "record with no elapsed time",
+		  "records with no elapsed time" },
+		{ 0, NULL, NULL } });
 	return 1;
 }

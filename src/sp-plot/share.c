@@ -144,12 +144,10 @@ PLOT_KIND(share)
 	if (fabs(last - 1) > 0.001)
 		sp_buf_printf(caption, " The curve ends at %.1f%%: the rollup "
 			      "holds part of a larger whole.", last * 100);
-	if (s.unknown > 0) {
-		sp_buf_adds(caption, " Left out: ");
-		plot_count(caption, s.unknown, "workload with no share",
-			   "workloads with no share");
-		sp_buf_addc(caption, '.');
-	}
+	plot_left_out(caption, " Left out:", (const struct plot_omit[]){
+		{ s.unknown, "workload with no share",
+		  "workloads with no share" },
+		{ 0, NULL, NULL } });
 	free(s.cum);
 	sp_buf_free(&s.top_label);
 	return 1;

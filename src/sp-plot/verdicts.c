@@ -145,12 +145,10 @@ PLOT_KIND(verdicts)
 		    "workloads are run once or twice. Hold: the record says "
 		    "the request is not the variable; capped: at the "
 		    "partition's ceiling.");
-	if (t.other > 0) {
-		sp_buf_adds(caption, " Left out: ");
-		plot_count(caption, t.other, "record of a flag or verdict "
-			   "this figure does not know", "records of a flag or "
-			   "verdict this figure does not know");
-		sp_buf_addc(caption, '.');
-	}
+	plot_left_out(caption, " Left out:", (const struct plot_omit[]){
+		{ t.other, "record of a flag or verdict this figure does not "
+		  "know", "records of a flag or verdict this figure does not "
+		  "know" },
+		{ 0, NULL, NULL } });
 	return 1;
 }

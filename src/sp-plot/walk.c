@@ -203,27 +203,13 @@ PLOT_KIND(walk)
 	if (from > 0)
 		sp_buf_printf(caption, " The %zu newest are drawn; the first "
 			      "%zu are left out.", w.n - from, from);
-	if (w.no_peak > 0 || w.no_limit > 0 || w.open > 0) {
-		sp_buf_adds(caption, " Not drawn:");
-		if (w.no_peak > 0) {
-			sp_buf_addc(caption, ' ');
-			plot_count(caption, w.no_peak, "peak (none sampled)",
-				   "peaks (none sampled)");
-		}
-		if (w.no_limit > 0) {
-			sp_buf_adds(caption, w.no_peak > 0 ? "; " : " ");
-			plot_count(caption, w.no_limit, "request (none "
-				   "recorded)", "requests (none recorded)");
-		}
-		if (w.open > 0) {
-			sp_buf_adds(caption, w.no_peak + w.no_limit > 0 ?
-				    "; " : " ");
-			plot_count(caption, w.open, "record still open or "
-				   "with no elapsed time", "records still open "
-				   "or with no elapsed time");
-		}
-		sp_buf_addc(caption, '.');
-	}
+	plot_left_out(caption, " Not drawn:", (const struct plot_omit[]){
+		{ w.no_peak, "peak (none sampled)", "peaks (none sampled)" },
+		{ w.no_limit, "request (none recorded)",
+		  "requests (none recorded)" },
+		{ w.open, "record still open or with no elapsed time",
+		  "records still open or with no elapsed time" },
+		{ 0, NULL, NULL } });
 	free_walk(&w);
 	return 1;
 }
