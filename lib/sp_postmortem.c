@@ -471,6 +471,24 @@ live_words(const struct draw *D, struct sp_buf *b)
 	clean_slice(D, b, l->at, 0);
 }
 
+/* A gauge's " of 2:00:00 (75%)" after its figure, or " of no recorded
+ * limit": per says what the limit is for (" per node"), or "". */
+static void
+of_limit(struct sp_buf *t, void (*form)(struct sp_buf *, double),
+	 double limit, const char *per, double used)
+{
+	sp_buf_adds(t, " of ");
+	if (limit > 0) {
+		form(t, limit);
+		sp_buf_adds(t, per);
+		sp_buf_adds(t, " (");
+		sp_fmt_percent(t, used);
+		sp_buf_adds(t, ")");
+	} else {
+		sp_buf_adds(t, "no recorded limit");
+	}
+}
+
 static void
 gauge_time(const struct draw *D, struct sp_buf *b)
 {
@@ -480,15 +498,8 @@ gauge_time(const struct draw *D, struct sp_buf *b)
 		   (j->timelimit_s > 0 && j->elapsed_s > j->timelimit_s);
 
 	sp_fmt_duration(&t, j->elapsed_s);
-	sp_buf_adds(&t, " of ");
-	if (j->timelimit_s > 0) {
-		sp_fmt_duration(&t, j->timelimit_s);
-		sp_buf_adds(&t, " (");
-		sp_fmt_percent(&t, D->c->walltime_used);
-		sp_buf_adds(&t, ")");
-	} else {
-		sp_buf_adds(&t, "no recorded limit");
-	}
+	of_limit(&t, sp_fmt_duration, j->timelimit_s, "",
+		 D->c->walltime_used);
 	gauge(D, b, "time", j->elapsed_s, j->timelimit_s, over, t.p);
 	sp_buf_free(&t);
 }
@@ -537,17 +548,9 @@ gauge_memory_live(const struct draw *D, struct sp_buf *b)
 
 	sp_buf_adds(&t, "now ");
 	sp_fmt_bytes(&t, rss);
-	sp_buf_adds(&t, " of ");
-	if (c->mem_limit_b > 0) {
-		sp_fmt_bytes(&t, c->mem_limit_b);
-		if (c->nodes > 1)
-			sp_buf_adds(&t, " per node");
-		sp_buf_adds(&t, " (");
-		sp_fmt_percent(&t, rss / c->mem_limit_b);
-		sp_buf_adds(&t, ")");
-	} else {
-		sp_buf_adds(&t, "no recorded limit");
-	}
+	of_limit(&t, sp_fmt_bytes, c->mem_limit_b,
+		 c->nodes > 1 ? " per node" : "",
+		 c->mem_limit_b > 0 ? rss / c->mem_limit_b : NAN);
 	live_words(D, &t);
 	gauge(D, b, "memory", rss, c->mem_limit_b, rss > c->mem_limit_b,
 	      t.p);
@@ -575,17 +578,8 @@ gauge_memory(const struct draw *D, struct sp_buf *b)
 		sp_buf_adds(&t, c->nodes > 1 ? " limit per node" : " limit");
 		gauge(D, b, "memory", NAN, c->mem_limit_b, oom, t.p);
 	} else {
-		sp_buf_adds(&t, " of ");
-		if (c->mem_limit_b > 0) {
-			sp_fmt_bytes(&t, c->mem_limit_b);
-			if (c->nodes > 1)
-				sp_buf_adds(&t, " per node");
-			sp_buf_adds(&t, " (");
-			sp_fmt_percent(&t, c->mem_used);
-			sp_buf_adds(&t, ")");
-		} else {
-			sp_buf_adds(&t, "no recorded limit");
-		}
+		of_limit(&t, sp_fmt_bytes, c->mem_limit_b,
+			 c->nodes > 1 ? " per node" : "", c->mem_used);
 		gauge(D, b, "memory", j->max_rss_b, c->mem_limit_b, oom, t.p);
 	}
 	sp_buf_free(&t);
