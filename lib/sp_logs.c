@@ -1099,64 +1099,85 @@ take_best(struct ladder *L, const char *dir, struct logent **m, size_t n,
 	return found;
 }
 
-static int
-rung_convention(struct ladder *L, struct searchdir *dirs, size_t ndirs)
+/* The entries of one directory a rung would take, in its order of
+ * preference. */
+struct matches {
+	struct logent **m;
+	size_t n, cap;
+};
+
+static void
+match_add(struct matches *mt, struct logent *e)
+{
+	mt->m = sp_xgrow(mt->m, &mt->cap, mt->n + 1, sizeof *mt->m);
+	mt->m[mt->n++] = e;
+}
+
+/* The names sbatch and common scripts give a job's output, by id and
+ * then by form: the order is the preference. */
+static void
+match_convention(struct ladder *L, struct sp_logdir *ld,
+		 struct matches *mt)
 {
 	static const char *const forms[] = {
 		"slurm-%s.out", "slurm-%s.err", "%s.out", "%s.err",
 		"slurm_%s.out", "job-%s.out"
 	};
 	struct sp_buf want = { 0 };
-	struct logent **m = NULL;
-	size_t mcap = 0;
+
+	for (size_t i = 0; i < L->nids; i++) {
+		for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+			sp_buf_clear(&want);
+			sp_buf_printf(&want, forms[f], L->ids[i]);
+			for (size_t e = 0; e < ld->n; e++)
+				if (strcmp(ld->e[e].name, want.p) == 0)
+					match_add(mt, &ld->e[e]);
+		}
+	}
+	sp_buf_free(&want);
+}
+
+/* Any name that holds one of the job's ids, in directory order. */
+static void
+match_name(struct ladder *L, struct sp_logdir *ld, struct matches *mt)
+{
+	for (size_t e = 0; e < ld->n; e++)
+		if (holds_any_id(L, ld->e[e].name))
+			match_add(mt, &ld->e[e]);
+}
+
+/* A rung: the first directory in which match finds a file to take. */
+static int
+rung_dirs(struct ladder *L, struct searchdir *dirs, size_t ndirs,
+	  void (*match)(struct ladder *, struct sp_logdir *,
+			struct matches *),
+	  enum sp_log_how how)
+{
+	struct matches mt = { 0 };
 	int found = 0;
 
 	for (size_t d = 0; d < ndirs && !found; d++) {
 		struct sp_logdir *ld = dir_get(L->c, dirs[d].path);
-		size_t n = 0;
 
-		for (size_t i = 0; i < L->nids; i++) {
-			for (size_t f = 0; f < sizeof forms / sizeof forms[0];
-			     f++) {
-				sp_buf_clear(&want);
-				sp_buf_printf(&want, forms[f], L->ids[i]);
-				for (size_t e = 0; e < ld->n; e++) {
-					if (strcmp(ld->e[e].name, want.p))
-						continue;
-					m = sp_xgrow(m, &mcap, n + 1,
-						     sizeof *m);
-					m[n++] = &ld->e[e];
-				}
-			}
-		}
-		found = take_best(L, ld->path, m, n, SP_HOW_CONVENTION);
+		mt.n = 0;
+		match(L, ld, &mt);
+		found = take_best(L, ld->path, mt.m, mt.n, how);
 	}
-	free(m);
-	sp_buf_free(&want);
+	free(mt.m);
 	return found;
+}
+
+static int
+rung_convention(struct ladder *L, struct searchdir *dirs, size_t ndirs)
+{
+	return rung_dirs(L, dirs, ndirs, match_convention,
+			 SP_HOW_CONVENTION);
 }
 
 static int
 rung_name(struct ladder *L, struct searchdir *dirs, size_t ndirs)
 {
-	struct logent **m = NULL;
-	size_t mcap = 0;
-	int found = 0;
-
-	for (size_t d = 0; d < ndirs && !found; d++) {
-		struct sp_logdir *ld = dir_get(L->c, dirs[d].path);
-		size_t n = 0;
-
-		for (size_t e = 0; e < ld->n; e++) {
-			if (!holds_any_id(L, ld->e[e].name))
-				continue;
-			m = sp_xgrow(m, &mcap, n + 1, sizeof *m);
-			m[n++] = &ld->e[e];
-		}
-		found = take_best(L, ld->path, m, n, SP_HOW_NAME);
-	}
-	free(m);
-	return found;
+	return rung_dirs(L, dirs, ndirs, match_name, SP_HOW_NAME);
 }
 
 struct candidate {
