@@ -29,6 +29,29 @@ enum sp_select_opt {
 	SP_SEL_N
 };
 
+/*
+ * The options themselves, as sp-fetch (which hands them to sacct) and
+ * sp-select (which applies them to records) both take them: sacct's
+ * letters, and its long names with their aliases.  A program puts
+ * SP_SELECT_SHORTOPTS into its getopt string and SP_SELECT_OPTIONS into
+ * its table, and answers 'j', 'u', 'A', 'r', 's', 'N', 'q', 'M',
+ * SP_SEL_OPT_FAILED and SP_SEL_OPT_NAME.
+ */
+enum { SP_SEL_OPT_FAILED = 0x1800, SP_SEL_OPT_NAME };
+#define SP_SELECT_SHORTOPTS "j:u:A:r:s:N:q:M:"
+#define SP_SELECT_OPTIONS \
+	{ "jobs", required_argument, NULL, 'j' }, \
+	{ "user", required_argument, NULL, 'u' }, \
+	{ "accounts", required_argument, NULL, 'A' }, \
+	{ "account", required_argument, NULL, 'A' }, \
+	{ "partition", required_argument, NULL, 'r' }, \
+	{ "state", required_argument, NULL, 's' }, \
+	{ "failed", no_argument, NULL, SP_SEL_OPT_FAILED }, \
+	{ "name", required_argument, NULL, SP_SEL_OPT_NAME }, \
+	{ "nodelist", required_argument, NULL, 'N' }, \
+	{ "qos", required_argument, NULL, 'q' }, \
+	{ "clusters", required_argument, NULL, 'M' }
+
 struct sp_select {
 	/* Each list in record form (escaped as the records are). */
 	struct sp_names list[SP_SEL_N];

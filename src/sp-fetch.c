@@ -86,9 +86,9 @@ static const char help_text[] =
 "      --tsv, --plain, --json, --csv   the output format (default --tsv)\n";
 
 enum {
-	OPT_FAILED = 0x2000, OPT_STEPS, OPT_INPUT, OPT_FIELDS,
+	OPT_STEPS = 0x2000, OPT_INPUT, OPT_FIELDS,
 	OPT_DEMO, OPT_DEMO_JOBS, OPT_DEMO_SACCT, OPT_STATS, OPT_SITE,
-	OPT_NAME, OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE,
+	OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE,
 	OPT_TRANSCRIPTS, OPT_LIVE
 };
 
@@ -164,23 +164,13 @@ static void
 parse_options(struct fetch_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "user", required_argument, NULL, 'u' },
+		SP_SELECT_OPTIONS,
 		{ "allusers", no_argument, NULL, 'a' },
 		{ "all-users", no_argument, NULL, 'a' },
 		{ "starttime", required_argument, NULL, 'S' },
 		{ "since", required_argument, NULL, 'S' },
 		{ "endtime", required_argument, NULL, 'E' },
 		{ "until", required_argument, NULL, 'E' },
-		{ "partition", required_argument, NULL, 'r' },
-		{ "accounts", required_argument, NULL, 'A' },
-		{ "account", required_argument, NULL, 'A' },
-		{ "state", required_argument, NULL, 's' },
-		{ "failed", no_argument, NULL, OPT_FAILED },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "nodelist", required_argument, NULL, 'N' },
-		{ "qos", required_argument, NULL, 'q' },
-		{ "clusters", required_argument, NULL, 'M' },
 		{ "allclusters", no_argument, NULL, 'L' },
 		{ "allocations", no_argument, NULL, 'X' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -209,7 +199,8 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 	int c, li;
 	long v;
 
-	while ((li = -1, c = sp_getopt(argc, argv, "u:aS:E:r:A:s:j:N:q:M:LXvpPno:lb",
+	while ((li = -1, c = sp_getopt(argc, argv,
+	    SP_SELECT_SHORTOPTS "aS:E:LXvpPno:lb",
 	    longopts, &li, &common)) != -1) {
 		switch (c) {
 		case 'u':
@@ -233,13 +224,13 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		case 's':
 			o->state = nonempty("-s", optarg);
 			break;
-		case OPT_FAILED:
+		case SP_SEL_OPT_FAILED:
 			o->failed = 1;
 			break;
 		case 'j':
 			o->jobs = nonempty("-j", optarg);
 			break;
-		case OPT_NAME:
+		case SP_SEL_OPT_NAME:
 			o->names = nonempty("--name", optarg);
 			break;
 		case 'N':

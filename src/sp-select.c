@@ -52,8 +52,7 @@ static const char help_text[] =
 "                         (its workload_key column)\n"
 "      --tsv, --plain, --json, --csv   the output format (default --tsv)\n";
 
-enum { OPT_FAILED = 0x2000, OPT_NAME, OPT_KEYS, OPT_WORKLOADS,
-	OPT_ATTRIBUTED };
+enum { OPT_KEYS = 0x2000, OPT_WORKLOADS, OPT_ATTRIBUTED };
 
 struct options {
 	struct sp_select sel;
@@ -79,17 +78,7 @@ static void
 parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "accounts", required_argument, NULL, 'A' },
-		{ "account", required_argument, NULL, 'A' },
-		{ "partition", required_argument, NULL, 'r' },
-		{ "state", required_argument, NULL, 's' },
-		{ "failed", no_argument, NULL, OPT_FAILED },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "nodelist", required_argument, NULL, 'N' },
-		{ "qos", required_argument, NULL, 'q' },
-		{ "clusters", required_argument, NULL, 'M' },
+		SP_SELECT_OPTIONS,
 		{ "keys", no_argument, NULL, OPT_KEYS },
 		{ "attributed", no_argument, NULL, OPT_ATTRIBUTED },
 		{ "workloads", required_argument, NULL, OPT_WORKLOADS },
@@ -100,7 +89,7 @@ parse_options(int argc, char **argv, struct options *o)
 	int ch;
 
 	memset(o, 0, sizeof *o);
-	while ((ch = sp_getopt(argc, argv, "j:u:A:r:s:N:q:M:", longopts, NULL,
+	while ((ch = sp_getopt(argc, argv, SP_SELECT_SHORTOPTS, longopts, NULL,
 			       &common)) != -1) {
 		switch (ch) {
 		case 'j': selection(o, SP_SEL_JOBS, optarg); break;
@@ -108,11 +97,11 @@ parse_options(int argc, char **argv, struct options *o)
 		case 'A': selection(o, SP_SEL_ACCOUNT, optarg); break;
 		case 'r': selection(o, SP_SEL_PARTITION, optarg); break;
 		case 's': selection(o, SP_SEL_STATE, optarg); break;
-		case OPT_NAME: selection(o, SP_SEL_NAME, optarg); break;
+		case SP_SEL_OPT_NAME: selection(o, SP_SEL_NAME, optarg); break;
 		case 'N': selection(o, SP_SEL_NODES, optarg); break;
 		case 'q': selection(o, SP_SEL_QOS, optarg); break;
 		case 'M': selection(o, SP_SEL_CLUSTER, optarg); break;
-		case OPT_FAILED:
+		case SP_SEL_OPT_FAILED:
 			if (sp_select_failed(&o->sel, &err) < 0)
 				sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&err));
 			break;
