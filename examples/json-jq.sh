@@ -39,7 +39,7 @@ jq -r 'select(.section == "patterns" and .severity == "critical") |
 echo "Memory requests to raise, ready to paste:"
 jq -r 'select(.section == "sizing" and .flag == "--mem" and
     .verdict == "raise") |
-    "  # \(.workload), now \(.requested): \(.basis)\n  \(.sbatch)"' "$tmp/all"
+    "  # \(.workload), now \(.requested_text): \(.basis)\n  \(.sbatch)"' "$tmp/all"
 
 if [ -n "$job" ]; then
 	ask "$tmp/job" --json "$job"

@@ -612,6 +612,10 @@ sp_column_kind(const char *name)
 		"rss_imbalance", "names", "runs", "completed", "failed",
 		"cancelled", "noop", "problems", "compute", "trials", "bad",
 		"p", "count", NULL };
+	/* sp-size's figures, in the unit its "unit" column names (a row's
+	 * unit, so none in the name); their words are the _text columns. */
+	static const char *const advice[] = { "requested", "target",
+		"observed", NULL };
 
 	if (ends_with(name, "_s"))
 		return SP_KIND_SECONDS;
@@ -619,17 +623,14 @@ sp_column_kind(const char *name)
 		return SP_KIND_BYTES;
 	if (ends_with(name, "_h"))
 		return SP_KIND_HOURS;
-	/* sp-size's figures in the unit its "unit" column names; their
-	 * words are the columns without the suffix. */
-	if (ends_with(name, "_hz") || ends_with(name, "_j") ||
-	    ends_with(name, "_value"))
+	if (ends_with(name, "_hz") || ends_with(name, "_j"))
 		return SP_KIND_NUMBER;
 	/* sp-show --table: a share of what was requested. */
 	if (ends_with(name, "_eff"))
 		return SP_KIND_FRACTION;
 	if (in_list(name, fractions))
 		return SP_KIND_FRACTION;
-	if (in_list(name, numbers))
+	if (in_list(name, numbers) || in_list(name, advice))
 		return SP_KIND_NUMBER;
 	return SP_KIND_TEXT;
 }

@@ -388,7 +388,7 @@ write_buf(struct sp_writer *w, const struct sp_buf *b)
 	sp_writer_field(w, b->p, b->len);
 }
 
-/* The unit of the _value columns: the flag's own, as numbers. */
+/* The unit of the figure columns (requested, target, observed). */
 static const char *
 flag_unit(enum sp_flag f)
 {
@@ -411,10 +411,9 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
        struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
-		"workload_key", "flag", "runs", "verdict", "requested",
-		"suggestion", "sbatch", "observed", "basis", "caution",
-		"unit", "requested_value", "target_value", "observed_value",
-		NULL };
+		"workload_key", "flag", "runs", "verdict", "requested_text",
+		"suggestion", "sbatch", "observed_text", "basis", "caution",
+		"unit", "requested", "target", "observed", NULL };
 
 	struct sp_advice a = { 0 };
 

@@ -153,7 +153,7 @@ every() {
 	each_column sp-size >"$D/ran"
 	[ -s "$D/ran" ]
 	# A refusal gives no figure, and the runs it read may be none.
-	every workload_key,flag basis,caution,observed runs
+	every workload_key,flag basis,caution,observed_text runs
 	# The issue's cases: no ntasks, no --cpus-per-task=46 for train-web.
 	run awk -F '\t' '$2 == "train-web" && $4 == "--cpus-per-task" { print $6 "|" $11 }' "$D/ntasks.out"
 	[ "$output" = "refuse|the input has no column 'ntasks', which the --cpus-per-task rule reads (sp-fetch writes it)" ]
@@ -217,7 +217,7 @@ every() {
 	CUT=blank_column each_column sp-size | grep -vx -e user -e workload \
 		-e workload_key -e timelimit_s >"$D/ran"
 	[ -s "$D/ran" ]
-	every workload_key,flag basis,caution,observed runs
+	every workload_key,flag basis,caution,observed_text runs
 	run awk -F '\t' 'FNR == 1 { next } FILENAME == ARGV[1] { v[$3, $4] = $6; next }
 		$6 != "refuse" && $6 != v[$3, $4] {
 			print FILENAME ": " $3 " " $4 " " v[$3, $4] " -> " $6 }' \

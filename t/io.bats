@@ -99,18 +99,19 @@ setup() {
 }
 
 # A key that names a quantity (elapsed_s, max_rss_b, gpu_h, *_eff,
-# sp-size's *_value) holds a JSON number or null in every --json, never
-# its digits as a string; and no other value is a string of digits but
-# a name that may be one: a job, step or task id, a user who cancelled
-# (name or uid), sp-size's requested (its words as sbatch takes them).
+# sp-size's requested, target and observed, --cost's figures) holds a
+# JSON number or null in every --json, never its digits as a string; and
+# no other value is a string of digits but a name that may be one: a
+# job, step or task id, a user who cancelled (name or uid), or a
+# quantity's words in its *_text key (sp-size's requested_text "12").
 @test "--json everywhere: quantities are JSON numbers, their words apart" {
 	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
 	g=$BATS_TEST_TMPDIR/g.tsv
 	quantity='[.. | objects | to_entries[] |
-		select(.key | test("(_s|_b|_h|_value|_hz|_j|_eff)$")) |
+		select(.key | test("(_s|_b|_h|_hz|_j|_eff)$|^(requested|target|observed|used|recommended|reductions_only)$")) |
 		select(.value != null and (.value | type) != "number") | .key] | .[]'
 	digits='[.. | objects | to_entries[] |
-		select(.key | test("^(jobid|jobid_raw|array_job|array_task|max_rss_step|min_cpu_task|cancelled_by|requested)$") | not) |
+		select(.key | test("^(jobid|jobid_raw|array_job|array_task|max_rss_step|min_cpu_task|cancelled_by)$|_text$") | not) |
 		select((.value | type) == "string" and
 			(.value | test("^-?[0-9]+([.][0-9]+)?$"))) | .key] | .[]'
 	while read -r cmd; do
@@ -139,11 +140,55 @@ sp-show --table --json $g
 sp-show --findings --json -j 52581003 $g
 sp-select --json $g
 EOF2
-	# sp-size's figures, in the unit its unit column names
-	run --separate-stderr sp-size --json "$g"
-	[ "$(jq -s -r 'map(select(.flag == "--time"))[0] |
-		[.unit, (.requested_value | type), .requested] | join(" ")' <<<"$output")" = \
-		"seconds number 2-00:00:00" ]
+}
+
+# Issue 17: "--sizing --json's requested is "12", observed "633.9 GiB"".
+# The advice's figures are numbers in the row's unit, null when unknown
+# (never 0), their words beside them in *_text; the same in sp-size
+# --json, slurmpast --sizing --json and every section of slurmpast
+# --json.  --cost's figures are numbers too.
+@test "--json: the advice's requested, target and observed are numbers, their words in _text" {
+	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
+	figures='select(.workload_key == "alice/gpu/gpu/train-web" or
+		(.workload == "cot-exp" and .flag == "--time")) |
+		[.flag, .unit, .requested, .requested_text, .target,
+		 .observed, .observed_text] | map(tojson) | join(" ")'
+	want='"--time" "seconds" 172800 "2-00:00:00" 74700 59090 "16:24:50"
+"--mem" "bytes" 858993459200 "800G" 885837004800 680609752064 "633.9 GiB"
+"--cpus-per-task" "cores" 12 "12" 6 4.788148 "4.8 cores busy per task at peak across 22 runs"
+"--gpus" "GPUs" 16 "16" 18 14.72 "14.7 GPUs busy at peak across 22 runs"
+"--time" "seconds" 1800 "00:30:00" null null "14 of 14 timeouts computed nothing"'
+	sp-size --json "$BATS_TEST_TMPDIR/g.tsv" 2>/dev/null >"$BATS_TEST_TMPDIR/size.json"
+	[ "$(jq -r "$figures" "$BATS_TEST_TMPDIR/size.json")" = "$want" ]
+	run --separate-stderr slurmpast --demo --sizing --json
+	[ "$status" -le 1 ]
+	[ "$(jq -r "select(.section == \"sizing\") | $figures" <<<"$output")" = "$want" ]
+	run --separate-stderr slurmpast --demo --json
+	[ "$status" -eq 1 ]
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/all.json"
+	[ "$(jq -r "select(.section == \"sizing\") | $figures" "$BATS_TEST_TMPDIR/all.json")" = "$want" ]
+	# every record: the figures numbers or null, never 0 where none
+	[ "$(jq -r 'select(.section == "sizing") |
+		[.requested, .target, .observed] | map(type) | join(" ")' \
+		"$BATS_TEST_TMPDIR/all.json" | sort -u | tr '\n' ,)" = \
+		"null number number,number null null,number null number,number number number," ]
+	[ -z "$(jq -r 'select(.section == "sizing" and
+		(.requested == 0 or .target == 0 or .observed == 0)) | .workload_key' \
+		"$BATS_TEST_TMPDIR/all.json")" ]
+	# a figure known is a figure worded, and the reverse
+	[ -z "$(jq -r 'select(.section == "sizing" and
+		((.requested == null) != (.requested_text == null))) | .workload_key' \
+		"$BATS_TEST_TMPDIR/all.json")" ]
+	# and no _value column is left to read instead
+	[ -z "$(jq -r 'select(.section == "sizing") | keys[] | select(endswith("_value"))' \
+		"$BATS_TEST_TMPDIR/all.json" | sort -u)" ]
+	# --cost: the issue's "1564539.975556", a number
+	want='"memory" "GiB-hours" 1564539.975556 823984.161725 1368634.383611 1364850.864444'
+	costs='select(.resource == "memory") | [.resource, .unit, .requested,
+		.used, .recommended, .reductions_only] | map(tojson) | join(" ")'
+	[ "$(jq -r "select(.section == \"cost\") | $costs" "$BATS_TEST_TMPDIR/all.json")" = "$want" ]
+	run --separate-stderr sp-size --cost --json "$BATS_TEST_TMPDIR/g.tsv"
+	[ "$(jq -r "$costs" <<<"$output")" = "$want" ]
 }
 
 # The stages' --plain sentences, not only their tables, fit a terminal.

@@ -296,7 +296,7 @@ case "\${1:-}" in
 --findings-to=*) "$SP_BIN/sp-size" --findings >"\${1#*=}" ;;
 *) cat >/dev/null ;;
 esac
-printf 'user\tworkload\tworkload_key\tflag\truns\tverdict\trequested\tsuggestion\tsbatch\tobserved\tbasis\tcaution\n'
+printf 'user\tworkload\tworkload_key\tflag\truns\tverdict\trequested_text\tsuggestion\tsbatch\tobserved_text\tbasis\tcaution\n'
 cat "$1"
 FAKE
 	chmod +x "$bin/sp-size"
@@ -684,14 +684,14 @@ The value of following the advice" ]
 	jq -s -e 'map(select(.section == "cost" and .resource == "memory")) |
 		.[0].requested | type == "number"' <<<"$output" >/dev/null
 	jq -s -e 'map(select(.section == "sizing" and .flag == "--mem")) |
-		.[0] | (.requested_value | type == "number") and
-		(.observed_value | type == "number")' <<<"$output" >/dev/null
+		.[0] | (.requested | type == "number") and
+		(.observed | type == "number")' <<<"$output" >/dev/null
 	# in every section no figure is a string: ids are names, and the
-	# advice's requested is the flag's own text ("12", "800G") beside
-	# its requested_value
+	# advice's requested_text is the flag's own text ("12", "800G")
+	# beside its requested
 	[ -z "$(jq -r 'to_entries[] | select((.value | type) == "string" and
 		(.value | test("^-?[0-9]+([.][0-9]+)?$")) and
-		(.key | test("^(jobid|jobid_raw|array_job|array_task|requested)$") | not)) |
+		(.key | test("^(jobid|jobid_raw|array_job|array_task|requested_text)$") | not)) |
 		.key' <<<"$output" | sort -u)" ]
 	run --separate-stderr slurmpast --demo --json --overview --nodes
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \

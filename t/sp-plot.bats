@@ -190,20 +190,27 @@ col() {
 	grep -q ">$lower lower<" "$SVG"
 }
 
-@test "advice: asked, peak and advice in GiB, from the value columns" {
+@test "advice: asked, peak and advice in GiB, from the number columns" {
 	need_xmllint
 	draw advice "$ADVICE"
 	# The first --mem verdict: train-web, 800G asked, 633.9 GiB peak.
-	row=$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["flag"] == "--mem" && $c["verdict"] != "refuse" { printf "%.0f %.0f %.0f\n", $c["requested_value"] / 2^30, $c["observed_value"] / 2^30, $c["target_value"] / 2^30; exit }' "$ADVICE")
+	row=$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["flag"] == "--mem" && $c["verdict"] != "refuse" { printf "%.0f %.0f %.0f\n", $c["requested"] / 2^30, $c["observed"] / 2^30, $c["target"] / 2^30; exit }' "$ADVICE")
 	[ "$row" = "800 634 825" ]
 	grep -q '>800<' "$SVG"
 	grep -q '>634<' "$SVG"
 	grep -q '>825<' "$SVG"
-	# sp-size before the value columns: the one line naming them.
+	# sp-size before the number columns: the one line naming them.
 	cut -f1-12 "$ADVICE" >"$BATS_TEST_TMPDIR/old.tsv"
 	run --separate-stderr sp-plot advice "$BATS_TEST_TMPDIR/old.tsv"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-plot: $BATS_TEST_TMPDIR/old.tsv: no column 'requested_value' (pipe through sp-size first)" ]
+	[ "$stderr" = "sp-plot: $BATS_TEST_TMPDIR/old.tsv: no column 'requested' (pipe through sp-size first)" ]
+	# A record of the days requested was the flag's words ("800G"):
+	# refused, never drawn.
+	cut -f1-12 "$ADVICE" | awk -F '\t' -v OFS='\t' \
+		'NR == 1 { $7 = "requested"; $10 = "observed" } 1' >"$BATS_TEST_TMPDIR/old.tsv"
+	run --separate-stderr sp-plot advice "$BATS_TEST_TMPDIR/old.tsv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-plot: $BATS_TEST_TMPDIR/old.tsv: no column 'target' (pipe through sp-size first)" ]
 }
 
 @test "cost: each way as its share of the request" {

@@ -9,7 +9,7 @@ load lib/tmux
 ROLLUP_HEADER='user	workload	workload_key	label	partition	names	runs	completed	failed	cancelled	noop	problems	gpu_h	core_h	compute	share	cum_share	severity	first	last'
 FINDINGS_HEADER='user	workload	workload_key	jobid	code	severity	evidence	action'
 HANGSUM_HEADER='section	workload_key	workload	jobid	state	runs	count	elapsed_s	held_gpu_h	held_core_h	share	why'
-ADVICE_HEADER='user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution'
+ADVICE_HEADER='user	workload	workload_key	flag	runs	verdict	requested_text	suggestion	sbatch	observed_text	basis	caution'
 
 setup_file() {
 	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_FILE_TMPDIR/jobs"
@@ -203,6 +203,11 @@ k" ]
 	printf '%s\n' "$ADVICE_HEADER" >a
 	run sp-report advice --plain --rollup r --advice a
 	[ "$output" = "No advice: no run has ended." ]
+	# sp-size's record of the days requested was its words: named
+	printf '%s\n' "$ADVICE_HEADER" | sed 's/requested_text/requested/' >a
+	run --separate-stderr sp-report advice --plain --rollup r --advice a
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-report: no column 'requested_text' (pipe through sp-size first)" ]
 }
 
 @test "advice and exclude on the demo: the article's lines, the machines named" {

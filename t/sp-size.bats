@@ -39,7 +39,7 @@ setup() {
 	[ "$stderr" = "sp-size: left out 1 open record (never ended)" ]
 	caveat='MaxRSS reads high where jobacct_gather/linux counts shared pages once per process (the gather type here is unknown): an upper bound; a live reading of the running job measures the real footprint'
 	[ "$output" = "$(printf '%s\n' \
-		'user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution	unit	requested_value	target_value	observed_value' \
+		'user	workload	workload_key	flag	runs	verdict	requested_text	suggestion	sbatch	observed_text	basis	caution	unit	requested	target	observed' \
 		'alice	midtrain	alice/gpu/gpu/midtrain	--time	3	raise	02:00:00	--time=02:30:00	#SBATCH --time=02:30:00	01:52:49	longest of 3 completed runs took 01:52:49	job 103 finished 00:07:11 inside its 02:00:00 limit	seconds	7200	9000	6769' \
 		"alice	midtrain	alice/gpu/gpu/midtrain	--mem	3	keep	200G			184.6 GiB	largest peak of 3 runs within their limit: 184.6 GiB (job 102), x 1.30; 240G would do, within 20% of the request	$caveat	bytes	214748364800	257698037760	198200000000" \
 		'alice	midtrain	alice/gpu/gpu/midtrain	--cpus-per-task	3	raise	4	--cpus-per-task=5	#SBATCH --cpus-per-task=5	3.8 cores busy per task at peak across 3 runs	the busiest run (job 101) kept 3.8 of its 4 cores per task busy		cores	4	5	3.833333' \
@@ -135,7 +135,7 @@ sp-size: left out 1 open record (never ended)" ]
 	run --separate-stderr sp-size --time "$T/noreq.tsv"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' \
-		'user	workload	workload_key	flag	runs	verdict	requested	suggestion	sbatch	observed	basis	caution	unit	requested_value	target_value	observed_value' \
+		'user	workload	workload_key	flag	runs	verdict	requested_text	suggestion	sbatch	observed_text	basis	caution	unit	requested	target	observed' \
 		'u	never	u/p/cpu/never	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		4500	3000' \
 		'u	same	u/p/cpu/same	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		4500	3000' \
 		'u	up	u/p/cpu/up	--time	3	raise		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00		seconds		4500	3000')" ]
@@ -199,7 +199,7 @@ for line in sys.stdin:
 	[ "${lines[1]}" = "midtrain --mem 3 keep None" ]
 	# the figures in the flag's unit are numbers too, null where none
 	run sh -c 'sp-size --json "$1" 2>/dev/null |
-		jq -r "[.unit, .requested_value, .target_value, .observed_value] |
+		jq -r "[.unit, .requested, .target, .observed] |
 		map(tojson) | join(\" \")"' sh "$T/jobs.tsv"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = '"seconds" 7200 9000 6769' ]

@@ -97,9 +97,9 @@ advice() {
 		k = $c[FILENAME, "workload_key"]
 		f = $c[FILENAME, "flag"]
 		verdict[k, f] = $c[FILENAME, "verdict"]
-		target[k, f] = $c[FILENAME, "target_value"]
+		target[k, f] = $c[FILENAME, "target"]
 		sugg[k, f] = $c[FILENAME, "suggestion"]
-		req[k, f] = $c[FILENAME, "requested"]
+		req[k, f] = $c[FILENAME, "requested_text"]
 		next
 	}
 	{

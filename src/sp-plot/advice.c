@@ -29,9 +29,9 @@ read_advice(struct sp_reader *r, struct advice *a)
 	int cverdict = plot_need(r, "verdict", "sp-size");
 	int cwl = plot_need(r, "workload", "sp-size");
 	int cuser = plot_need(r, "user", "sp-size");
-	int creq = plot_need(r, "requested_value", "sp-size");
-	int ctarget = plot_need(r, "target_value", "sp-size");
-	int cpeak = plot_need(r, "observed_value", "sp-size");
+	int creq = plot_need(r, "requested", "sp-size");
+	int ctarget = plot_need(r, "target", "sp-size");
+	int cpeak = plot_need(r, "observed", "sp-size");
 
 	memset(a, 0, sizeof *a);
 	while (sp_next_or_die(r)) {

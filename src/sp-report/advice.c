@@ -118,7 +118,7 @@ resolve(struct acols *c, const struct sp_reader *r)
 	c->flag = sp_reader_need(r, "flag", "sp-size");
 	c->runs = sp_reader_need(r, "runs", "sp-size");
 	c->verdict = sp_reader_need(r, "verdict", "sp-size");
-	c->requested = sp_reader_need(r, "requested", "sp-size");
+	c->requested = sp_reader_need(r, "requested_text", "sp-size");
 	c->suggestion = sp_reader_need(r, "suggestion", "sp-size");
 	c->sbatch = sp_reader_need(r, "sbatch", "sp-size");
 	c->basis = sp_reader_need(r, "basis", "sp-size");
