@@ -27,8 +27,15 @@
 #include "sp_intern.h"
 #include "fetch.h"
 
-/* The size of a part, unless SLURMPAST_CHUNK_BYTES says (tests). */
+/*
+ * The size of a part, unless SLURMPAST_CHUNK_BYTES says (tests): at most
+ * PART_BYTES, and small enough that every worker has a few (a file of
+ * three parts on two cores is two parts' time on one), at least
+ * PART_MIN_BYTES (a part costs a parser and a hand-over).
+ */
 #define PART_BYTES (8u << 20)
+#define PART_MIN_BYTES (1u << 20)
+#define PARTS_PER_WORKER 4
 /* Parts read ahead of the one being written, per worker. */
 #define AHEAD 2
 #define MAX_WORKERS 4
@@ -80,15 +87,19 @@ struct worker_run {
 	struct part *part;
 };
 
+static long cores(void);
+
 static size_t
-part_bytes(void)
+part_bytes(size_t file)
 {
 	const char *v = getenv("SLURMPAST_CHUNK_BYTES");
-	long n;
+	size_t n = file / ((size_t)cores() * PARTS_PER_WORKER);
+	long asked;
 
-	if (v != NULL && sp_strtol_full(v, &n) == 0 && n > 0)
-		return (size_t)n;
-	return PART_BYTES;
+	if (v != NULL && sp_strtol_full(v, &asked) == 0 && asked > 0)
+		return (size_t)asked;
+	return n > PART_BYTES ? PART_BYTES : n < PART_MIN_BYTES ?
+	    PART_MIN_BYTES : n;
 }
 
 /* --------------------------------------------------------- the cuts */
@@ -452,7 +463,7 @@ probe(struct par *P, struct sp_sacct *pr)
 static void
 plan(struct par *P, const struct sp_sacct *pr)
 {
-	size_t step = part_bytes(), from = 0, cut, cap = 0;
+	size_t step = part_bytes(P->size), from = 0, cut, cap = 0;
 	size_t data = P->header ? (size_t)(P->header + P->header_len - P->map) :
 	    0;
 
@@ -511,7 +522,7 @@ fetch_input_parallel(struct fetch_run *run, int fd, const char *name)
 
 	if (run->o->fmt != SP_FMT_TSV || cores() < 2 ||
 	    fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    (size_t)sb.st_size <= part_bytes())
+	    (size_t)sb.st_size <= part_bytes((size_t)sb.st_size))
 		return 1;
 	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED)
