@@ -321,3 +321,27 @@ sp_rules_live(struct sp_findings *out, const struct sp_job *j,
 	sp_buf_free(&c.id);
 	sp_advice_free(&c.a);
 }
+
+void
+sp_rules_live_in(struct sp_findings *out, const struct sp_job *j,
+		 const struct sp_live *l, struct sp_histset *set,
+		 const struct sp_site *s, int so_far)
+{
+	const struct sp_hist *h = NULL;
+	struct sp_size_site site;
+	long wl = -1;
+
+	if (set != NULL)
+		wl = sp_histset_lookup(set, j->workload_key.p,
+				       j->workload_key.n);
+	if (wl >= 0)
+		h = sp_histset_hist(set, (size_t)wl);
+	if (h != NULL)
+		sp_size_site_of(s, h, &site);
+	else
+		sp_size_site_unknown(&site);
+	/* A verdict that needs a column the input lacks says so. */
+	if (set != NULL)
+		site.missing = set->missing;
+	sp_rules_live(out, j, l, h, &site, so_far);
+}

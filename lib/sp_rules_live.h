@@ -29,6 +29,7 @@
 #include "sp_advice.h"
 #include "sp_finding.h"
 #include "sp_hist.h"
+#include "sp_histset.h"
 #include "sp_job.h"
 #include "sp_live.h"
 
@@ -42,5 +43,13 @@
 void sp_rules_live(struct sp_findings *out, const struct sp_job *j,
 		   const struct sp_live *l, const struct sp_hist *h,
 		   const struct sp_size_site *site, int so_far);
+/*
+ * The same, with j's workload history looked for in set (NULL: none to
+ * read) and the site s says of it: what sp-size --running, sp-show and
+ * sp-browse each ask of a running job.
+ */
+void sp_rules_live_in(struct sp_findings *out, const struct sp_job *j,
+		      const struct sp_live *l, struct sp_histset *set,
+		      const struct sp_site *s, int so_far);
 
 #endif

@@ -205,25 +205,13 @@ static void
 live_findings(struct run *R, const struct held *h, struct sp_findings *out)
 {
 	const struct sp_job *j = &h->alloc.j;
-	const struct sp_hist *wl = NULL;
-	struct sp_size_site site;
 	struct sp_live l;
-	long w;
 
 	if (!sp_live_running(j) ||
 	    !sp_live_from_fields(&l, R->r.cols, h->alloc.f, h->alloc.nf))
 		return;
-	if (R->have_workloads &&
-	    (w = sp_histset_lookup(&R->workloads, j->workload_key.p,
-				   j->workload_key.n)) >= 0)
-		wl = sp_histset_hist(&R->workloads, (size_t)w);
-	if (wl != NULL)
-		sp_size_site_of(&R->site, wl, &site);
-	else
-		sp_size_site_unknown(&site);
-	if (R->have_workloads)
-		site.missing = R->workloads.missing;
-	sp_rules_live(out, j, &l, wl, &site, 0);
+	sp_rules_live_in(out, j, &l, R->have_workloads ? &R->workloads : NULL,
+			 &R->site, 0);
 	sp_findings_sort(out, 0);
 }
 

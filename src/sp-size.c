@@ -486,23 +486,8 @@ running(struct sp_histset *set, const struct running *run,
 	struct sp_findings all = { 0 };
 	int critical;
 
-	for (size_t i = 0; i < run->n; i++) {
-		const struct kept *k = &run->v[i];
-		long wl = sp_histset_lookup(set, k->j.workload_key.p,
-					    k->j.workload_key.n);
-		const struct sp_hist *h = NULL;
-		struct sp_size_site site;
-
-		if (wl >= 0)
-			h = sp_histset_hist(set, (size_t)wl);
-		if (h != NULL) {
-			site_of(s, set, h, &site);
-		} else {
-			sp_size_site_unknown(&site);
-			site.missing = set->missing;
-		}
-		sp_rules_live(&all, &k->j, &k->l, h, &site, 1);
-	}
+	for (size_t i = 0; i < run->n; i++)
+		sp_rules_live_in(&all, &run->v[i].j, &run->v[i].l, set, s, 1);
 	critical = write_findings(&all, w);
 	sp_findings_free(&all);
 	return critical;
