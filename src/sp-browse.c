@@ -1,7 +1,7 @@
 /*
  * sp-browse - the whole history browsed in the terminal: the workloads by
  * compute, one workload's runs, advice, findings and machines, one job's
- * post-mortem, and back.
+ * post-mortem, and back; the jobs running now.
  *
  * Reads job records that carry workload_key (sp-group adds it) from the
  * files named, or standard input, all of them before the first screen;
@@ -28,8 +28,8 @@ static const char help_text[] =
 "\n"
 "The dashboard over job records with workload_key (sp-fetch | sp-group):\n"
 "the workloads by compute, one workload's runs, advice, findings and\n"
-"machines, one job's post-mortem.  Keys come from the terminal; ? in the\n"
-"dashboard lists them.\n"
+"machines, one job's post-mortem, the jobs running now (sp-fetch --live).\n"
+"Keys come from the terminal; ? in the dashboard lists them.\n"
 "\n"
 "      --plain             the first screen as text, never the dashboard\n"
 "      --source text       where the records came from, said in the\n"

@@ -7,16 +7,10 @@
 # t/cluster/live.bats does the same on a real Slurm.
 
 load lib/common
+load lib/running
 
 setup() {
-	PATH="$SP_TOP/t/fake:$PATH"
-	FAKE_SACCT_ROWS=$SP_TOP/t/fake/running-history.psv
-	FAKE_SSTAT_ROWS=$SP_TOP/t/fake/running-history-sstat.psv
-	SLURMPAST_NO_SITE=1
-	SLURMPAST_NO_CACHE=1
-	export PATH FAKE_SACCT_ROWS FAKE_SSTAT_ROWS SLURMPAST_NO_SITE \
-		SLURMPAST_NO_CACHE
-	unset FAKE_SACCT_MODE FAKE_SSTAT_MODE FAKE_SSTAT_ERR SLURMPAST_TIMEOUT
+	fake_running_history
 }
 
 # The moment read made fixed.

@@ -35,6 +35,13 @@ prose(struct browse *B, struct sp_buf *b, const struct sp_buf *text,
 	sp_buf_free(&clean);
 }
 
+static void
+pad(struct sp_buf *b, size_t n)
+{
+	while (n-- > 0)
+		sp_buf_addc(b, ' ');
+}
+
 /* Calls each(flag's advice) for every flag the workload's advice has. */
 static size_t
 each_advice(struct browse *B, size_t wl,
@@ -124,6 +131,41 @@ advice_build(struct browse *B, size_t wl, struct lines *l)
 			    "is still open or has no elapsed time.\n");
 }
 
+void
+finding_text(struct browse *B, struct sp_buf *b, const struct sp_finding *p,
+	     size_t indent, int with_jobs)
+{
+	struct sp_buf text = { 0 };
+
+	pad(b, indent);
+	sp_term_paint(&B->term, b, text_pattern_paint((int)p->severity));
+	sp_buf_printf(b, "%-8s ", sp_severity_name(p->severity));
+	sp_term_paint(&B->term, b, SP_P_NONE);
+	sp_term_paint(&B->term, b, SP_P_BOLD);
+	sp_buf_adds(b, p->code);
+	sp_term_paint(&B->term, b, SP_P_NONE);
+	sp_buf_addc(b, '\n');
+	if (with_jobs && p->jobids != NULL) {
+		sp_buf_adds(&text, "jobs ");
+		sp_buf_adds(&text, p->jobids);
+		pad(b, indent + 2);
+		prose(B, b, &text, indent + 2, indent + 2);
+	}
+	sp_buf_clear(&text);
+	sp_buf_adds(&text, p->evidence);
+	pad(b, indent + 2);
+	prose(B, b, &text, indent + 2, indent + 2);
+	if (p->action != NULL) {
+		sp_buf_clear(&text);
+		sp_buf_adds(&text, p->action);
+		pad(b, indent + 2);
+		sp_buf_printf(b, "%s ", sp_term_glyph(&B->term, SP_G_ARROW));
+		prose(B, b, &text, indent + 4, indent + 4);
+	}
+	sp_buf_addc(b, '\n');
+	sp_buf_free(&text);
+}
+
 static void
 findings_build(struct browse *B, size_t wl, struct lines *l)
 {
@@ -136,39 +178,8 @@ findings_build(struct browse *B, size_t wl, struct lines *l)
 		sp_rules_history(&list, h, &site);
 		sp_rules_history_sort(&list);
 	}
-	for (size_t i = 0; i < list.n; i++) {
-		const struct sp_finding *p = &list.v[i];
-		struct sp_buf text = { 0 };
-
-		sp_term_paint(&B->term, &l->text,
-			      text_pattern_paint((int)p->severity));
-		sp_buf_printf(&l->text, "%-8s ",
-			      sp_severity_name(p->severity));
-		sp_term_paint(&B->term, &l->text, SP_P_NONE);
-		sp_term_paint(&B->term, &l->text, SP_P_BOLD);
-		sp_buf_adds(&l->text, p->code);
-		sp_term_paint(&B->term, &l->text, SP_P_NONE);
-		sp_buf_addc(&l->text, '\n');
-		if (p->jobids != NULL) {
-			sp_buf_adds(&text, "jobs ");
-			sp_buf_adds(&text, p->jobids);
-			sp_buf_adds(&l->text, "  ");
-			prose(B, &l->text, &text, 2, 2);
-		}
-		sp_buf_clear(&text);
-		sp_buf_adds(&text, p->evidence);
-		sp_buf_adds(&l->text, "  ");
-		prose(B, &l->text, &text, 2, 2);
-		if (p->action != NULL) {
-			sp_buf_clear(&text);
-			sp_buf_adds(&text, p->action);
-			sp_buf_printf(&l->text, "  %s ", sp_term_glyph(&B->term,
-				      SP_G_ARROW));
-			prose(B, &l->text, &text, 4, 4);
-		}
-		sp_buf_addc(&l->text, '\n');
-		sp_buf_free(&text);
-	}
+	for (size_t i = 0; i < list.n; i++)
+		finding_text(B, &l->text, &list.v[i], 0, 1);
 	if (list.n == 0)
 		sp_buf_adds(&l->text, "No finding across the runs.\n");
 	sp_findings_free(&list);

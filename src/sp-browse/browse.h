@@ -21,12 +21,14 @@
 #include "sp_headline.h"
 #include "sp_histset.h"
 #include "sp_intern.h"
+#include "sp_live.h"
 #include "sp_logs.h"
 #include "sp_nodes.h"
 #include "sp_postmortem.h"
 #include "sp_rollup.h"
 #include "sp_rules_history.h"
 #include "sp_rules_job.h"
+#include "sp_rules_live.h"
 #include "sp_opt.h"
 #include "sp_site.h"
 #include "sp_term.h"
@@ -74,6 +76,16 @@ struct kept {
 	struct sp_slice *scratch;	/* the fields of the step parsed last */
 };
 
+/* A job running now (sp-fetch --live): its record, its live columns, and
+ * what its workload's history says it will do (sp_rules_live). */
+struct live_job {
+	size_t rec;
+	int32_t wl;		/* its workload's number, -1 none */
+	struct sp_job job;	/* slices into the arena */
+	struct sp_live l;
+	struct sp_findings warnings;	/* most severe first */
+};
+
 struct model {
 	/* the input */
 	char **cols;
@@ -97,6 +109,11 @@ struct model {
 	int no_logs;
 	struct sp_intern users, parts;
 	size_t *users_by_name, *parts_by_name;	/* their numbers, A to Z */
+
+	/* the jobs running now, as the records came */
+	struct sp_livecols livecols;	/* -1 each: not read with --live */
+	struct live_job *live;
+	size_t nlive, livecap;
 
 	/* what a run's line shows, worked out when first drawn */
 	signed char *worst;		/* -2 not yet, -1 none */
@@ -170,7 +187,7 @@ enum req {
 	REQ_ENTER, REQ_BACK, REQ_QUIT, REQ_HELP, REQ_SORT, REQ_SORT_BACK,
 	REQ_REVERSE, REQ_FILTER, REQ_SEARCH, REQ_NEXT, REQ_PREV, REQ_COPY,
 	REQ_TAB, REQ_BACKTAB, REQ_PANE1, REQ_PANE2, REQ_PANE3, REQ_PANE4,
-	REQ_REDRAW, REQ_N
+	REQ_REDRAW, REQ_RUNNING, REQ_N
 };
 
 /* The keys one request answers to, and what it does, in words. */
@@ -251,8 +268,16 @@ void browse_say(struct browse *B, const char *fmt, ...)
 /* The screens. */
 struct view *workloads_open(struct browse *B);
 struct view *workload_open(struct browse *B, size_t wl);
+/* wl NO_WL: a job whose workload has no row (only open records). */
+#define NO_WL ((size_t)-1)
 struct view *job_open(struct browse *B, size_t rec, size_t wl);
 struct view *help_open(struct browse *B);
+struct view *running_open(struct browse *B);
+
+/* 1 when the records were read with sp-fetch --live (they are of now). */
+int running_fetched(const struct model *m);
+/* "Running now: 4 jobs; 3 critical, 1 warning" (appended, clean). */
+void running_summary(const struct model *m, struct sp_buf *b);
 
 /* Which workloads the first screen shows: -1 every user, partition. */
 struct wfilter {
@@ -266,6 +291,11 @@ struct view *filter_open(struct browse *B, struct wfilter *f,
 /* "failed only, user alice" (appended, clean). */
 void filter_describe(struct browse *B, const struct wfilter *f,
 		     struct sp_buf *b);
+
+/* A finding as the findings pane lays it out, indent columns in
+ * (appended, for the width); with_jobs: the runs it names too. */
+void finding_text(struct browse *B, struct sp_buf *b,
+		  const struct sp_finding *p, size_t indent, int with_jobs);
 
 /* The workload's #SBATCH lines that change a request (appended). */
 size_t advice_sbatch(struct browse *B, size_t wl, struct sp_buf *out);

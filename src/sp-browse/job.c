@@ -67,8 +67,17 @@ title(struct view *v, struct sp_buf *b)
 	sp_buf_printf(&head, "slurmpast %s ", dot);
 	sp_buf_printf(&tail, " %s job ", dot);
 	text_field(&v->B->term, &tail, k.job.jobid);
-	text_title(&v->B->term, b, sp_buf_str(&head),
-		   v->B->m->info[s->wl].label, sp_buf_str(&tail));
+	if (s->wl == NO_WL) {
+		struct sp_buf name = { 0 };
+
+		text_field(&v->B->term, &name, k.job.name);
+		text_title(&v->B->term, b, sp_buf_str(&head),
+			   sp_buf_str(&name), sp_buf_str(&tail));
+		sp_buf_free(&name);
+	} else {
+		text_title(&v->B->term, b, sp_buf_str(&head),
+			   v->B->m->info[s->wl].label, sp_buf_str(&tail));
+	}
 	sp_buf_free(&head);
 	sp_buf_free(&tail);
 	kept_free(&k);
@@ -91,6 +100,11 @@ request(struct view *v, enum req r)
 {
 	struct jobv *s = v->data;
 
+	if (r == REQ_COPY && s->wl == NO_WL) {
+		browse_say(v->B, "nothing to copy: no run of its workload "
+			   "has ended");
+		return 1;
+	}
 	if (r == REQ_COPY) {
 		copy_sbatch(v->B, s->wl);
 		return 1;

@@ -38,6 +38,7 @@ static const struct {
 	{ '1', REQ_PANE1 }, { '2', REQ_PANE2 }, { '3', REQ_PANE3 },
 	{ '4', REQ_PANE4 },
 	{ CTRL('l'), REQ_REDRAW },
+	{ 'R', REQ_RUNNING },
 };
 
 static const struct keyinfo info[REQ_N] = {
@@ -71,6 +72,8 @@ static const struct keyinfo info[REQ_N] = {
 	[REQ_PANE3] = { "3", "findings", "the findings across runs" },
 	[REQ_PANE4] = { "4", "machines", "the machines, with intervals" },
 	[REQ_REDRAW] = { "Ctrl-L", "redraw", "draw the screen again" },
+	[REQ_RUNNING] = { "R", "running",
+		"the jobs running now: live figures and warnings" },
 };
 
 enum req

@@ -325,6 +325,39 @@ totals(struct model *m, const struct loading *L)
 	sp_intern_free(&named);
 }
 
+/*
+ * The jobs running now and their warnings, as sp-size --running finds
+ * them: after the load, so that the arena the records point into stays.
+ */
+static void
+running_now(struct model *m)
+{
+	struct kept k = { 0 };
+
+	for (size_t i = 0; i < m->nlive; i++) {
+		struct live_job *x = &m->live[i];
+
+		model_parse(m, x->rec, &k);
+		x->wl = m->recs[x->rec].wl;
+		x->job = k.job;
+		sp_live_from_fields(&x->l, m->cols, k.f, m->ncols);
+		sp_rules_live_in(&x->warnings, &x->job, &x->l, &m->set,
+				 &m->site, 0);
+		sp_findings_sort(&x->warnings, 0);
+	}
+	kept_free(&k);
+}
+
+/* Record r runs now: its warnings are worked out once all is read. */
+static void
+note_running(struct model *m, size_t r)
+{
+	m->live = sp_xgrow(m->live, &m->livecap, m->nlive + 1,
+			   sizeof *m->live);
+	memset(&m->live[m->nlive], 0, sizeof *m->live);
+	m->live[m->nlive++].rec = r;
+}
+
 static void
 read_records(struct model *m, struct loading *L, const struct opts *o)
 {
@@ -336,6 +369,10 @@ read_records(struct model *m, struct loading *L, const struct opts *o)
 	sp_jobcols_need(&r, "sp-fetch", "jobid", "state", "elapsed_s", NULL);
 	sp_jobcols_resolve(&m->jc, &r);
 	m->ncols = r.ncols;
+	/* A verdict that needs a column the input lacks says so, as in
+	 * sp-size. */
+	m->set.missing = sp_cols_missing(&m->jc);
+	sp_livecols_resolve(&m->livecols, &r);
 	m->cols = sp_xcalloc(r.ncols, sizeof *m->cols);
 	for (size_t k = 0; k < r.ncols; k++)
 		m->cols[k] = sp_xstrdup(r.cols[k]);
@@ -355,6 +392,8 @@ read_records(struct model *m, struct loading *L, const struct opts *o)
 		sp_histset_add(&m->set, hi, &j);
 		wl = sp_rollup_add(&m->ru, j.workload_key.p, j.workload_key.n,
 				   &j);
+		if (sp_livecols_present(&m->livecols) && sp_live_running(&j))
+			note_running(m, m->nrecs);
 		keep(m, L, &r, &j, wl);
 	}
 	sp_reader_close(&r);
@@ -385,6 +424,7 @@ model_load(struct model *m, const struct opts *o)
 	index_runs(m, &L);
 	severities(m);
 	totals(m, &L);
+	running_now(m);
 
 	m->worst = sp_xmalloc(m->nrecs ? m->nrecs : 1);
 	memset(m->worst, -2, m->nrecs ? m->nrecs : 1);
@@ -412,6 +452,9 @@ model_free(struct model *m)
 	free(m->arena);
 	free(m->worst);
 	free(m->worst_code);
+	for (size_t i = 0; i < m->nlive; i++)
+		sp_findings_free(&m->live[i].warnings);
+	free(m->live);
 	sp_rollup_free(&m->ru);
 	sp_histset_free(&m->set);
 	sp_nodes_free(m->nodes);
@@ -496,12 +539,26 @@ kept_free(struct kept *k)
 	memset(k, 0, sizeof *k);
 }
 
+/* A running job's warnings of the moment with its own, as sp-show. */
+static void
+live_findings(struct model *m, const struct kept *k, struct sp_findings *out)
+{
+	struct sp_live l;
+
+	if (!sp_live_running(&k->job) ||
+	    !sp_live_from_fields(&l, m->cols, k->f, m->ncols))
+		return;
+	sp_rules_live_in(out, &k->job, &l, &m->set, &m->site, 0);
+	sp_findings_sort(out, 0);
+}
+
 void
 model_analyse(struct model *m, const struct kept *k, struct sp_analysis *a)
 {
 	sp_postmortem_analyse(a, &k->job, k->steps, k->nsteps, &m->site,
 			      m->no_logs ? NULL : &m->logctx, m->history,
 			      &m->set, 0);
+	live_findings(m, k, &a->findings);
 }
 
 int

@@ -1,6 +1,7 @@
 /*
  * plain.c - the first screen as text, for a terminal that cannot browse
- * (TERM=dumb, no /dev/tty) and for --plain: the headline, then every
+ * (TERM=dumb, no /dev/tty) and for --plain: the headline, the line on
+ * the jobs running now when one runs, then every
  * workload in the dashboard's order, most compute first, as an aligned
  * table (sp_writer's --plain, fitted to the terminal).
  */
@@ -24,7 +25,13 @@ plain_run(struct model *m, const struct opts *o)
 
 	sp_term_setup(&t, 1, 0, 1, o->ascii);
 	headline_lines(m, o, &lead, &window);
-	printf("%s\n%s\n\n", sp_buf_str(&lead), sp_buf_str(&window));
+	printf("%s\n%s\n", sp_buf_str(&lead), sp_buf_str(&window));
+	if (m->nlive > 0) {
+		sp_buf_clear(&label);
+		running_summary(m, &label);
+		printf("%s\n", sp_buf_str(&label));
+	}
+	putchar('\n');
 	/* The rollup's own order, most compute first; its rows stay put. */
 	rows = sp_xcalloc(m->ru.n ? m->ru.n : 1, sizeof *rows);
 	memcpy(rows, m->ru.v, m->ru.n * sizeof *rows);

@@ -662,6 +662,10 @@ request(struct browse *B, enum req r)
 		if (strcmp(v->ops->name, "keys") != 0)
 			view_push(B, help_open(B));
 		break;
+	case REQ_RUNNING:
+		if (strcmp(v->ops->name, "running") != 0)
+			view_push(B, running_open(B));
+		break;
 	case REQ_SEARCH: search(B); break;
 	case REQ_NEXT:
 	case REQ_PREV:

@@ -1,7 +1,8 @@
 /*
  * workloads.c - the first screen: the headline, then every workload by
  * compute, as sp-group --rollup sums them, with its worst finding across
- * runs as severity.  s and < move the sort along the columns (numbers
+ * runs as severity; a line on the jobs running now, when one runs (R
+ * shows them, running.c).  s and < move the sort along the columns (numbers
  * largest first, names from A), S reverses it; f filters (filter.c); /
  * searches the names; Enter opens the workload.
  */
@@ -413,10 +414,17 @@ title(struct view *v, struct sp_buf *b)
 	}
 }
 
+/* The line on the jobs running now: only when one runs. */
+static int
+has_running(const struct view *v)
+{
+	return v->B->m->nlive > 0;
+}
+
 static size_t
 nheader(struct view *v)
 {
-	return ((struct wls *)v->data)->head.n + 1;
+	return ((struct wls *)v->data)->head.n + (size_t)has_running(v) + 1;
 }
 
 static void
@@ -427,6 +435,11 @@ header(struct view *v, size_t i, struct sp_buf *b)
 
 	if (i < s->head.n) {
 		lines_get(&s->head, i, b);
+		return;
+	}
+	if (i == s->head.n && has_running(v)) {
+		running_summary(B->m, b);
+		sp_buf_adds(b, " (R shows them)");
 		return;
 	}
 	sp_term_paint(&B->term, b, SP_P_BOLD);
