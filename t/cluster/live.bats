@@ -10,10 +10,13 @@
 # memory at 100M.  Running: livelong again with a 1-minute limit (it
 # will outlive it), livegrow again at 100M (it will run out of memory),
 # livehog holding 180 MiB of its 200M, liveidle sleeping on a GPU.
+# The records read while they ran are browsed in a real terminal (tmux)
+# afterwards: the dashboard's Running now, with sstat and without.
 
 bats_require_minimum_version 1.5.0
 SP_TOP=${SP_TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
 load ../lib/common
+load ../lib/tmux
 
 CLUSTER=$BATS_TEST_DIRNAME
 MIB=1048576
@@ -28,6 +31,10 @@ setup_file() {
 		cancel_all
 		return 1
 	}
+}
+
+teardown() {
+	term_stop
 }
 
 teardown_file() {
@@ -134,6 +141,9 @@ submit_and_read() {
 	PATH="$D/nosstat:$SP_BIN" slurmpast --plain --no-logs -a -S "$(cat "$D/since")" \
 		>"$D/nosstat.txt" 2>"$D/nosstat.err"
 	echo $? >"$D/nosstat.rc"
+	# The same records without sstat, for the dashboard.
+	PATH="$D/nosstat:$SP_BIN" sp-fetch --live --all-users -j "$(cat "$D/ids")" \
+		>"$D/nosstat.tsv" 2>/dev/null
 }
 
 ids() {
@@ -216,4 +226,45 @@ col() {
 	grep -q '^critical  live-outlive$' "$D/nosstat.txt"
 	grep -q '^critical  live-oom$' "$D/nosstat.txt"
 	! grep -q 'live-near-mem' "$D/nosstat.txt"
+}
+
+# The screen's lines that head a job or a warning, joined by |.
+heads() {
+	printf '%s\n' "${lines[@]}" |
+		grep -E '^[0-9]+  |^  (critical|warning|info) +[a-z-]+$' |
+		sed 's/^  //; s/  */ /g' | paste -sd'|'
+}
+
+@test "sp-browse: the running jobs on the first screen and on R, live, with their warnings" {
+	ids
+	sp-group "$D/live.tsv" >"$BATS_TEST_TMPDIR/grouped.tsv"
+	term_exec 160 60 "sp-browse --no-logs '$BATS_TEST_TMPDIR/grouped.tsv'"
+	term_wait_for "? keys"
+	printf '%s\n' "${lines[@]}" | grep -qx 'Running now: 4 jobs; 2 critical, 1 warning (R shows them)'
+	term_keys R
+	term_wait_for "running now"
+	[ "${lines[0]}" = "slurmpast · running now · 4 jobs" ]
+	# The warnings of sp-size --running on the same records.
+	[ "$(heads)" = "$HOG livehog|warning live-near-mem|$IDLE liveidle|$GROWING livegrow|critical live-oom|$LONG livelong|critical live-outlive" ]
+	local at
+	at=$(col "$HOG" live_at "$D/live.tsv")
+	printf '%s\n' "${lines[@]}" | grep -Eq "^  time [0-9:.s]+ of 00:10:00 \([0-9.]+%\) · memory 1[89][0-9]\.[0-9] MiB of 200\.0 MiB \(9[0-9]\.[0-9]%\) · CPU .* so far on [0-9]+ cores? · read at $at$"
+	term_keys Q
+	term_dead
+	[ "$output" = 0 ]
+}
+
+@test "sp-browse without sstat: the live figures missing, said once, the history's warnings made" {
+	ids
+	sp-group "$D/nosstat.tsv" >"$BATS_TEST_TMPDIR/grouped.tsv"
+	term_exec 160 60 "sp-browse --no-logs '$BATS_TEST_TMPDIR/grouped.tsv'"
+	term_wait_for "? keys"
+	term_keys R
+	term_wait_for "running now"
+	[ "${lines[1]}" = "No live figures for 4 jobs: sstat is not on PATH" ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -ci 'no live figure')" = 1 ]
+	[ "$(heads)" = "$HOG livehog|$IDLE liveidle|$GROWING livegrow|critical live-oom|$LONG livelong|critical live-outlive" ]
+	term_keys Q
+	term_dead
+	[ "$output" = 0 ]
 }
