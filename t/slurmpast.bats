@@ -441,6 +441,26 @@ widest() {
 	term_wait_done
 }
 
+# --plain on a terminal: no colour, no pager, and its tables as fitted as
+# its prose (the screen wraps prose to the window; a table laid out for
+# no width was wrapped as prose, a row broken under "  severity").
+@test "a terminal 80 wide, --plain: no wider than the window, tables cut" {
+	term_start 80 400 "slurmpast --demo --plain --overview --patterns 2>/dev/null"
+	term_wait_done
+	term_screen -J
+	[ "$(widest)" -le 80 ]
+	[[ "$output" != *$'\e'* ]]
+	[[ "$output" == *"workload  user   partition"* ]]
+	[[ "$output" == *"train-w…"* ]]
+	# every row one line: none begins with the wrap's hanging indent
+	[ -z "$(printf '%s\n' "$output" | sed -n '/^Workloads by compute/,/^$/p' |
+		grep '^  ')" ]
+	# into a pipe, as it was
+	run --separate-stderr slurmpast --demo --plain --overview
+	[[ "$output" == *"workload         user   partition  runs  failed  noop  gpu_h   core_h   share  severity"* ]]
+	[[ "$output" == *$'\ntrain-web        alice  gpu'* ]]
+}
+
 @test "a terminal 40 wide: prose wrapped at words under a hanging indent" {
 	# (messages on stderr are one line each, never wrapped)
 	term_start 40 200 "slurmpast --demo --overview --no-pager 2>/dev/null"
