@@ -280,6 +280,25 @@ svg_polyline(struct svg *g, const double *xy, size_t npoints, enum ink ink,
 	sp_buf_adds(&g->body, "\"/>\n");
 }
 
+/* One command of a path's d attribute: "M10 20", "L30 40". */
+static void
+path_to(struct sp_buf *b, const char *cmd, double x, double y)
+{
+	sp_buf_adds(b, cmd);
+	num(b, x);
+	sp_buf_addc(b, ' ');
+	num(b, y);
+}
+
+/* A solid mark's paint: its ink, and a thin white edge that parts it
+ * from a neighbour it overlaps. */
+static void
+paint_solid(struct sp_buf *b, enum ink ink)
+{
+	sp_buf_printf(b, " fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.8\"",
+		      inks[ink]);
+}
+
 /*
  * Shapes of one size by area, each with a white edge so that marks that
  * overlap stay apart; a ring and a cross are drawn as lines.
@@ -303,8 +322,7 @@ svg_mark(struct svg *g, enum mark m, double x, double y, double r,
 			sp_buf_printf(b, " fill=\"#fff\" stroke=\"%s\" "
 				      "stroke-width=\"2\"", inks[ink]);
 		else
-			sp_buf_printf(b, " fill=\"%s\" stroke=\"#fff\" "
-				      "stroke-width=\"0.8\"", inks[ink]);
+			paint_solid(b, ink);
 		break;
 	case MARK_SQUARE:
 		sp_buf_adds(b, "<rect");
@@ -312,68 +330,36 @@ svg_mark(struct svg *g, enum mark m, double x, double y, double r,
 		attr(b, "y", y - s);
 		attr(b, "width", 2 * s);
 		attr(b, "height", 2 * s);
-		sp_buf_printf(b, " fill=\"%s\" stroke=\"#fff\" "
-			      "stroke-width=\"0.8\"", inks[ink]);
+		paint_solid(b, ink);
 		break;
 	case MARK_TRIANGLE:
 	case MARK_DIAMOND:
 	case MARK_CROSS:
 		sp_buf_adds(b, "<path d=\"");
 		if (m == MARK_TRIANGLE) {
-			sp_buf_adds(b, "M");
-			num(b, x);
-			sp_buf_addc(b, ' ');
-			num(b, y - t);
-			sp_buf_adds(b, "L");
-			num(b, x + t);
-			sp_buf_addc(b, ' ');
-			num(b, y + t * 0.75);
+			path_to(b, "M", x, y - t);
+			path_to(b, "L", x + t, y + t * 0.75);
 			sp_buf_adds(b, "H");
 			num(b, x - t);
 			sp_buf_adds(b, "Z\"");
 		} else if (m == MARK_DIAMOND) {
-			sp_buf_adds(b, "M");
-			num(b, x);
-			sp_buf_addc(b, ' ');
-			num(b, y - t);
-			sp_buf_adds(b, "L");
-			num(b, x + t);
-			sp_buf_addc(b, ' ');
-			num(b, y);
-			sp_buf_adds(b, "L");
-			num(b, x);
-			sp_buf_addc(b, ' ');
-			num(b, y + t);
-			sp_buf_adds(b, "L");
-			num(b, x - t);
-			sp_buf_addc(b, ' ');
-			num(b, y);
+			path_to(b, "M", x, y - t);
+			path_to(b, "L", x + t, y);
+			path_to(b, "L", x, y + t);
+			path_to(b, "L", x - t, y);
 			sp_buf_adds(b, "Z\"");
 		} else {
-			sp_buf_adds(b, "M");
-			num(b, x - r);
-			sp_buf_addc(b, ' ');
-			num(b, y - r);
-			sp_buf_adds(b, "L");
-			num(b, x + r);
-			sp_buf_addc(b, ' ');
-			num(b, y + r);
-			sp_buf_adds(b, "M");
-			num(b, x + r);
-			sp_buf_addc(b, ' ');
-			num(b, y - r);
-			sp_buf_adds(b, "L");
-			num(b, x - r);
-			sp_buf_addc(b, ' ');
-			num(b, y + r);
+			path_to(b, "M", x - r, y - r);
+			path_to(b, "L", x + r, y + r);
+			path_to(b, "M", x + r, y - r);
+			path_to(b, "L", x - r, y + r);
 			sp_buf_adds(b, "\"");
 		}
 		if (m == MARK_CROSS)
 			sp_buf_printf(b, " fill=\"none\" stroke=\"%s\" "
 				      "stroke-width=\"2.2\"", inks[ink]);
 		else
-			sp_buf_printf(b, " fill=\"%s\" stroke=\"#fff\" "
-				      "stroke-width=\"0.8\"", inks[ink]);
+			paint_solid(b, ink);
 		break;
 	}
 	sp_buf_adds(b, "/>\n");
