@@ -26,6 +26,12 @@ static const struct option log_options[] = {
 	{ "log-dir", required_argument, NULL, SP_OPT_LOG_DIR },
 	{ NULL, 0, NULL, 0 }
 };
+static const struct option term_options[] = {
+	{ "ascii", no_argument, NULL, SP_OPT_ASCII },
+	{ "no-color", no_argument, NULL, SP_OPT_NO_COLOR },
+	{ "no-colour", no_argument, NULL, SP_OPT_NO_COLOR },
+	{ NULL, 0, NULL, 0 }
+};
 
 static size_t
 options_count(const struct option *opts)
@@ -52,7 +58,8 @@ static struct option *
 options_merge(const struct option *own, const struct sp_opts *o)
 {
 	size_t n = 0, cap = options_count(own) + options_count(help_options)
-	    + options_count(format_options) + options_count(log_options) + 1;
+	    + options_count(format_options) + options_count(log_options)
+	    + options_count(term_options) + 1;
 	struct option *all = sp_xcalloc(cap, sizeof *all);
 
 	options_append(all, &n, own);
@@ -61,6 +68,8 @@ options_merge(const struct option *own, const struct sp_opts *o)
 		options_append(all, &n, format_options);
 	if (o->logs != NULL)
 		options_append(all, &n, log_options);
+	if (o->term != NULL)
+		options_append(all, &n, term_options);
 	return all;
 }
 
@@ -138,6 +147,12 @@ sp_getopt(int argc, char *const argv[], const char *own_short,
 			o->logs->dirs = sp_xrealloc(o->logs->dirs,
 			    (o->logs->ndirs + 1) * sizeof *o->logs->dirs);
 			o->logs->dirs[o->logs->ndirs++] = optarg;
+			break;
+		case SP_OPT_ASCII:
+			o->term->ascii = 1;
+			break;
+		case SP_OPT_NO_COLOR:
+			o->term->no_color = 1;
 			break;
 		case ':':
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",

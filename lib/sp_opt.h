@@ -16,7 +16,8 @@
  * A program lists only its own options: sp_getopt adds the shared ones
  * after them, so what a program offers follows from what it sets: the
  * formats unless .formatless (sp-page, sp-plot, sp-browse), the log
- * options when .logs points where they go.
+ * options when .logs points where they go, the terminal options when
+ * .term does.
  *
  * sp_getopt answers the shared options itself and returns only the
  * program's own, so a main holds only what is its own: --help prints
@@ -32,7 +33,8 @@
 #include <getopt.h>
 #include "sp_record.h"
 
-enum { SP_OPT_VERSION = 0x1010, SP_OPT_NO_LOGS, SP_OPT_LOG_DIR };
+enum { SP_OPT_VERSION = 0x1010, SP_OPT_NO_LOGS, SP_OPT_LOG_DIR,
+	SP_OPT_ASCII, SP_OPT_NO_COLOR };
 
 /* Where the programs that show a job look for its logs (sp-show,
  * sp-browse): --no-logs, and --log-dir dir, repeatable, searched first.
@@ -41,6 +43,13 @@ struct sp_log_opts {
 	int off;		/* --no-logs */
 	char **dirs;		/* --log-dir, in the order given; free it */
 	size_t ndirs;
+};
+
+/* How the programs that draw on a terminal draw (sp-show, sp-browse):
+ * --ascii, and --no-color (or --no-colour). */
+struct sp_term_opts {
+	int ascii;		/* ASCII only */
+	int no_color;		/* no colour */
 };
 
 struct sp_opts {
@@ -53,6 +62,8 @@ struct sp_opts {
 	int formatless;		/* 1: no format options (one output) */
 	struct sp_log_opts *logs;	/* non-NULL: the log options, filled
 				 * in here */
+	struct sp_term_opts *term;	/* non-NULL: the terminal options,
+				 * filled in here */
 	const char *fmt_opt;	/* the option that chose it; NULL: none */
 	char *shortopts;	/* ":h" and the program's own, while parsing */
 	struct option *longopts;	/* the program's own and the shared */

@@ -47,7 +47,7 @@ keys_help(void)
 	help_keys(stdout);
 }
 
-enum { OPT_PLAIN = 0x2000, OPT_SOURCE, OPT_ASCII, OPT_NO_COLOR };
+enum { OPT_PLAIN = 0x2000, OPT_SOURCE };
 
 static void
 parse_options(int argc, char **argv, struct opts *o)
@@ -55,14 +55,11 @@ parse_options(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "plain", no_argument, NULL, OPT_PLAIN },
 		{ "source", required_argument, NULL, OPT_SOURCE },
-		{ "ascii", no_argument, NULL, OPT_ASCII },
-		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text,
 				  .formatless = 1, .logs = &o->logs,
-				  .help_more = keys_help };
+				  .term = &o->term, .help_more = keys_help };
 	int c;
 
 	memset(o, 0, sizeof *o);
@@ -75,12 +72,6 @@ parse_options(int argc, char **argv, struct opts *o)
 		case OPT_SOURCE:
 			o->source = optarg;
 			break;
-		case OPT_ASCII:
-			o->ascii = 1;
-			break;
-		case OPT_NO_COLOR:
-			o->no_color = 1;
-			break;
 		}
 	}
 	/* NO_COLOR, set and not empty, as everywhere. */
@@ -88,7 +79,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		const char *nc = getenv("NO_COLOR");
 
 		if (nc != NULL && *nc != '\0')
-			o->no_color = 1;
+			o->term.no_color = 1;
 	}
 	o->files = argv + optind;
 	o->nfiles = (size_t)(argc - optind);

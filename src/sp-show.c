@@ -53,8 +53,7 @@ static const char help_text[] =
 "      --no-color          no colour, even on a terminal\n";
 
 enum {
-	OPT_FINDINGS = 0x2000, OPT_TABLE, OPT_ASCII, OPT_NO_COLOR, OPT_WIDTH,
-	OPT_ALL, OPT_NO_PAGER
+	OPT_FINDINGS = 0x2000, OPT_TABLE, OPT_WIDTH, OPT_ALL, OPT_NO_PAGER
 };
 
 /* ------------------------------------------------------------------ */
@@ -104,16 +103,14 @@ parse_options(struct opts *o, int argc, char **argv)
 		{ "job", required_argument, NULL, 'j' },
 		{ "findings", no_argument, NULL, OPT_FINDINGS },
 		{ "table", no_argument, NULL, OPT_TABLE },
-		{ "ascii", no_argument, NULL, OPT_ASCII },
-		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-		{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text,
-				  .fmt = SP_FMT_PLAIN, .logs = &o->logs };
+				  .fmt = SP_FMT_PLAIN, .logs = &o->logs,
+				  .term = &o->term };
 	int c;
 	long v;
 
@@ -128,12 +125,6 @@ parse_options(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_TABLE:
 			set_mode(o, MODE_TABLE);
-			break;
-		case OPT_ASCII:
-			o->ascii = 1;
-			break;
-		case OPT_NO_COLOR:
-			o->no_color = 1;
 			break;
 		case OPT_ALL:
 			o->all = 1;
@@ -288,7 +279,8 @@ main(int argc, char **argv)
 	memset(&R, 0, sizeof R);
 	R.o = &o;
 	R.worst = -1;
-	sp_term_setup(&R.term, STDOUT_FILENO, o.width, o.no_color, o.ascii);
+	sp_term_setup(&R.term, STDOUT_FILENO, o.width, o.term.no_color,
+		      o.term.ascii);
 	sp_site_load(&R.site);
 	sp_site_warn(&R.site);
 	sp_logctx_init(&R.logctx, 1);

@@ -38,8 +38,7 @@
 struct opts {
 	int plain;		/* the text, never the dashboard */
 	const char *source;	/* where the records came from, in words */
-	int no_color;
-	int ascii;
+	struct sp_term_opts term;	/* --ascii, --no-color */
 	struct sp_log_opts logs;	/* --no-logs, --log-dir */
 	char **files;
 	size_t nfiles;

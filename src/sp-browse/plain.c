@@ -23,7 +23,7 @@ plain_run(struct model *m, const struct opts *o)
 	struct sp_writer w;
 	struct sp_rollup_wl *rows;
 
-	sp_term_setup(&t, 1, 0, 1, o->ascii);
+	sp_term_setup(&t, 1, 0, 1, o->term.ascii);
 	headline_lines(m, o, &lead, &window);
 	printf("%s\n%s\n", sp_buf_str(&lead), sp_buf_str(&window));
 	if (m->nlive > 0) {

@@ -115,7 +115,7 @@ start(struct browse *B)
 	curs_set(0);
 	wtimeout(stdscr, POLL_MS);
 	catch_signals();
-	hues = !B->o->no_color && has_colors();
+	hues = !B->o->term.no_color && has_colors();
 	if (hues) {
 		start_color();
 		use_default_colors();
@@ -725,7 +725,7 @@ ui_run(struct model *m, const struct opts *o)
 		return plain_run(m, o);
 	B.term.width = COLS;
 	B.term.color = 1;	/* paints become attributes; hues are ours */
-	B.term.ascii = o->ascii || !sp_term_locale_utf8();
+	B.term.ascii = o->term.ascii || !sp_term_locale_utf8();
 	B.term.tty = 1;
 	B.rows = LINES;
 	B.view = workloads_open(&B);

@@ -32,8 +32,7 @@ struct opts {
 	struct sp_log_opts logs;	/* --no-logs, --log-dir */
 	int all;		/* --all: every field, the steps */
 	int no_pager;
-	int no_color;
-	int ascii;
+	struct sp_term_opts term;	/* --ascii, --no-color */
 	int width;
 };
 
