@@ -134,7 +134,7 @@ clause(struct sp_buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A core or GPU count: "0", "under 0.05", "0.04", "3.4". */
+/* A core or GPU count: "0", "under 0.05", "0.07", "3.4". */
 static void
 fmt_busy(struct sp_buf *b, double x)
 {
@@ -142,9 +142,9 @@ fmt_busy(struct sp_buf *b, double x)
 		return;
 	if (x <= 0)
 		sp_buf_adds(b, "0");
-	else if (x < 0.05)
-		sp_buf_adds(b, "under 0.05");
-	else if (x < 0.1)
+	else if (x < SP_BUSY_SHOWN_MIN)
+		sp_buf_printf(b, "under %g", SP_BUSY_SHOWN_MIN);
+	else if (x < SP_BUSY_FINE_BELOW)
 		sp_buf_printf(b, "%.2f", x);
 	else
 		sp_buf_printf(b, "%.1f", x);

@@ -176,6 +176,11 @@
  * not add a step. */
 #define SP_SUGGEST_STEP_SLACK		1e-9
 #define SP_SUGGEST_GIB_SLACK		1e-12
+/* Busy cores or GPUs in advice text: a count below SP_BUSY_SHOWN_MIN is
+ * "under" it, one below SP_BUSY_FINE_BELOW has two decimals, others one
+ * (a hundredth of a core is noise once there is a tenth). */
+#define SP_BUSY_SHOWN_MIN		0.05
+#define SP_BUSY_FINE_BELOW		0.1
 
 /*
  * Findings across runs (sp-size --findings; reference-rules.md 2.4).
