@@ -141,8 +141,10 @@ missing(struct browse *B, struct sp_buf *text)
 		sp_buf_clear(&line);
 		sp_buf_printf(&line, "No live figures for %zu %s: ", n,
 			      jobs_word(n));
-		text_field(&B->term, &line, l->why.n > 0 ? l->why :
-			   (struct sp_slice){ "sstat did not say why", 21 });
+		if (l->why.n > 0)
+			text_field(&B->term, &line, l->why);
+		else
+			sp_buf_adds(&line, "the records say no reason");
 		wrapped(B, text, sp_buf_str(&line), 0);
 	}
 	sp_buf_free(&line);
