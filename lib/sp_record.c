@@ -267,21 +267,41 @@ other_format(const char *s, size_t n)
 }
 
 /*
- * A column's name is snake_case (design.md): it starts with no digit and
- * holds no ':' (a time), '/' (a workload key), '=' (a flag), '.' (a
- * decimal) or blank (a sentence).  A first line of several fields that
- * breaks that is a record whose header grep, sort or tail left behind.
+ * A number, signed or not: no column's name is one.
+ */
+static int
+is_number(const char *p, size_t n)
+{
+	size_t i = 0, digits = 0;
+
+	if (i < n && p[i] == '-')
+		i++;
+	for (; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+		digits++;
+	if (i < n && p[i] == '.')
+		for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+			digits++;
+	return digits > 0 && i == n;
+}
+
+/*
+ * A first line of several fields that holds a value no column's name can
+ * be (a number: an id, a count, a size; a flag, "--time") is a record
+ * whose header grep, sort or tail left behind.  Only values tell: a
+ * user's own column may be named anything (design.md passes it through).
  */
 static int
 looks_like_record(const struct sp_reader *r, size_t nf)
 {
 	if (nf < 2)
 		return 0;
-	if (r->f[0].n > 0 && r->f[0].p[0] >= '0' && r->f[0].p[0] <= '9')
-		return 1;
-	for (size_t i = 0; i < nf; i++)
-		if (strpbrk(r->f[i].p, ":/=. ") != NULL)
+	for (size_t i = 0; i < nf; i++) {
+		const char *p = r->f[i].p;
+		size_t n = r->f[i].n;
+
+		if (is_number(p, n) || (n > 2 && p[0] == '-' && p[1] == '-'))
 			return 1;
+	}
 	return 0;
 }
 

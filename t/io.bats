@@ -93,6 +93,12 @@ setup() {
 	# a stage's own records, grepped: the same (a key holds a '/')
 	run --separate-stderr sh -c 'grep -w raise "$1" | sp-select --keys' sh "$BATS_TEST_TMPDIR/advice.tsv"
 	[ "$stderr" = "sp-select: <stdin>:1: $want" ]
+	# a user's own columns, named as they please, are a header all the same
+	awk 'BEGIN { FS = OFS = "\t" } NR == 1 { print $0, "run.id", "cpu/gpu", "at 12:00"; next }
+		{ print $0, "x", "y", "z" }' "$BATS_TEST_TMPDIR/g.tsv" >"$BATS_TEST_TMPDIR/own.tsv"
+	run --separate-stderr sp-group --rollup "$BATS_TEST_TMPDIR/own.tsv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(sp-group --rollup "$BATS_TEST_TMPDIR/g.tsv")" ]
 	# kept as said, it reads
 	run --separate-stderr sh -c "awk 'NR == 1 || /TIMEOUT/' \"\$1\" | sp-group --rollup" sh "$BATS_TEST_TMPDIR/g.tsv"
 	[ "$status" -eq 0 ]
