@@ -263,6 +263,9 @@
  * time past a year is an overflow some versions print, not a figure.
  */
 #define SP_LIVE_TIMEOUT_S		15.0
+/* One argument holds at most 128 KiB on Linux (MAX_ARG_STRLEN): running
+ * jobs' ids go to sstat in lists of at most this many bytes each. */
+#define SP_SSTAT_IDS_BYTES		65536
 #define SP_LIVE_CPU_MAX_S		(366.0 * 86400)
 /*
  * A running job (sp-size --running): near its memory limit once its

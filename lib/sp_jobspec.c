@@ -161,8 +161,32 @@ bad:
 	return -1;
 }
 
-int
-sp_jobspec_add(struct sp_jobspec *s, const char *list, struct sp_buf *err)
+/* The index: job number and place in v, sorted by both. */
+static int
+by_job_cmp(const void *a, const void *b)
+{
+	const struct sp_jobspec_key *x = a, *y = b;
+
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Built when ids are added (options, one thread), read by any thread. */
+static void
+index_ids(struct sp_jobspec *s)
+{
+	s->by_job = sp_xrealloc(s->by_job, (s->n ? s->n : 1) *
+				sizeof *s->by_job);
+	for (size_t i = 0; i < s->n; i++) {
+		s->by_job[i].job = s->v[i].job;
+		s->by_job[i].i = i;
+	}
+	qsort(s->by_job, s->n, sizeof *s->by_job, by_job_cmp);
+}
+
+static int
+add_list(struct sp_jobspec *s, const char *list, struct sp_buf *err)
 {
 	const char *p = list;
 
@@ -194,12 +218,22 @@ sp_jobspec_add(struct sp_jobspec *s, const char *list, struct sp_buf *err)
 	}
 }
 
+int
+sp_jobspec_add(struct sp_jobspec *s, const char *list, struct sp_buf *err)
+{
+	int rc = add_list(s, list, err);
+
+	index_ids(s);
+	return rc;
+}
+
 void
 sp_jobspec_free(struct sp_jobspec *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		jobid_free(&s->v[i]);
 	free(s->v);
+	free(s->by_job);
 	memset(s, 0, sizeof *s);
 }
 
@@ -330,21 +364,55 @@ sp_jobid_match(const struct sp_jobid *id, const struct sp_job *j)
 	return hit && step_ok(id, j);
 }
 
+/* The ids whose job number is job, tried against j; *first the lowest. */
+static void
+find_by(const struct sp_jobspec *s, uint64_t job, const struct sp_job *j,
+	unsigned char *seen, long *first)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->by_job[mid].job < job)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->n && s->by_job[lo].job == job; lo++) {
+		size_t i = s->by_job[lo].i;
+
+		if (!sp_jobid_match(&s->v[i], j))
+			continue;
+		if (seen != NULL)
+			seen[i] = 1;
+		if (*first < 0 || (long)i < *first)
+			*first = (long)i;
+	}
+}
+
+long
+sp_jobspec_find(const struct sp_jobspec *s, const struct sp_job *j,
+		unsigned char *seen)
+{
+	struct recid r;
+	long first = -1;
+
+	record_id(j, &r);
+	/* An id names j only through one of these numbers (sp_jobid_match). */
+	if (r.has_job)
+		find_by(s, r.job, j, seen, &first);
+	if (r.has_array && !(r.has_job && r.array == r.job))
+		find_by(s, r.array, j, seen, &first);
+	if (r.has_raw && !(r.has_job && r.raw == r.job) &&
+	    !(r.has_array && r.raw == r.array))
+		find_by(s, r.raw, j, seen, &first);
+	return first;
+}
+
 int
 sp_jobspec_match(const struct sp_jobspec *s, const struct sp_job *j,
 		 unsigned char *seen)
 {
-	int any = 0;
-
-	if (s->n == 0)
-		return 1;
-	for (size_t i = 0; i < s->n; i++) {
-		if (sp_jobid_match(&s->v[i], j)) {
-			any = 1;
-			if (seen == NULL)
-				break;
-			seen[i] = 1;
-		}
-	}
-	return any;
+	return s->n == 0 || sp_jobspec_find(s, j, seen) >= 0;
 }

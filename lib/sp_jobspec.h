@@ -44,6 +44,12 @@ struct sp_jobspec {
 	struct sp_jobid *v;
 	size_t n;
 	size_t cap;
+	/* v by job number, kept by each add: a record is looked up, not
+	 * compared with every id */
+	struct sp_jobspec_key {
+		uint64_t job;
+		size_t i;
+	} *by_job;
 };
 
 /*
@@ -58,9 +64,14 @@ void sp_jobspec_free(struct sp_jobspec *s);
 /* Whether id names the record j (an allocation or one of its steps). */
 int sp_jobid_match(const struct sp_jobid *id, const struct sp_job *j);
 /*
- * Whether any id of s names j; each id that does gets seen[i] = 1 (seen
- * may be NULL).  An empty spec matches every record.
+ * The first id of s (in the order given) that names j, or -1; each id
+ * that does gets seen[i] = 1 (seen may be NULL).  Time logarithmic in
+ * the ids, so a list of thousands costs each record little.
  */
+long sp_jobspec_find(const struct sp_jobspec *s, const struct sp_job *j,
+		     unsigned char *seen);
+/* Whether any id of s names j (sp_jobspec_find); an empty spec matches
+ * every record. */
 int sp_jobspec_match(const struct sp_jobspec *s, const struct sp_job *j,
 		     unsigned char *seen);
 

@@ -8,6 +8,7 @@
  * once to learn the history of every node, once to show the jobs
  * (src/sp-show/input.c).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ static const char usage_text[] =
 "usage: sp-show [--findings | --table] [--plain | --json | --tsv | --csv]\n"
 "               [--all] [--ascii] [--no-color] [--no-pager] [--no-logs]\n"
 "               [--log-dir dir] [--width n] [-j jobid[,jobid ...]]\n"
-"               [file ...]\n";
+"               [--jobs-from file] [file ...]\n";
 
 static const char help_text[] =
 "\n"
@@ -35,6 +36,8 @@ static const char help_text[] =
 "as one: its tasks' table and what they have in common.\n"
 "  -j, --job ids           only these jobs: 123, 123_4, 123_[1-3,7], 123+1,\n"
 "                          lists\n"
+"      --jobs-from file    only the jobs a file lists (as -j, any number a\n"
+"                          line): more than a command line holds\n"
 "      --findings          finding records of every job, as sp-size\n"
 "                          --findings\n"
 "      --table             one row a job: elapsed, time, CPU, memory, GPU\n"
@@ -53,7 +56,8 @@ static const char help_text[] =
 "      --no-color          no colour, even on a terminal\n";
 
 enum {
-	OPT_FINDINGS = 0x2000, OPT_TABLE, OPT_WIDTH, OPT_ALL, OPT_NO_PAGER
+	OPT_FINDINGS = 0x2000, OPT_TABLE, OPT_WIDTH, OPT_ALL, OPT_NO_PAGER,
+	OPT_JOBS_FROM
 };
 
 /* ------------------------------------------------------------------ */
@@ -66,6 +70,41 @@ add_ids(struct opts *o, const char *list)
 
 	if (sp_jobspec_add(&o->ids, list, &err) != 0)
 		sp_die(SP_EXIT_USAGE, "-j: %s", sp_buf_str(&err));
+}
+
+/* Ids beyond what one argument may hold (128 KiB on Linux): a file of
+ * lists, any number a line, read as one list (one index built). */
+static void
+add_ids_from(struct opts *o, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	struct sp_buf list = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (fp == NULL)
+		sp_die(SP_EXIT_USAGE, "--jobs-from: %s: %s", path,
+		       strerror(errno));
+	while ((n = getline(&line, &cap, fp)) > 0) {
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			n--;
+		if (n == 0)
+			continue;
+		if (list.len > 0)
+			sp_buf_addc(&list, ',');
+		sp_buf_add(&list, line, (size_t)n);
+	}
+	if (ferror(fp))
+		sp_die(SP_EXIT_USAGE, "--jobs-from: %s: %s", path,
+		       strerror(errno));
+	free(line);
+	fclose(fp);
+	/* Nothing listed must not read as nothing asked: every job. */
+	if (list.len == 0)
+		sp_die(SP_EXIT_USAGE, "--jobs-from: %s lists no job id", path);
+	add_ids(o, sp_buf_str(&list));
+	sp_buf_free(&list);
 }
 
 static void
@@ -101,6 +140,7 @@ parse_options(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "job", required_argument, NULL, 'j' },
+		{ "jobs-from", required_argument, NULL, OPT_JOBS_FROM },
 		{ "findings", no_argument, NULL, OPT_FINDINGS },
 		{ "table", no_argument, NULL, OPT_TABLE },
 		{ "width", required_argument, NULL, OPT_WIDTH },
@@ -119,6 +159,9 @@ parse_options(struct opts *o, int argc, char **argv)
 		switch (c) {
 		case 'j':
 			add_ids(o, optarg);
+			break;
+		case OPT_JOBS_FROM:
+			add_ids_from(o, optarg);
 			break;
 		case OPT_FINDINGS:
 			set_mode(o, MODE_FINDINGS);

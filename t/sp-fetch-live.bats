@@ -77,6 +77,30 @@ SACCT_FORMAT=(unset)
 SQUEUE_FORMAT=(unset)" ]
 }
 
+@test "--live: more running jobs than one argument holds: sstat asked in lists, each job once" {
+	# 12,000 running jobs of 8-digit ids: 108 KB of ids, past what one
+	# argument should carry; the first and the last have figures.
+	awk -F '|' 'NR == 1 { print; next } $1 == "2001" { row = $0 }
+		END { for (i = 10000001; i <= 10012000; i++) {
+			r = row; gsub(/2001/, i, r); print r } }' \
+		"$SP_TOP/t/fake/running.psv" >"$BATS_TEST_TMPDIR/many.psv"
+	awk -F '|' 'NR == 1 { print; next } $1 == "2001.batch" {
+			r = $0; sub(/^2001/, "10000001", r); print r
+			sub(/^10000001/, "10012000", r); print r }' \
+		"$SP_TOP/t/fake/running-sstat.psv" >"$BATS_TEST_TMPDIR/many-sstat.psv"
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/many.psv \
+	FAKE_SSTAT_ROWS=$BATS_TEST_TMPDIR/many-sstat.psv FAKE_SSTAT_ERR= \
+	    run --separate-stderr sp-fetch --live -u alice
+	[ "$status" -eq 0 ]
+	[ "$(sstat_calls)" -eq 2 ]
+	# every id asked, once, no list longer than SP_SSTAT_IDS_BYTES
+	[ "$(grep '^--jobs=' "$FAKE_SSTAT_LOG" | sed 's/^--jobs=//' | tr , '\n' | sort | uniq -d | wc -l)" -eq 0 ]
+	[ "$(grep '^--jobs=' "$FAKE_SSTAT_LOG" | sed 's/^--jobs=//' | tr , '\n' | wc -l)" -eq 12000 ]
+	[ "$(awk '/^--jobs=/ && length($0) > 65536 + 16' "$FAKE_SSTAT_LOG" | wc -l)" -eq 0 ]
+	[ "$(cols jobid live_rss_b <<<"$output" | awk 'NR > 1 && $2 != ""' | paste -sd ' ')" = \
+	  "10000001	32212254720 10012000	32212254720" ]
+}
+
 @test "--live -v says the sstat query" {
 	run --separate-stderr sp-fetch --live -u alice -v
 	[ "$status" -eq 0 ]

@@ -172,6 +172,26 @@ teardown() {
 	[ "$stderr" = "sp-show: -j: '900_[1' is not a job id (123, 123_4, 123_[1-3,7], 123+1)" ]
 }
 
+@test "--jobs-from: ids by the thousand, past what a command line holds" {
+	sp-fetch --demo 2>/dev/null >d.tsv
+	awk -F '\t' 'NR > 1 && $5 == "" { print $1 }' d.tsv >ids
+	# five times over, one list a line and one long list: 160 KB of ids,
+	# past Linux's 128 KiB for one argument
+	{ cat ids ids; paste -sd , ids ids ids; } >many
+	[ "$(wc -c <many)" -gt 131072 ]
+	run --separate-stderr sp-show --findings --no-logs --jobs-from many d.tsv
+	[ "$status" -le 1 ]
+	[ "$output" = "$(sp-show --findings --no-logs d.tsv)" ]
+	# a few: the same jobs as -j names, in the input's order
+	sed -n '7p;3p;40p' ids >few
+	[ "$(sp-show --findings --no-logs --jobs-from few -j 77 d.tsv 2>&1)" = \
+	  "$(sp-show --findings --no-logs -j "$(paste -sd , few),77" d.tsv 2>&1)" ]
+	: >none
+	run --separate-stderr sp-show --jobs-from none d.tsv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-show: --jobs-from: none lists no job id" ]
+}
+
 # The XDMoD dump's unexpanded array records, 4103947_[1,5] among them.
 xdmod_arrays() {
 	need_fixtures

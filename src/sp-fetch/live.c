@@ -94,24 +94,28 @@ ask_id(const struct running *r)
 	       r->raw;
 }
 
-static void
-ids_arg(const struct fetch_live *l, struct sp_buf *b)
+/* The ids from v[from] on, each once, that fit one --jobs= argument;
+ * returns where the next list starts. */
+static size_t
+ids_arg(const struct fetch_live *l, struct sp_intern *seen, size_t from,
+	struct sp_buf *b)
 {
-	struct sp_intern seen = { 0 };
+	size_t i, listed = 0;
 
+	sp_buf_clear(b);
 	sp_buf_adds(b, "--jobs=");
-	for (size_t i = 0; i < l->n; i++) {
+	for (i = from; i < l->n && b->len < SP_SSTAT_IDS_BYTES; i++) {
 		const char *id = ask_id(&l->v[i]);
-		size_t before = seen.n;
+		size_t before = seen->n;
 
-		sp_intern(&seen, id, strlen(id));
-		if (seen.n == before)
+		sp_intern(seen, id, strlen(id));
+		if (seen->n == before)
 			continue;
-		if (before > 0)
+		if (listed++ > 0)
 			sp_buf_addc(b, ',');
 		sp_buf_adds(b, id);
 	}
-	sp_intern_free(&seen);
+	return listed > 0 ? i : l->n;
 }
 
 static int
@@ -186,14 +190,59 @@ figures(struct fetch_live *l, const char *fields, const struct sp_buf *out,
 	sp_sstat_free(&s);
 }
 
+/* sstat over one list of ids, its answer added to out and err; 0 when it
+ * answered.  *fields falls back for an old sstat, once for every list. */
+static int
+ask_list(struct fetch_live *l, const struct fetch_opts *o, double timeout,
+	 const char *ids, const char **fields, struct sp_buf *out,
+	 struct sp_buf *err)
+{
+	struct sp_buf fmt = { 0 }, answer = { 0 };
+	struct sp_exec x;
+	char *argv[7];
+	int rc;
+
+	for (;;) {
+		sp_buf_clear(&fmt);
+		sp_buf_printf(&fmt, "--format=%s", *fields);
+		argv[0] = "sstat";
+		argv[1] = "--allsteps";
+		argv[2] = "--parsable2";
+		argv[3] = "--noheader";
+		argv[4] = fmt.p;
+		argv[5] = (char *)ids;
+		argv[6] = NULL;
+		if (o->verbose)
+			sp_warn("asked: sstat --allsteps --parsable2 "
+				"--noheader %s %s", fmt.p, ids);
+		sp_buf_clear(&answer);
+		sp_exec_capture(&x, argv, timeout, &answer);
+		/* An old sstat without the TRES fields: once without them. */
+		if (strcmp(*fields, SP_SSTAT_FIELDS_OLD) != 0 &&
+		    refused_field(&x)) {
+			sp_exec_free(&x);
+			*fields = SP_SSTAT_FIELDS_OLD;
+			continue;
+		}
+		break;
+	}
+	rc = failed(l, &x, timeout);
+	sp_buf_add(out, answer.p, answer.len);
+	sp_buf_add(err, x.err.p, x.err.len);
+	sp_exec_free(&x);
+	sp_buf_free(&answer);
+	sp_buf_free(&fmt);
+	return rc;
+}
+
 static void
 ask_sstat(struct fetch_live *l, const struct fetch_opts *o, double timeout)
 {
-	struct sp_buf ids = { 0 }, fmt = { 0 }, out = { 0 };
+	struct sp_buf ids = { 0 }, out = { 0 }, err = { 0 };
+	struct sp_intern seen = { 0 };
 	const char *fields = SP_SSTAT_FIELDS;
-	int old = 0;
-	struct sp_exec x;
-	char *argv[7];
+	size_t next = 0;
+	int answered = 1;
 
 	if (timeout > SP_LIVE_TIMEOUT_S)
 		timeout = SP_LIVE_TIMEOUT_S;
@@ -202,37 +251,18 @@ ask_sstat(struct fetch_live *l, const struct fetch_opts *o, double timeout)
 			    "runs on, not those of -M or -L");
 		return;
 	}
-	ids_arg(l, &ids);
-	for (;;) {
-		sp_buf_clear(&fmt);
-		sp_buf_printf(&fmt, "--format=%s", fields);
-		argv[0] = "sstat";
-		argv[1] = "--allsteps";
-		argv[2] = "--parsable2";
-		argv[3] = "--noheader";
-		argv[4] = fmt.p;
-		argv[5] = ids.p;
-		argv[6] = NULL;
-		if (o->verbose)
-			sp_warn("asked: sstat --allsteps --parsable2 "
-				"--noheader %s %s", fmt.p, ids.p);
-		sp_buf_clear(&out);
-		sp_exec_capture(&x, argv, timeout, &out);
-		/* An old sstat without the TRES fields: once without them. */
-		if (!old && refused_field(&x)) {
-			sp_exec_free(&x);
-			fields = SP_SSTAT_FIELDS_OLD;
-			old = 1;
-			continue;
-		}
-		break;
+	while (answered && next < l->n) {
+		next = ids_arg(l, &seen, next, &ids);
+		if (strchr(ids.p, '=')[1] != '\0')
+			answered = ask_list(l, o, timeout, ids.p, &fields,
+					    &out, &err) == 0;
 	}
-	if (!failed(l, &x, timeout))
-		figures(l, fields, &out, &x.err);
-	sp_exec_free(&x);
+	if (answered)
+		figures(l, fields, &out, &err);
+	sp_intern_free(&seen);
 	sp_buf_free(&ids);
-	sp_buf_free(&fmt);
 	sp_buf_free(&out);
+	sp_buf_free(&err);
 }
 
 /* One line for each reason, naming (some of) the jobs it holds for. */

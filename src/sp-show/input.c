@@ -77,13 +77,7 @@ wanted(struct opts *o, const struct sp_job *j, int *spec)
 	*spec = -1;
 	if (o->ids.n == 0)
 		return 1;
-	for (size_t i = 0; i < o->ids.n; i++) {
-		if (!sp_jobid_match(&o->ids.v[i], j))
-			continue;
-		o->id_seen[i] = 1;
-		if (*spec < 0)
-			*spec = (int)i;
-	}
+	*spec = (int)sp_jobspec_find(&o->ids, j, o->id_seen);
 	return *spec >= 0;
 }
 
