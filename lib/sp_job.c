@@ -301,15 +301,44 @@ sp_job_failed(const struct sp_job *j)
 	return sp_state_failed(sp_state_of(j->state));
 }
 
+void
+sp_job_drop_text(struct sp_job *j)
+{
+	static const struct sp_slice none = { "", 0 };
+
+#define SP_XS_S(name) j->name = none;
+#define SP_XS_N(name)
+#define SP_XS_T(name) j->name = none;
+#define SP_X(name, kind) SP_XS_##kind(name)
+	SP_JOB_COLUMNS(SP_X)
+#undef SP_X
+#undef SP_XS_S
+#undef SP_XS_N
+#undef SP_XS_T
+	j->workload = none;
+	j->workload_key = none;
+}
+
+int
+sp_noop(double elapsed_s, double cpu_s)
+{
+	if (isnan(elapsed_s) || isnan(cpu_s))
+		return 0;
+	return elapsed_s > SP_NOOP_MIN_ELAPSED_S && cpu_s < SP_NOOP_MAX_CPU_S;
+}
+
+int
+sp_noop_known(double elapsed_s, double cpu_s)
+{
+	return elapsed_s <= SP_NOOP_MIN_ELAPSED_S || !isnan(cpu_s);
+}
+
 int
 sp_job_noop(const struct sp_job *j)
 {
 	if (sp_job_is_step(j) || sp_job_is_open(j))
 		return 0;
-	if (isnan(j->elapsed_s) || isnan(j->total_cpu_s))
-		return 0;
-	return j->elapsed_s > SP_NOOP_MIN_ELAPSED_S &&
-	       j->total_cpu_s < SP_NOOP_MAX_CPU_S;
+	return sp_noop(j->elapsed_s, j->total_cpu_s);
 }
 
 int
@@ -335,8 +364,7 @@ sp_timeout_cause(double elapsed_s, double total_cpu_s)
 int
 sp_job_noop_known(const struct sp_job *j)
 {
-	return sp_job_usable(j) && (j->elapsed_s <= SP_NOOP_MIN_ELAPSED_S ||
-				    !isnan(j->total_cpu_s));
+	return sp_job_usable(j) && sp_noop_known(j->elapsed_s, j->total_cpu_s);
 }
 
 int

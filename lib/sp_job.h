@@ -64,6 +64,13 @@ struct sp_job {
 	struct sp_slice workload_key;
 };
 
+/*
+ * Every text field made empty (unknown), the numbers and times kept: for
+ * a record kept past its line, whose slices point into the reader's
+ * buffer that the next record overwrites.
+ */
+void sp_job_drop_text(struct sp_job *j);
+
 /* The column names, in order, NULL-terminated. */
 extern const char *const sp_job_column_names[];
 
@@ -107,6 +114,14 @@ int sp_job_usable(const struct sp_job *j);
  * NODE_FAIL BOOT_FAIL DEADLINE). */
 int sp_job_failed(const struct sp_job *j);
 int sp_job_state_is(const struct sp_job *j, const char *state);
+/*
+ * The hang rule on two figures, the one home of its thresholds: ran over
+ * SP_NOOP_MIN_ELAPSED_S with CPU under SP_NOOP_MAX_CPU_S (0 when either
+ * is unknown); and whether it can tell (a short run needs no CPU time).
+ * Finished or still running, a record or a live reading.
+ */
+int sp_noop(double elapsed_s, double cpu_s);
+int sp_noop_known(double elapsed_s, double cpu_s);
 /* Computed nothing: closed, elapsed > 300 s, work-step CPU < 10 s. */
 int sp_job_noop(const struct sp_job *j);
 /*

@@ -86,7 +86,8 @@ sp_jobcalc(struct sp_jobcalc *c, const struct sp_job *j,
 	    j->start_t >= j->submit_t)
 		c->wait_s = (double)(j->start_t - j->submit_t);
 	c->samples = sp_samples(j->elapsed_s, freq);
-	c->gpu_hours = c->gpus > 0 ? j->elapsed_s * c->gpus / 3600.0 : NAN;
-	c->core_hours = j->elapsed_s * c->cores / 3600.0;
+	/* 0 GPUs held is 0 GPU-hours, known; only unknown GPUs are NaN. */
+	c->gpu_hours = sp_job_gpu_hours(j);
+	c->core_hours = sp_job_core_hours(j);
 }
 

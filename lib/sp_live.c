@@ -33,16 +33,10 @@ sp_livecols_present(const struct sp_livecols *c)
 	       c->live_cpu_s >= 0 && c->live_at >= 0 && c->live_why >= 0;
 }
 
-static struct sp_slice
-col(const struct sp_reader *r, int i)
-{
-	return i >= 0 ? r->f[i] : (struct sp_slice){ "", 0 };
-}
-
 static int
 number(struct sp_reader *r, int i, const char *name, double *out)
 {
-	struct sp_slice s = col(r, i);
+	struct sp_slice s = sp_reader_field(r, i);
 
 	*out = NAN;
 	if (s.n == 0 || sp_field_num(s, out) == 1)
@@ -63,9 +57,9 @@ sp_live_parse(struct sp_live *l, const struct sp_livecols *c,
 	if (number(r, c->live_rss_b, "live_rss_b", &l->rss_b) < 0 ||
 	    number(r, c->live_cpu_s, "live_cpu_s", &l->cpu_s) < 0)
 		return -1;
-	l->step = col(r, c->live_rss_step);
-	l->at = col(r, c->live_at);
-	l->why = col(r, c->live_why);
+	l->step = sp_reader_field(r, c->live_rss_step);
+	l->at = sp_reader_field(r, c->live_at);
+	l->why = sp_reader_field(r, c->live_why);
 	if (l->at.n > 0) {
 		if (sp_parse_time(l->at.p, l->at.n, &l->at_t) != SP_VAL_OK)
 			return sp_reader_bad_field(r, "live_at", l->at,

@@ -162,9 +162,7 @@ noop(struct live_ctx *c)
 	const struct sp_live *l = c->l;
 	double gpus = sp_job_gpus(j);
 
-	if (!l->known || !sp_known(l->cpu_s) || !sp_known(j->elapsed_s) ||
-	    j->elapsed_s <= SP_NOOP_MIN_ELAPSED_S ||
-	    l->cpu_s >= SP_NOOP_MAX_CPU_S)
+	if (!l->known || !sp_noop(j->elapsed_s, l->cpu_s))
 		return;
 	sp_buf_printf(&c->d.ev, "running for %s with %s of CPU so far",
 		      sp_dur(&c->w, j->elapsed_s), sp_dur(&c->w, l->cpu_s));

@@ -72,9 +72,7 @@ sp_run_derive(struct sp_run *r)
 	r->gpu_h = r->elapsed_s * r->alloc_gpus / 3600.0;
 	r->core_h = r->elapsed_s * r->cores / 3600.0;
 	r->cpt = r->cores / r->tasks;
-	/* sp_job_noop_known: short, or the CPU time is known. */
-	r->computed = !r->noop && (r->elapsed_s <= SP_NOOP_MIN_ELAPSED_S ||
-				   sp_known(r->total_cpu_s));
+	r->computed = !r->noop && sp_noop_known(r->elapsed_s, r->total_cpu_s);
 }
 
 int

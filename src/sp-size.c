@@ -286,6 +286,7 @@ keep_running(struct running *run, struct sp_reader *r,
 	k = &run->v[run->n++];
 	memset(k, 0, sizeof *k);
 	k->j = *j;
+	sp_job_drop_text(&k->j);
 	k->l = l;
 	k->j.jobid = keep_text(&k->text[0], j->jobid);
 	k->j.workload_key = keep_text(&k->text[1], j->workload_key);

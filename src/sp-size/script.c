@@ -78,12 +78,13 @@ warn_notes(const struct sp_buf *notes, const char *path)
 	}
 }
 
-/* A failed write is found when standard output is closed. */
+/* A failed write says why at once (a full disk), as the record writer. */
 static void
 put(const struct sp_buf *b)
 {
-	if (b->len > 0)
-		fwrite(b->p, 1, b->len, stdout);
+	if (b->len > 0 && (fwrite(b->p, 1, b->len, stdout) != b->len ||
+			   fflush(stdout) != 0))
+		sp_die(SP_EXIT_USAGE, "<stdout>:");
 }
 
 static int
