@@ -123,14 +123,12 @@ job_so_far(struct live_ctx *c)
 	add(c, "running", SP_SEV_INFO);
 }
 
+/* The live reading only: a history of kills at this size is live-oom's. */
 static void
 near_mem(struct live_ctx *c)
 {
 	const struct sp_live *l = c->l;
 	double limit = c->j->mem_limit_node_b;
-	const struct sp_hist *h = c->h;
-	int killed_here = h && h->kills > 0 && sp_known(h->kill_limit_b) &&
-			  h->kill_limit_b >= limit;
 	const char *next;
 
 	if (!l->known || !sp_known(l->rss_b) || !sp_positive(limit) ||
@@ -141,18 +139,12 @@ near_mem(struct live_ctx *c)
 		      sp_pct(&c->w, l->rss_b / limit),
 		      sp_bytes(&c->w, limit));
 	read_at(c, &c->d.ev);
-	if (killed_here)
-		sp_buf_printf(&c->d.ev, "; its workload was killed for "
-			      "memory %d %s, at limits up to %s",
-			      (int)h->kills, plural(h->kills, "time", "times"),
-			      sp_bytes(&c->w, h->kill_limit_b));
 	sp_buf_adds(&c->d.act, "it may be killed for memory before it "
 		    "ends; a memory limit cannot be raised while it runs");
 	next = next_mem(c, limit);
 	if (*next)
 		sp_buf_printf(&c->d.act, "; the next submission: %s", next);
-	add(c, "live-near-mem", killed_here ? SP_SEV_CRITICAL :
-	    SP_SEV_WARNING);
+	add(c, "live-near-mem", SP_SEV_WARNING);
 }
 
 static void

@@ -27,9 +27,9 @@ section() {
 	run --separate-stderr slurmpast --plain -u alice -S 2026-01-01
 	[ "$status" -eq 1 ]
 	[ "$(section 'Running now' <<<"$output" | grep -v '^          ')" = "job 3001, train_#
-critical  live-near-mem
 critical  live-outlive
 critical  live-oom
+warning   live-near-mem
 job 3003, train_#
 warning   live-past-usual
 job 3002, wait_#
@@ -82,8 +82,8 @@ critical  live-noop" ]
 	run --separate-stderr sp-show --plain --width 80 -j 3001 "$BATS_TEST_TMPDIR/jobs"
 	# Critical warnings: exit 1, as for any critical finding.
 	[ "$status" -eq 1 ]
-	[ "$(grep -o '^  [A-Z]* [a-z-]*:' <<<"$output" | tr '\n' '|')" = "  CRITICAL live-near-mem:|  CRITICAL live-outlive:|  CRITICAL live-oom:|  INFO open-record:|" ]
-	[ "$(sed -n 1p <<<"$output")" = "3001  train_5  RUNNING not ended: figures so far · critical: live-near-mem (+3)" ]
+	[ "$(grep -o '^  [A-Z]* [a-z-]*:' <<<"$output" | tr '\n' '|')" = "  CRITICAL live-outlive:|  CRITICAL live-oom:|  WARNING live-near-mem:|  INFO open-record:|" ]
+	[ "$(sed -n 1p <<<"$output")" = "3001  train_5  RUNNING not ended: figures so far · critical: live-outlive (+3)" ]
 	# The gauges' words, wrapped to the width: read as one line.
 	flat=$(tr -s ' \n' ' ' <<<"$output" | fixed)
 	[[ "$flat" == *"time "*" 01:00:00 of 02:00:00 (50.0%) CPU "*" 01:40:00 of 08:00:00 (20.8%), 1.7 of 8 cores busy · live, read at T memory "*" now 30.0 GiB of 32.0 GiB (93.8%) · live, read at T kernel "* ]]
