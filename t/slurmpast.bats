@@ -718,6 +718,18 @@ The value of following the advice" ]
 	  "headline overview nodes exclude " ]
 }
 
+@test "--json of a history with no problem job: every section still comes" {
+	need_fixtures
+	run --separate-stderr slurmpast --json --input "$FIXTURES/slurm2sql/test-data1.txt"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
+	  "headline overview hangs nodes exclude sizing cost " ]
+	run --separate-stderr slurmpast --plain --problems --input "$FIXTURES/slurm2sql/test-data1.txt"
+	[ "$status" -eq 0 ]
+	[ "$output" = "Problem jobs, newest first
+No job failed or sat idle." ]
+}
+
 # ----------------------------------------------------------------------
 # Job ids
 

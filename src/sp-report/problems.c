@@ -234,7 +234,8 @@ join_findings(struct joined *j, const struct plist *l, const struct opts *o)
 	j->cap = j->ids.n;
 	j->rank = sp_xcalloc(j->cap + 1, sizeof *j->rank);
 	j->text = sp_xcalloc(j->cap + 1, sizeof *j->text);
-	if (o->in[IN_JOBFINDINGS] == NULL)
+	/* No job listed: nothing to join, whatever the file holds. */
+	if (o->in[IN_JOBFINDINGS] == NULL || l->n == 0)
 		return;
 	input_open(&r, o, IN_JOBFINDINGS);
 	id = sp_reader_need(&r, "jobid", "sp-show --findings");
