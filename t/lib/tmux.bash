@@ -16,6 +16,9 @@ need_tmux() {
 
 term_start() {
 	need_tmux
+	# One terminal at a time: a server left from an earlier one in the
+	# same test would outlive it and hold bats's output open.
+	term_stop
 	# A server of its own each time: a socket just let go of may still
 	# belong to a server on its way out.
 	TERM_N=$(( ${TERM_N:-0} + 1 ))
@@ -74,6 +77,7 @@ term_wait_for() {
 #	term_exec 80 24 "sp-browse demo.tsv" \; set-option -g set-clipboard on
 term_exec() {
 	need_tmux
+	term_stop
 	TERM_N=$(( ${TERM_N:-0} + 1 ))
 	TERM_SOCK=$BATS_TEST_TMPDIR/tmux.$TERM_N.sock
 	TERM_STATUS=$BATS_TEST_TMPDIR/status.$TERM_N
