@@ -84,15 +84,49 @@ sp_buf_form(struct sp_buf *t, void (*form)(struct sp_buf *, double),
 
 /* ------------------------------------------------------------ numbers */
 
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+/*
+ * Records are mostly numbers, written for every field of every job: two
+ * digits per division, and 32-bit divisions (cheaper) once u fits.
+ */
+char *
+sp_uint_digits(char *end, uint64_t u)
+{
+	char *d = end;
+	uint32_t w;
+
+	while (u > UINT32_MAX) {
+		unsigned k = (unsigned)(u % 100) * 2;
+
+		u /= 100;
+		*--d = digit_pairs[k + 1];
+		*--d = digit_pairs[k];
+	}
+	for (w = (uint32_t)u; w >= 100; w /= 100) {
+		unsigned k = (w % 100) * 2;
+
+		*--d = digit_pairs[k + 1];
+		*--d = digit_pairs[k];
+	}
+	if (w >= 10) {
+		*--d = digit_pairs[w * 2 + 1];
+		*--d = digit_pairs[w * 2];
+	} else
+		*--d = (char)('0' + w);
+	return d;
+}
+
 void
 sp_fmt_uint(struct sp_buf *b, uint64_t u)
 {
-	char digits[20], *d = digits + sizeof digits;
+	char digits[SP_UINT_DIGITS], *end = digits + sizeof digits;
+	char *d = sp_uint_digits(end, u);
 
-	do
-		*--d = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	sp_buf_add(b, d, (size_t)(digits + sizeof digits - d));
+	sp_buf_add(b, d, (size_t)(end - d));
 }
 
 void

@@ -45,6 +45,10 @@ const char *sp_buf_form(struct sp_buf *t,
 
 /* The decimal digits of u; u in exactly width digits, leading zeros kept. */
 void sp_fmt_uint(struct sp_buf *b, uint64_t u);
+/* The decimal digits of u written backwards from end (room for
+ * SP_UINT_DIGITS bytes before it); returns where they start. */
+#define SP_UINT_DIGITS 20
+char *sp_uint_digits(char *end, uint64_t u);
 void sp_fmt_uint_width(struct sp_buf *b, uint64_t u, int width);
 /* Exactly printf("%.*f", decimals, v), faster where it can be. */
 void sp_fmt_fixed(struct sp_buf *b, double v, int decimals);

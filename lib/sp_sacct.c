@@ -45,19 +45,56 @@ rowf(const struct sp_sacct *p, const struct sp_sacct_row *r, int sf)
 	    no_span;
 }
 
-/* A row's fields as slices into the arena (valid until it grows). */
+/*
+ * A row's fields as slices into the arena (valid until it grows).  Every
+ * row is viewed, with dozens of fields the input may not have: each
+ * field is set once, those the input has without a test of their length
+ * (an empty one is an empty slice into the arena) nor of the row's when
+ * the row is long enough for them all.
+ */
 static void
 view(const struct sp_sacct *p, const struct sp_sacct_row *r,
      struct sp_slice *v)
 {
+	/* Locals: a store into v could otherwise alias p, and be reread. */
 	const char *base = p->arena.p;
 	const struct sp_sacct_span *f = p->rowspans + r->at;
-	int i, k;
+	const int *sf = p->named_sf, *pos = p->named_pos;
+	const int *none = p->unnamed_sf;
+	int i, nnamed = p->nnamed, nnone = p->nunnamed;
+	size_t n = r->n;
 
+	for (i = 0; i < nnone; i++)
+		v[none[i]] = empty_slice;
+	if (n <= p->named_last) {
+		for (i = 0; i < nnamed; i++)
+			v[sf[i]] = (size_t)pos[i] < n ?
+			    sl(base + f[pos[i]].off, f[pos[i]].len) :
+			    empty_slice;
+		return;
+	}
+	for (i = 0; i < nnamed; i++)
+		v[sf[i]] = sl(base + f[pos[i]].off, f[pos[i]].len);
+}
+
+/* The fields named and not, in sp_sf order, for view(). */
+static void
+name_fields(struct sp_sacct *p)
+{
+	int i;
+
+	p->nnamed = 0;
+	p->nunnamed = 0;
+	p->named_last = 0;
 	for (i = 0; i < SP_SF_COUNT; i++) {
-		k = p->sfpos[i];
-		v[i] = k >= 0 && (size_t)k < r->n && f[k].len ?
-		    sl(base + f[k].off, f[k].len) : empty_slice;
+		if (p->sfpos[i] < 0) {
+			p->unnamed_sf[p->nunnamed++] = i;
+			continue;
+		}
+		p->named_sf[p->nnamed] = i;
+		p->named_pos[p->nnamed++] = p->sfpos[i];
+		if ((size_t)p->sfpos[i] > p->named_last)
+			p->named_last = (size_t)p->sfpos[i];
 	}
 }
 
@@ -601,6 +638,7 @@ set_columns(struct sp_sacct *p, const char *names, size_t n, int sep)
 		p->failed = 1;
 		return -1;
 	}
+	name_fields(p);
 	p->have_cols = 1;
 	return 0;
 }

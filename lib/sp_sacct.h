@@ -198,6 +198,13 @@ struct sp_sacct {
 	int jobid_pos;		/* input position of JobID */
 	int have[SP_SF_COUNT];	/* the input has this field */
 	int sfpos[SP_SF_COUNT];	/* sp_sf -> input position, or -1 */
+	/* The fields the input has, as (sp_sf, input position), the last
+	 * position among them, and the fields it has not: what a row is
+	 * viewed through. */
+	int named_sf[SP_SF_COUNT], named_pos[SP_SF_COUNT];
+	int unnamed_sf[SP_SF_COUNT];
+	int nnamed, nunnamed;
+	size_t named_last;
 
 	/* physical lines */
 	struct sp_buf partial;	/* a line cut by the end of a chunk */

@@ -113,18 +113,22 @@ static int
 scan_decimal(const char *s, size_t n, int allow_frac, struct decimal *d)
 {
 	uint64_t whole = 0, frac = 0;
-	size_t i = 0, sig = 0, fdigits = 0;
+	size_t i = 0, first, fdigits = 0;
 
-	memset(d, 0, sizeof *d);
 	if (n == 0 || !is_digit(s[0]))
 		return 0;
-	for (; i < n && is_digit(s[i]); i++) {
-		if (whole == 0 && s[i] == '0')
-			continue;
-		if (++sig > DEC_MAX_DIGITS)
-			return -1;
+	/*
+	 * Every field of every row comes here: one test per digit.  Leading
+	 * zeros are not significant; more than DEC_MAX_DIGITS significant
+	 * ones may wrap whole, and are refused once counted.
+	 */
+	while (i < n && s[i] == '0')
+		i++;
+	for (first = i; i < n && is_digit(s[i]); i++)
 		whole = whole * 10 + (uint64_t)(s[i] - '0');
-	}
+	if (i - first > DEC_MAX_DIGITS)
+		return -1;
+	d->has_frac = 0;
 	if (allow_frac && i < n && s[i] == '.') {
 		if (i + 1 >= n || !is_digit(s[i + 1]))
 			return 0;
@@ -138,11 +142,15 @@ scan_decimal(const char *s, size_t n, int allow_frac, struct decimal *d)
 	}
 	d->whole = whole;
 	d->len = i;
+	if (fdigits == 0) {
+		d->value = (double)whole;
+		return 1;
+	}
 	/*
 	 * One rounding when the scaled integer is exact in a double, so
 	 * "0.539" is the double nearest 0.539; two roundings otherwise.
 	 */
-	if (fdigits > 0 && whole < EXACT_LIMIT / pow10_table[fdigits]) {
+	if (whole < EXACT_LIMIT / pow10_table[fdigits]) {
 		uint64_t scaled = whole * pow10_table[fdigits] + frac;
 
 		if (scaled < EXACT_LIMIT) {
@@ -160,14 +168,29 @@ in_range(double v)
 	return isfinite(v) && v >= 0 && v <= SP_UNITS_MAX;
 }
 
+/*
+ * A unit letter's bytes, exactly (powers of two), or 0: a table, since
+ * a call per value to find the letter costs more than the number.
+ */
+static double
+mem_unit(char c)
+{
+	switch (c) {
+	case 'K': return SP_KIB;
+	case 'M': return SP_MIB;
+	case 'G': return SP_GIB;
+	case 'T': return 1024.0 * SP_GIB;
+	case 'P': return 1024.0 * 1024.0 * SP_GIB;
+	default: return 0;
+	}
+}
+
 enum sp_val
 sp_parse_mem(const char *s, size_t n, double bare_unit, int zero_unknown,
 	     double *bytes, char *scope)
 {
-	static const char units[] = "KMGTP";
 	struct decimal d;
-	const char *u;
-	double unit, v;
+	double unit, v, u;
 	char sc = 0;
 	size_t i;
 	int mib;
@@ -178,7 +201,8 @@ sp_parse_mem(const char *s, size_t n, double bare_unit, int zero_unknown,
 		*scope = 0;
 	if (s == NULL)
 		n = 0;
-	if (sp_is_sentinel(s, n))
+	/* A digit, the common case, is never a sentinel. */
+	if ((n == 0 || !is_digit(s[0])) && sp_is_sentinel(s, n))
 		return SP_VAL_UNKNOWN;
 	if (!(isfinite(bare_unit) && bare_unit > 0))
 		return SP_VAL_BAD;
@@ -187,9 +211,9 @@ sp_parse_mem(const char *s, size_t n, double bare_unit, int zero_unknown,
 	i = d.len;
 	unit = bare_unit;
 	mib = bare_unit == SP_MIB;
-	if (i < n && s[i] != '\0' && (u = strchr(units, s[i])) != NULL) {
-		unit = ldexp(1.0, 10 * (int)(u - units + 1));
-		mib = *u == 'M';
+	if (i < n && (u = mem_unit(s[i])) > 0) {
+		unit = u;
+		mib = s[i] == 'M';
 		i++;
 	}
 	if (i < n && (s[i] == 'n' || s[i] == 'c'))

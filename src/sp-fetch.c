@@ -383,8 +383,7 @@ fetch_header(struct fetch_run *run)
 static void
 put_num(struct sp_writer *w, double v)
 {
-	char tmp[32], *p = tmp + sizeof tmp;
-	unsigned long long u;
+	char tmp[SP_UINT_DIGITS + 1], *p;
 
 	if (isnan(v)) {
 		sp_writer_field(w, "", 0);
@@ -394,10 +393,7 @@ put_num(struct sp_writer *w, double v)
 		sp_writer_num(w, v);
 		return;
 	}
-	u = (unsigned long long)fabs(v);
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
+	p = sp_uint_digits(tmp + sizeof tmp, (uint64_t)fabs(v));
 	if (v < 0)
 		*--p = '-';
 	sp_writer_field(w, p, (size_t)(tmp + sizeof tmp - p));
@@ -434,8 +430,7 @@ fetch_tsv_record(struct sp_buf *b, const struct sp_sacct_rec *rec)
 			*o++ = '\t';
 		if (col_num[i]) {
 			double v = rec->num[i];
-			char tmp[32], *d = tmp + sizeof tmp;
-			unsigned long long u;
+			char tmp[SP_UINT_DIGITS + 1], *d;
 
 			if (isnan(v))
 				continue;
@@ -445,10 +440,7 @@ fetch_tsv_record(struct sp_buf *b, const struct sp_sacct_rec *rec)
 				o = b->p + b->len;
 				continue;
 			}
-			u = (unsigned long long)fabs(v);
-			do
-				*--d = (char)('0' + u % 10);
-			while ((u /= 10) != 0);
+			d = sp_uint_digits(tmp + sizeof tmp, (uint64_t)fabs(v));
 			if (v < 0)
 				*--d = '-';
 			memcpy(o, d, (size_t)(tmp + sizeof tmp - d));

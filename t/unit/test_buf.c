@@ -4,6 +4,7 @@
  * values chosen to be hard (ties, signs, zeros, NaN, infinities, huge
  * and tiny magnitudes); a buffer that grows keeps what it held.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -124,6 +125,38 @@ numbers(void)
 	sp_buf_free(&b);
 }
 
+/* The digits two at a time against printf's, at every length and at
+ * the edges of each (9, 10, 99, 100 ... and 2^32 either side). */
+static void
+uint_digits(void)
+{
+	char want[32], got[SP_UINT_DIGITS + 1];
+	uint64_t p = 1, x = 88172645463325252u;
+	long n = 0, bad = 0;
+
+	for (int k = 0; k < 20; k++, p *= 10)
+		for (int d = -2; d <= 2; d++) {
+			uint64_t v[] = { p + (uint64_t)d, x >> (k * 3),
+				(UINT64_C(1) << 32) + (uint64_t)d, UINT64_MAX -
+				(uint64_t)(d + 2) };
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+				char *end = got + sizeof got - 1, *s;
+
+				*end = '\0';
+				s = sp_uint_digits(end, v[i]);
+				snprintf(want, sizeof want, "%" PRIu64, v[i]);
+				bad += strcmp(want, s) != 0;
+				n++;
+			}
+		}
+	is_int(0, bad, "sp_uint_digits writes printf's digits on %ld values",
+	       n);
+}
+
 int
 main(void)
 {
@@ -131,5 +164,6 @@ main(void)
 	property();
 	growing();
 	numbers();
+	uint_digits();
 	return done_testing();
 }
