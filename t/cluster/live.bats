@@ -12,6 +12,8 @@
 # livehog holding 180 MiB of its 200M, liveidle sleeping on a GPU.
 # The records read while they ran are browsed in a real terminal (tmux)
 # afterwards: the dashboard's Running now, with sstat and without.
+# Last, liveidle is read again once it has slept past the hang rule's
+# floor: computing nothing now, while it holds its GPU.
 
 bats_require_minimum_version 1.5.0
 SP_TOP=${SP_TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
@@ -267,4 +269,45 @@ heads() {
 	term_keys Q
 	term_dead
 	[ "$output" = 0 ]
+}
+
+# The hang rule's floor, as the library defines it: the test waits for
+# it rather than repeating it.
+noop_floor() {
+	awk '$1 == "#define" && $2 == "SP_NOOP_MIN_ELAPSED_S" { print int($3 + 0.999) }' \
+		"$SP_TOP/lib/sp_const.h"
+}
+
+# Job $1 has run for more than $2 seconds, by accounting's clock.
+ran_past() {
+	local e
+	e=$(sacct -n -X -P -j "$1" -o ElapsedRaw 2>/dev/null | head -n 1)
+	[ -n "$e" ] && [ "$e" -gt "$2" ]
+}
+
+# Last: it waits for liveidle to pass the floor (some minutes after the
+# submission; the tests above ran meanwhile).
+@test "live-noop: a job asleep on its GPU past the hang rule's floor computes nothing now, said while it runs" {
+	ids
+	. "$CLUSTER/lib.sh"
+	local floor
+	floor=$(noop_floor)
+	[ -n "$floor" ] && [ "$floor" -gt 0 ]
+	running "$IDLE"
+	spc_wait_for $((floor + 120)) ran_past "$IDLE" "$((floor + 2))"
+	sp-fetch --live --all-users -j "$IDLE" >"$D/idle.tsv" 2>"$D/idle.err"
+	[ ! -s "$D/idle.err" ]
+	[ -n "$(col "$IDLE" live_at "$D/idle.tsv")" ]
+	sp-group <"$D/idle.tsv" >"$D/idle.grouped"
+	run sp-size --running <"$D/idle.grouped"
+	[ "$status" = 1 ]
+	[ "$(awk -F'\t' -v id="$IDLE" '$4 == id { print $5 ":" $6 }' <<<"$output" | tr '\n' ' ')" = "running:info live-noop:critical " ]
+	grep -Eq "running for [0-9:]+ with [0-9.]+s of CPU so far, holding 1 GPU \(live, read at [0-9T:-]+\)" <<<"$output"
+	grep -q "if it is stuck, scancel $IDLE" <<<"$output"
+	# The report's Running now, with the same finding.
+	run slurmpast --plain --no-logs -a -S "$(cat "$D/since")"
+	[ "$status" = 1 ]
+	grep -qx 'Running now' <<<"$output"
+	grep -q "^job $IDLE, liveidle" <<<"$output"
+	grep -q '^critical  live-noop$' <<<"$output"
 }
