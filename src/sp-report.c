@@ -30,8 +30,9 @@ static const char usage_text[] =
 "       sp-report findings --rollup file --findings file [--top n] [--more text]\n"
 "                 [--tsv | --plain | --json | --csv]\n"
 "       sp-report problems --hangs file --failed file [--failed-only]\n"
-"                 [--ids | --keys | --job-findings file] [--top n] [--more text]\n"
-"                 [--width n] [--tsv | --plain | --json | --csv]\n"
+"                 [--ids [--keys-to file] | --keys | --job-findings file]\n"
+"                 [--top n] [--more text] [--width n]\n"
+"                 [--tsv | --plain | --json | --csv]\n"
 "       sp-report advice --rollup file --advice file [--all] [--top n]\n"
 "                 [--more text] [--exclude file]\n"
 "       sp-report exclude --exclude file [--all]\n"
@@ -80,6 +81,7 @@ static const char help_text[] =
 "      --failed-only         only failed jobs are problems (problems)\n"
 "      --ids                 the job ids of the problems listed, for sp-show\n"
 "      --keys                their workloads, for sp-select --workloads\n"
+"      --keys-to file        with --ids: their workloads too, into file\n"
 "      --all                 every verdict (advice); why none (exclude)\n"
 "      --width n             the width to lay out for\n"
 "      --color               colour the screen's titles and severities\n"
@@ -88,7 +90,7 @@ static const char help_text[] =
 
 enum {
 	OPT_TOP = 0x2000, OPT_MORE, OPT_VIEW, OPT_SOURCE,
-	OPT_FAILED_ONLY, OPT_IDS, OPT_KEYS, OPT_ALL, OPT_WIDTH, OPT_COLOR,
+	OPT_FAILED_ONLY, OPT_IDS, OPT_KEYS, OPT_KEYS_TO, OPT_ALL, OPT_WIDTH, OPT_COLOR,
 	OPT_NO_PAGER,
 	OPT_ROLE	/* + enum role */
 };
@@ -146,6 +148,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		{ "failed-only", no_argument, NULL, OPT_FAILED_ONLY },
 		{ "ids", no_argument, NULL, OPT_IDS },
 		{ "keys", no_argument, NULL, OPT_KEYS },
+		{ "keys-to", required_argument, NULL, OPT_KEYS_TO },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "color", no_argument, NULL, OPT_COLOR },
@@ -185,6 +188,9 @@ parse_options(int argc, char **argv, struct opts *o)
 		case OPT_KEYS:
 			o->keys = 1;
 			break;
+		case OPT_KEYS_TO:
+			o->keys_to = optarg;
+			break;
 		case OPT_ALL:
 			o->all = 1;
 			break;
@@ -205,6 +211,9 @@ parse_options(int argc, char **argv, struct opts *o)
 	if (o->ids + o->keys + (o->in[IN_JOBFINDINGS] != NULL) > 1)
 		sp_die(SP_EXIT_USAGE, "--ids, --keys and --job-findings are "
 		       "different outputs: choose one");
+	if (o->keys_to != NULL && !o->ids)
+		sp_die(SP_EXIT_USAGE, "--keys-to writes the workloads beside "
+		       "--ids: add --ids");
 	o->files = (const char **)argv + optind;
 	o->nfiles = (size_t)(argc - optind);
 }

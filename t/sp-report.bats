@@ -146,6 +146,15 @@ oom_array  alice  cpu           4       3     0    n/a     2.5  100.0%  ok" ]
 k
 " ] || [ "$output" = "workload_key
 k" ]
+	# --keys-to: the same workloads, from the run that lists the ids
+	sp-report problems --hangs hangs --failed failed --keys --top 2 >keys.want
+	run sp-report problems --hangs hangs --failed failed --ids --keys-to keys --top 2
+	[ "$status" -eq 0 ]
+	[ "$output" = "9,8" ]
+	cmp keys.want keys
+	run --separate-stderr sp-report problems --hangs hangs --failed failed --ids --keys-to "$BATS_TEST_TMPDIR/no/such/keys"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-report: --keys-to: $BATS_TEST_TMPDIR/no/such/keys: No such file or directory" ]
 	printf 'jobid\tcode\tseverity\tevidence\n8\texit-nonzero\twarning\tExited 1\n8\toom\tcritical\tkilled\\nfor memory\n' >jf
 	run sp-report problems --plain --hangs hangs --failed failed --job-findings jf --top 2 --more "see all"
 	[ "$status" -eq 0 ]
@@ -289,6 +298,8 @@ second' ]
 	check "--width: '20' is not a count (40 or more)" screen --width 20
 	check "--ids, --keys and --job-findings are different outputs: choose one" problems --ids --job-findings x
 	check "--ids, --keys and --job-findings are different outputs: choose one" problems --ids --keys
+	check "--keys-to writes the workloads beside --ids: add --ids" problems --keys-to x
+	check "--keys-to writes the workloads beside --ids: add --ids" problems --keys --keys-to x
 	check "findings reads its records from its options, not 'x'" findings x
 }
 

@@ -328,19 +328,35 @@ write_rows(const struct plist *l, const struct joined *j,
 
 /* The workloads of the jobs listed, once each, for sp-select --workloads. */
 static void
-write_keys(const struct plist *l)
+write_keys(FILE *f, const struct plist *l)
 {
 	struct sp_intern seen = { 0 };
 
-	printf("workload_key\n");
+	fputs("workload_key\n", f);
 	for (size_t i = 0; i < l->n; i++) {
 		size_t before = seen.n;
 
 		if (sp_intern(&seen, l->v[i].key, strlen(l->v[i].key)) ==
 		    before)
-			printf("%s\n", l->v[i].key);
+			fprintf(f, "%s\n", l->v[i].key);
 	}
 	sp_intern_free(&seen);
+}
+
+/*
+ * --keys-to: the workloads into their own file beside the ids, so that
+ * a caller who wants both (slurmpast) gathers the problems once.
+ */
+static void
+keys_to(const char *path, const struct plist *l)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		sp_die(SP_EXIT_USAGE, "--keys-to: %s:", path);
+	write_keys(f, l);
+	if (ferror(f) | fclose(f))
+		sp_die(SP_EXIT_USAGE, "--keys-to: %s:", path);
 }
 
 int
@@ -357,8 +373,10 @@ part_problems(const struct opts *o)
 			printf("%s%s", i ? "," : "", l.v[i].jobid);
 		if (l.n)
 			putchar('\n');
+		if (o->keys_to != NULL)
+			keys_to(o->keys_to, &l);
 	} else if (o->keys) {
-		write_keys(&l);
+		write_keys(stdout, &l);
 	} else if (o->fmt == SP_FMT_PLAIN && l.total == 0) {
 		printf("No job failed or sat idle.\n");
 	} else {

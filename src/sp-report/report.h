@@ -32,6 +32,7 @@ struct opts {
 	int failed_only;
 	int ids;
 	int keys;
+	const char *keys_to;	/* with ids: the keys into this file */
 	/* advice */
 	int all;
 	/* screen */
