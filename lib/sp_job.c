@@ -63,6 +63,14 @@ sp_jobcols_only(struct sp_jobcols *c, const struct sp_reader *r, ...)
 }
 
 void
+sp_jobcols_want(struct sp_reader *r, const struct sp_jobcols *c)
+{
+	for (size_t i = 0; i < sizeof jobcol_at / sizeof jobcol_at[0]; i++)
+		sp_reader_want(r, *(const int *)(const void *)
+		    ((const char *)c + jobcol_at[i].off));
+}
+
+void
 sp_jobcols_need(const struct sp_reader *r, const char *added_by, ...)
 {
 	va_list ap;

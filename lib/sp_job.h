@@ -82,6 +82,11 @@ void sp_jobcols_resolve(struct sp_jobcols *c, const struct sp_reader *r);
  */
 void sp_jobcols_only(struct sp_jobcols *c, const struct sp_reader *r, ...);
 /*
+ * Tells r that c's columns are the ones read (sp_reader_want): the
+ * others are split only for a pass-through.
+ */
+void sp_jobcols_want(struct sp_reader *r, const struct sp_jobcols *c);
+/*
  * Dies (exit 2) unless every named column is present:
  * sp_jobcols_need(r, "sp-fetch", "state", "elapsed_s", NULL).
  */

@@ -50,6 +50,15 @@ struct sp_reader {
 	size_t blkpos;		/* start of the unread part */
 	int eof;		/* the current file has no more bytes */
 
+	/*
+	 * The columns the caller reads (sp_reader_want): next_want[i] is the
+	 * first wanted column at or after i, SIZE_MAX past the last; NULL
+	 * while every column is wanted.  partial: the current record's
+	 * other fields are not split yet (sp_reader_split_all).
+	 */
+	size_t *next_want;
+	int partial;
+
 	/* the last error, for callers that do not want to exit */
 	struct sp_buf err;
 };
@@ -64,6 +73,16 @@ int sp_reader_open_stream(struct sp_reader *r, FILE *fp, const char *name);
 /* 1 a record is in r->f, 0 at the end of all inputs, -1 on error. */
 int sp_reader_next(struct sp_reader *r);
 void sp_reader_close(struct sp_reader *r);
+
+/*
+ * Declares a column the caller reads (col < 0: nothing).  Once one is
+ * declared, a record is split only as far as its declared columns need:
+ * every other field is unspecified until sp_reader_split_all.  The
+ * fields are still counted and checked, so errors stay the same.
+ */
+void sp_reader_want(struct sp_reader *r, int col);
+/* Makes every field of the current record readable (pass-through). */
+void sp_reader_split_all(struct sp_reader *r);
 
 /* The index of a column, or -1. */
 int sp_reader_col(const struct sp_reader *r, const char *name);

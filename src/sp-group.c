@@ -132,6 +132,21 @@ resolve(struct cols *c, const struct sp_reader *r)
 	c->workload_key = sp_reader_col(r, "workload_key");
 }
 
+/* resolve, and the reader told these are the columns read. */
+static void
+resolve_wanted(struct cols *c, struct sp_reader *r)
+{
+	resolve(c, r);
+	sp_reader_want(r, c->name);
+	sp_reader_want(r, c->user);
+	sp_reader_want(r, c->partition);
+	sp_reader_want(r, c->alloc_gpus);
+	sp_reader_want(r, c->step);
+	sp_reader_want(r, c->jobid);
+	sp_reader_want(r, c->workload);
+	sp_reader_want(r, c->workload_key);
+}
+
 /* Folds the record's name and builds its key. */
 static void
 key_of(const struct sp_reader *r, const struct cols *c, struct sp_buf *wl,
@@ -244,13 +259,16 @@ read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g)
 	struct sp_job j;
 
 	if (sp_reader_col(r, "workload_key") < 0)
-		resolve(&kc, r);
+		resolve_wanted(&kc, r);
 	/* Parse only what the rollup reads: the rest stays unknown. */
 	sp_jobcols_only(&c, r, "jobid", "jobid_raw", "array_task",
 	    "step", "attempt", "name", "state", "submit", "start",
 	    "end", "open", "elapsed_s", "req_cpus", "alloc_cpus",
 	    "alloc_gpus", "total_cpu_s", "workload", "workload_key",
 	    NULL);
+	sp_jobcols_want(r, &c);
+	for (size_t k = 0; g != NULL && k < g->ncol; k++)
+		sp_reader_want(r, g->col[k]);
 	while (sp_next_or_die(r)) {
 		sp_job_parse(&j, &c, r);
 		if (g != NULL)

@@ -817,6 +817,7 @@ main(int argc, char **argv)
 			NULL);
 	sp_jobcols_resolve(&all, &r);
 	deciding_columns(&c, &r);
+	sp_jobcols_want(&r, &c);
 	summary_init(&s);
 	if (!o.summary)
 		start_records(&w, &r, &o);
@@ -840,6 +841,7 @@ main(int argc, char **argv)
 		critical |= k == SP_HANG_HUNG || k == SP_HANG_BLOCKED;
 		if (k != SP_HANG_NONE && k != SP_HANG_EXPLAINED) {
 			/* A hang is told in full: every column, now. */
+			sp_reader_split_all(&r);
 			sp_job_parse(&j, &all, &r);
 			why(&text, &j, k);
 		}

@@ -132,6 +132,7 @@ read_placements(struct sp_nodes *t, const struct options *o)
 			"nodelist", NULL);
 	sp_jobcols_need(&r, "sp-group", "workload_key", NULL);
 	resolve(&c, &r);
+	sp_jobcols_want(&r, &c);
 	while (sp_next_or_die(&r)) {
 		long cut = sp_nodes_cut(t);
 

@@ -167,6 +167,9 @@ main(int argc, char **argv)
 		keycol = sp_reader_need(&r, "workload_key", "sp-group");
 	if (o.attributed)
 		srccol = sp_reader_need(&r, "source", "sp-attr");
+	sp_jobcols_want(&r, &c);
+	sp_reader_want(&r, keycol);
+	sp_reader_want(&r, srccol);
 	sp_writer_init(&w, stdout, o.fmt);
 	if (o.keys)
 		sp_writer_column(&w, "workload_key");

@@ -280,6 +280,8 @@ keep_running(struct running *run, struct sp_reader *r,
 
 	if (!sp_live_running(j))
 		return;
+	/* The live columns are read for the few running jobs only. */
+	sp_reader_split_all(r);
 	if (sp_live_parse(&l, &run->c, r) < 0)
 		sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&r->err));
 	run->v = sp_xgrow(run->v, &run->cap, run->n + 1, sizeof *run->v);
@@ -319,6 +321,8 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 	int src = part ? sp_reader_need(r, "source", "sp-attr") : -1;
 
 	resolve(&c, r);
+	sp_jobcols_want(r, &c);
+	sp_reader_want(r, src);
 	set->missing = sp_cols_missing(&c);
 	if (run)
 		sp_livecols_resolve(&run->c, r);

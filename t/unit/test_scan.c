@@ -80,6 +80,138 @@ test_split_alignment(void)
 	is_int(0, wrong, "fields split right at every offset in a window");
 }
 
+/* A random record of ncols fields (sometimes one too many or too few),
+ * with long and empty fields so that field ends fall anywhere in a wide
+ * window, and now and then a NUL. */
+static void
+random_record(struct sp_buf *text, size_t ncols)
+{
+	size_t nf = ncols + (rand() % 40 == 0) - (rand() % 40 == 0);
+
+	for (size_t f = 0; f < nf; f++) {
+		size_t len = rand() % 4 == 0 ? (size_t)(rand() % 150) :
+		    (size_t)(rand() % 6);
+
+		if (f > 0)
+			sp_buf_addc(text, '\t');
+		for (size_t k = 0; k < len; k++)
+			sp_buf_addc(text, rand() % 300 == 0 ? '\0' :
+			    (char)('a' + rand() % 26));
+	}
+	sp_buf_addc(text, '\n');
+}
+
+/* Opens a reader over text, wanting the columns of want[] set. */
+static FILE *
+open_wanting(struct sp_reader *r, struct sp_buf *text, const int *want,
+	     size_t ncols)
+{
+	FILE *fp = fmemopen(text->p, text->len, "r");
+
+	if (sp_reader_open_stream(r, fp, "in") != 0)
+		return fp;
+	for (size_t c = 0; c < ncols; c++)
+		if (want[c])
+			sp_reader_want(r, (int)c);
+	return fp;
+}
+
+/*
+ * A reader that wants some columns gives those fields, the same errors,
+ * and after sp_reader_split_all every field, as the reader that splits
+ * them all.
+ */
+static void
+test_split_wanted(void)
+{
+	int wrong = 0, partial = 0;
+
+	srand(11);
+	for (int round = 0; round < 3000; round++) {
+		size_t ncols = 1 + (size_t)(rand() % 40);
+		struct sp_buf text = { 0 };
+		struct sp_reader all, some;
+		int want[40], rc1, rc2;
+		FILE *fa, *fs;
+
+		for (size_t c = 0; c < ncols; c++) {
+			want[c] = rand() % 3 == 0;
+			sp_buf_printf(&text, "%sc%zu", c ? "\t" : "", c);
+		}
+		sp_buf_addc(&text, '\n');
+		for (int rec = 0; rec < 5; rec++)
+			random_record(&text, ncols);
+		fa = open_wanting(&all, &text, want, 0);
+		fs = open_wanting(&some, &text, want, ncols);
+		do {
+			rc1 = sp_reader_next(&all);
+			rc2 = sp_reader_next(&some);
+			wrong += rc1 != rc2;
+			if (rc1 < 0 && rc2 < 0)
+				wrong += strcmp(sp_buf_str(&all.err),
+						sp_buf_str(&some.err)) != 0;
+			if (rc1 != 1 || rc2 != 1)
+				break;
+			partial += some.partial;
+			for (size_t c = 0; c < ncols; c++)
+				if (want[c])
+					wrong += strcmp(all.f[c].p,
+					    some.f[c].p) != 0;
+			if (rand() % 2 == 0)
+				continue;
+			sp_reader_split_all(&some);
+			for (size_t c = 0; c < ncols; c++)
+				wrong += all.f[c].n != some.f[c].n ||
+				    strcmp(all.f[c].p, some.f[c].p) != 0;
+		} while (1);
+		sp_reader_close(&all);
+		sp_reader_close(&some);
+		fclose(fa);
+		fclose(fs);
+		sp_buf_free(&text);
+	}
+	is_int(0, wrong, "wanted columns split as every column is");
+	ok(partial > 0, "records were split in part");
+}
+
+/* The wide masks and their bit counts against a byte loop. */
+static void
+test_wide(void)
+{
+	char window[SP_SCAN_WIDE];
+	int wrong = 0;
+
+	srand(13);
+	for (int round = 0; round < 20000; round++) {
+		uint64_t m = 0, got;
+		int nul = 0, has;
+		size_t count = 0, first = 64, last = 0;
+
+		for (size_t k = 0; k < SP_SCAN_WIDE; k++) {
+			int pick = rand() % 8;
+
+			window[k] = pick == 0 ? '\t' : pick == 1 && rand() % 20 == 0
+			    ? '\0' : (char)(1 + rand() % 255);
+			if (window[k] == '\t') {
+				m |= (uint64_t)1 << k;
+				count++;
+				first = first < k ? first : k;
+				last = k;
+			}
+			nul |= window[k] == '\0';
+		}
+		got = sp_scan_wide(window, '\t', '\0', &has);
+		wrong += got != m || has != nul;
+		if (m != 0)
+			wrong += sp_scan_count(m) != count ||
+			    sp_scan_first64(m) != first ||
+			    sp_scan_last64(m) != last;
+	}
+	is_int(0, wrong, "wide masks agree with a byte loop");
+	is_int(64, (long long)sp_scan_count(~(uint64_t)0), "all 64 counted");
+	is_int(63, (long long)sp_scan_last64((uint64_t)1 << 63), "bit 63 last");
+}
+
 /* sp_field_clean_len against the rule it keeps, at every length. */
 static void
 test_clean_len(void)
@@ -114,6 +246,8 @@ main(void)
 	plan_lazy();
 	test_masks();
 	test_split_alignment();
+	test_split_wanted();
+	test_wide();
 	test_clean_len();
 	return done_testing();
 }
