@@ -580,10 +580,15 @@ sp_reader_need(const struct sp_reader *r, const char *name,
 {
 	int i = sp_reader_col(r, name);
 
-	if (i < 0)
+	if (i >= 0)
+		return i;
+	/* A named file is said, as every other input error says it: of
+	 * several inputs, the user is to know which one lacks it. */
+	if (r->name == NULL || strcmp(r->name, "<stdin>") == 0)
 		sp_die(SP_EXIT_USAGE, "no column '%s' (pipe through %s first)",
 		       name, added_by);
-	return i;
+	sp_die(SP_EXIT_USAGE, "%s: no column '%s' (pipe through %s first)",
+	       r->name, name, added_by);
 }
 
 void

@@ -437,7 +437,7 @@ demo_attributed() {
 		$c["source"] == "" { exit 1 }'
 	run --separate-stderr sp-select --attributed "$BATS_TEST_TMPDIR/demo"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-select: no column 'source' (pipe through sp-attr first)" ]
+	[ "$stderr" = "sp-select: $BATS_TEST_TMPDIR/demo: no column 'source' (pipe through sp-attr first)" ]
 }
 
 @test "sp-size --cost --attributed: the attributable part and the rest add up to the whole" {

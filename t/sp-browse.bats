@@ -605,7 +605,7 @@ fold_keys() {
 	printf 'jobid\tstate\telapsed_s\n1\tCOMPLETED\t5\n' >"$BATS_TEST_TMPDIR/nokey.tsv"
 	run --separate-stderr sp-browse --plain "$BATS_TEST_TMPDIR/nokey.tsv"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-browse: no column 'workload_key' (pipe through sp-group first)" ]
+	[ "$stderr" = "sp-browse: $BATS_TEST_TMPDIR/nokey.tsv: no column 'workload_key' (pipe through sp-group first)" ]
 	run --separate-stderr sp-browse --plain </dev/null
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-browse: <stdin>: no header line (empty input)" ]

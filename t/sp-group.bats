@@ -66,7 +66,7 @@ setup() {
 	run --separate-stderr sp-group "$T/noname.tsv"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	[ "$stderr" = "sp-group: no column 'name' (pipe through sp-fetch first)" ]
+	[ "$stderr" = "sp-group: $T/noname.tsv: no column 'name' (pipe through sp-fetch first)" ]
 }
 
 @test "sp-group: a GPU count that is not a number names file and line" {
@@ -201,7 +201,7 @@ setup() {
 	[ "$output" = 2 ]
 	run --separate-stderr sp-group --rollup --by source "$T/jobs.tsv"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-group: no column 'source' (pipe through sp-attr first)" ]
+	[ "$stderr" = "sp-group: $T/jobs.tsv: no column 'source' (pipe through sp-attr first)" ]
 	run --separate-stderr sp-group --by source "$T/src.tsv"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-group: --by splits the workloads of --rollup; add --rollup" ]

@@ -170,7 +170,7 @@ Not counted as hangs: 0 runs moving data (0 B moved), 0 whose state says why; 0 
 	run --separate-stderr sp-hang "$BATS_TEST_TMPDIR/raw.tsv"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	[ "$stderr" = "sp-hang: no column 'total_cpu_s' (pipe through sp-fetch first)" ]
+	[ "$stderr" = "sp-hang: $BATS_TEST_TMPDIR/raw.tsv: no column 'total_cpu_s' (pipe through sp-fetch first)" ]
 }
 
 @test "sp-hang: a bad number names file and line" {

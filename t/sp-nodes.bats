@@ -266,14 +266,14 @@ sp-nodes: 2 node lists in all were cut the same way" ]
 	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/raw.tsv"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	[ "$stderr" = "sp-nodes: no column 'workload_key' (pipe through sp-group first)" ]
+	[ "$stderr" = "sp-nodes: $BATS_TEST_TMPDIR/raw.tsv: no column 'workload_key' (pipe through sp-group first)" ]
 }
 
 @test "sp-nodes: without nodelist, pipe through sp-fetch" {
 	printf 'jobid\tstate\telapsed_s\ttotal_cpu_s\tworkload_key\n' >"$BATS_TEST_TMPDIR/raw.tsv"
 	run --separate-stderr sp-nodes "$BATS_TEST_TMPDIR/raw.tsv"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-nodes: no column 'nodelist' (pipe through sp-fetch first)" ]
+	[ "$stderr" = "sp-nodes: $BATS_TEST_TMPDIR/raw.tsv: no column 'nodelist' (pipe through sp-fetch first)" ]
 }
 
 @test "sp-nodes: a bad number names file and line" {

@@ -216,7 +216,7 @@ k" ]
 	printf '%s\n' "$ADVICE_HEADER" | sed 's/requested_text/requested/' >a
 	run --separate-stderr sp-report advice --plain --rollup r --advice a
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-report: no column 'requested_text' (pipe through sp-size first)" ]
+	[ "$stderr" = "sp-report: a: no column 'requested_text' (pipe through sp-size first)" ]
 }
 
 @test "advice and exclude on the demo: the article's lines, the machines named" {

@@ -143,10 +143,10 @@ carol/cpu/cpu/eval" ]
 	printf 'jobid\tuser\n1\talice\n' >"$BATS_TEST_TMPDIR/thin"
 	run --separate-stderr sp-select -q normal "$BATS_TEST_TMPDIR/thin"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-select: no column 'qos' (pipe through sp-fetch first)" ]
+	[ "$stderr" = "sp-select: $BATS_TEST_TMPDIR/thin: no column 'qos' (pipe through sp-fetch first)" ]
 	run --separate-stderr sp-select --keys "$BATS_TEST_TMPDIR/thin"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-select: no column 'workload_key' (pipe through sp-group first)" ]
+	[ "$stderr" = "sp-select: $BATS_TEST_TMPDIR/thin: no column 'workload_key' (pipe through sp-group first)" ]
 	# an option that reads no missing column is fine
 	run --separate-stderr sp-select -u alice "$BATS_TEST_TMPDIR/thin"
 	[ "$status" -eq 0 ]

@@ -473,7 +473,7 @@ node_history() {
 	printf 'jobid\tname\n1\tx\n' >nostate.tsv
 	run --separate-stderr sp-show nostate.tsv
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-show: no column 'state' (pipe through sp-fetch first)" ]
+	[ "$stderr" = "sp-show: nostate.tsv: no column 'state' (pipe through sp-fetch first)" ]
 	{ header; record jobid=1 state=COMPLETED elapsed_s=1:00; } >bad.tsv
 	run --separate-stderr sp-show bad.tsv
 	[ "$status" -eq 2 ]

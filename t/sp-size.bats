@@ -146,11 +146,11 @@ sp-size: left out 1 open record (never ended)" ]
 	run --separate-stderr sp-size "$T/nokey.tsv"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	[ "$stderr" = "sp-size: no column 'workload_key' (pipe through sp-group first)" ]
+	[ "$stderr" = "sp-size: $T/nokey.tsv: no column 'workload_key' (pipe through sp-group first)" ]
 	printf 'jobid\telapsed_s\tworkload_key\n1\t60\tu/p/cpu/w\n' >"$T/nostate.tsv"
 	run --separate-stderr sp-size "$T/nostate.tsv"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-size: no column 'state' (pipe through sp-fetch first)" ]
+	[ "$stderr" = "sp-size: $T/nostate.tsv: no column 'state' (pipe through sp-fetch first)" ]
 }
 
 @test "sp-size: a field that is not a number names file and line" {

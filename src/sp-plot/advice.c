@@ -25,13 +25,13 @@ struct advice {
 static void
 read_advice(struct sp_reader *r, struct advice *a)
 {
-	int cflag = plot_need(r, "flag", "sp-size");
-	int cverdict = plot_need(r, "verdict", "sp-size");
-	int cwl = plot_need(r, "workload", "sp-size");
-	int cuser = plot_need(r, "user", "sp-size");
-	int creq = plot_need(r, "requested", "sp-size");
-	int ctarget = plot_need(r, "target", "sp-size");
-	int cpeak = plot_need(r, "observed", "sp-size");
+	int cflag = sp_reader_need(r, "flag", "sp-size");
+	int cverdict = sp_reader_need(r, "verdict", "sp-size");
+	int cwl = sp_reader_need(r, "workload", "sp-size");
+	int cuser = sp_reader_need(r, "user", "sp-size");
+	int creq = sp_reader_need(r, "requested", "sp-size");
+	int ctarget = sp_reader_need(r, "target", "sp-size");
+	int cpeak = sp_reader_need(r, "observed", "sp-size");
 
 	memset(a, 0, sizeof *a);
 	while (sp_next_or_die(r)) {

@@ -146,9 +146,9 @@ read_array(struct sp_reader *r, struct array *a)
 	struct plot_sel sel;
 	int clabel = sp_reader_col(r, "workload");
 
-	plot_need(r, "array_job", "sp-fetch");
-	plot_need(r, "max_rss_b", "sp-fetch");
-	plot_need(r, "mem_limit_node_b", "sp-fetch");
+	sp_reader_need(r, "array_job", "sp-fetch");
+	sp_reader_need(r, "max_rss_b", "sp-fetch");
+	sp_reader_need(r, "mem_limit_node_b", "sp-fetch");
 	plot_sel_open(&sel, r, a->key);
 	sp_jobcols_resolve(&c, r);
 	a->master_limit_b = NAN;

@@ -35,13 +35,13 @@ struct cost {
 static void
 read_cost(struct sp_reader *r, struct cost *c)
 {
-	int cres = plot_need(r, "resource", "sp-size --cost");
-	int cunit = plot_need(r, "unit", "sp-size --cost");
-	int cruns = plot_need(r, "runs", "sp-size --cost");
+	int cres = sp_reader_need(r, "resource", "sp-size --cost");
+	int cunit = sp_reader_need(r, "unit", "sp-size --cost");
+	int cruns = sp_reader_need(r, "runs", "sp-size --cost");
 	int col[NWAYS];
 
 	for (int k = 0; k < NWAYS; k++)
-		col[k] = plot_need(r, columns[k], "sp-size --cost");
+		col[k] = sp_reader_need(r, columns[k], "sp-size --cost");
 	memset(c, 0, sizeof *c);
 	while (sp_next_or_die(r)) {
 		struct resource *x;

@@ -37,10 +37,10 @@ by_failed(const void *a, const void *b)
 static void
 read_rollup(struct sp_reader *r, struct failures *f)
 {
-	int cruns = plot_need(r, "runs", "sp-group --rollup");
-	int cfailed = plot_need(r, "failed", "sp-group --rollup");
-	int clabel = plot_need(r, "label", "sp-group --rollup");
-	int cuser = plot_need(r, "user", "sp-group --rollup");
+	int cruns = sp_reader_need(r, "runs", "sp-group --rollup");
+	int cfailed = sp_reader_need(r, "failed", "sp-group --rollup");
+	int clabel = sp_reader_need(r, "label", "sp-group --rollup");
+	int cuser = sp_reader_need(r, "user", "sp-group --rollup");
 	size_t at = 0;
 
 	memset(f, 0, sizeof *f);

@@ -42,12 +42,12 @@ static void
 read_summary(struct sp_reader *r, struct idle *t)
 {
 	const char *stage = "sp-hang --summary";
-	int csection = plot_need(r, "section", stage);
-	int cruns = plot_need(r, "runs", stage);
-	int ccount = plot_need(r, "count", stage);
-	int cgpu = plot_need(r, "held_gpu_h", stage);
-	int ccore = plot_need(r, "held_core_h", stage);
-	int cwl = plot_need(r, "workload", stage);
+	int csection = sp_reader_need(r, "section", stage);
+	int cruns = sp_reader_need(r, "runs", stage);
+	int ccount = sp_reader_need(r, "count", stage);
+	int cgpu = sp_reader_need(r, "held_gpu_h", stage);
+	int ccore = sp_reader_need(r, "held_core_h", stage);
+	int cwl = sp_reader_need(r, "workload", stage);
 
 	memset(t, 0, sizeof *t);
 	while (sp_next_or_die(r)) {

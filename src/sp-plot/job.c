@@ -50,8 +50,8 @@ read_job(struct sp_reader *r, const struct plot_opts *o, struct one *t)
 	struct sp_job j;
 	struct sp_buf first = { 0 };
 
-	plot_need(r, "jobid", "sp-fetch");
-	plot_need(r, "elapsed_s", "sp-fetch");
+	sp_reader_need(r, "jobid", "sp-fetch");
+	sp_reader_need(r, "elapsed_s", "sp-fetch");
 	sp_jobcols_resolve(&c, r);
 	memset(t, 0, sizeof *t);
 	while (sp_next_or_die(r)) {

@@ -47,14 +47,14 @@ static void
 read_nodes(struct sp_reader *r, struct nodes *t)
 {
 	const char *stage = "sp-nodes";
-	int cnode = plot_need(r, "node", stage);
-	int ctrials = plot_need(r, "trials", stage);
-	int cbad = plot_need(r, "bad", stage);
-	int crate = plot_need(r, "rate", stage);
-	int clo = plot_need(r, "ci_low", stage);
-	int chi = plot_need(r, "ci_high", stage);
-	int ccmp = plot_need(r, "comparison", stage);
-	int cverdict = plot_need(r, "verdict", stage);
+	int cnode = sp_reader_need(r, "node", stage);
+	int ctrials = sp_reader_need(r, "trials", stage);
+	int cbad = sp_reader_need(r, "bad", stage);
+	int crate = sp_reader_need(r, "rate", stage);
+	int clo = sp_reader_need(r, "ci_low", stage);
+	int chi = sp_reader_need(r, "ci_high", stage);
+	int ccmp = sp_reader_need(r, "comparison", stage);
+	int cverdict = sp_reader_need(r, "verdict", stage);
 	int cwl = sp_reader_col(r, "workload");
 	int cuser = sp_reader_col(r, "user");
 

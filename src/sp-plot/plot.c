@@ -43,20 +43,6 @@ plot_kind(const char *name)
 }
 
 int
-plot_need(const struct sp_reader *r, const char *col, const char *stage)
-{
-	int i = sp_reader_col(r, col);
-
-	if (i >= 0)
-		return i;
-	if (strcmp(r->name, "<stdin>") == 0)
-		sp_die(SP_EXIT_USAGE, "no column '%s' (pipe through %s "
-		       "first)", col, stage);
-	sp_die(SP_EXIT_USAGE, "%s: no column '%s' (pipe through %s first)",
-	       r->name, col, stage);
-}
-
-int
 plot_num(const struct sp_reader *r, int col, double *v)
 {
 	int rc;
@@ -128,9 +114,9 @@ plot_find_finding(const char *path, const char *code, struct plot_finding *f)
 
 	memset(f, 0, sizeof *f);
 	sp_open_or_die(&r, paths, 1);
-	ccode = plot_need(&r, "code", "sp-size --findings");
-	ckey = plot_need(&r, "workload_key", "sp-size --findings");
-	cids = plot_need(&r, "jobid", "sp-size --findings");
+	ccode = sp_reader_need(&r, "code", "sp-size --findings");
+	ckey = sp_reader_need(&r, "workload_key", "sp-size --findings");
+	cids = sp_reader_need(&r, "jobid", "sp-size --findings");
 	/* Read to the end all the same: a bad record is bad input. */
 	while (sp_next_or_die(&r)) {
 		if (found || !sp_slice_eq(r.f[ccode], code))
@@ -162,7 +148,7 @@ plot_sel_open(struct plot_sel *s, const struct sp_reader *r, const char *key)
 	memset(s, 0, sizeof *s);
 	s->given = key != NULL;
 	s->key = key ? sp_xstrdup(key) : NULL;
-	s->ckey = key ? plot_need(r, "workload_key", "sp-group") :
+	s->ckey = key ? sp_reader_need(r, "workload_key", "sp-group") :
 		  sp_reader_col(r, "workload_key");
 }
 

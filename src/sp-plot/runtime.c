@@ -34,8 +34,8 @@ read_runs(struct sp_reader *r, struct runtime *t)
 	struct sp_jobcols c;
 	struct sp_job j;
 
-	plot_need(r, "elapsed_s", "sp-fetch");
-	plot_need(r, "state", "sp-fetch");
+	sp_reader_need(r, "elapsed_s", "sp-fetch");
+	sp_reader_need(r, "state", "sp-fetch");
 	sp_jobcols_only(&c, r, "step", "open", "end", "state", "elapsed_s",
 			NULL);
 	memset(t, 0, sizeof *t);

@@ -27,9 +27,9 @@ by_value(const void *a, const void *b)
 static void
 read_rollup(struct sp_reader *r, struct share *s)
 {
-	int ccum = plot_need(r, "cum_share", "sp-group --rollup");
-	int cshare = plot_need(r, "share", "sp-group --rollup");
-	int clabel = plot_need(r, "label", "sp-group --rollup");
+	int ccum = sp_reader_need(r, "cum_share", "sp-group --rollup");
+	int cshare = sp_reader_need(r, "share", "sp-group --rollup");
+	int clabel = sp_reader_need(r, "label", "sp-group --rollup");
 	double best = -1;
 
 	memset(s, 0, sizeof *s);

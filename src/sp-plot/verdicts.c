@@ -39,8 +39,8 @@ index_of(const char *const *names, size_t n, struct sp_slice s)
 static void
 read_advice(struct sp_reader *r, struct tally *t)
 {
-	int cflag = plot_need(r, "flag", "sp-size");
-	int cverdict = plot_need(r, "verdict", "sp-size");
+	int cflag = sp_reader_need(r, "flag", "sp-size");
+	int cverdict = sp_reader_need(r, "verdict", "sp-size");
 
 	memset(t, 0, sizeof *t);
 	while (sp_next_or_die(r)) {

@@ -81,8 +81,8 @@ read_walk(struct sp_reader *r, struct walk *w)
 	struct plot_sel sel;
 	int clabel = sp_reader_col(r, "workload");
 
-	plot_need(r, "state", "sp-fetch");
-	plot_need(r, "max_rss_b", "sp-fetch");
+	sp_reader_need(r, "state", "sp-fetch");
+	sp_reader_need(r, "max_rss_b", "sp-fetch");
 	plot_sel_open(&sel, r, w->key);
 	sp_jobcols_resolve(&c, r);
 	while (sp_next_or_die(r)) {
