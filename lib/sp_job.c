@@ -88,29 +88,47 @@ sp_jobcols_need(const struct sp_reader *r, const char *added_by, ...)
  * form over a power of ten, both exact, so one correctly rounded
  * division.  0, or -1 for anything else (sp_field_num decides).
  */
+/* Reads digits from p on into *mant; returns where they stop. */
+static const unsigned char *
+digits(const unsigned char *p, const unsigned char *end, uint64_t *mant)
+{
+	uint64_t m = *mant;
+
+	for (; p < end; p++) {
+		unsigned d = (unsigned)*p - '0';
+
+		if (d >= 10)
+			break;
+		m = m * 10 + d;
+	}
+	*mant = m;
+	return p;
+}
+
 static int
 plain_decimal(struct sp_slice s, double *out)
 {
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
 		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	const unsigned char *p = (const unsigned char *)s.p, *end = p + s.n;
+	const unsigned char *stop;
 	uint64_t mant = 0;
-	size_t i, point = 0;
+	size_t decimals = 0;
 
 	if (s.n == 0 || s.n > 16)
 		return -1;
-	for (i = 0; i < s.n; i++) {
-		unsigned d = (unsigned char)s.p[i] - '0';
-
-		if (d < 10)
-			mant = mant * 10 + d;
-		else if (s.p[i] == '.' && point == 0 && i > 0 && i + 1 < s.n)
-			point = i;
-		else
+	/* The whole part, then at most one point with digits both sides:
+	 * a loop that only tests for a digit, most fields being whole. */
+	stop = digits(p, end, &mant);
+	if (stop < end) {
+		if (*stop != '.' || stop == p || stop + 1 == end ||
+		    digits(stop + 1, end, &mant) != end)
 			return -1;
-	}
-	if (point == 0 && s.n > 15)
+		decimals = (size_t)(end - stop - 1);
+	} else if (s.n > 15) {
 		return -1;
-	*out = (double)mant / pow10[point ? s.n - point - 1 : 0];
+	}
+	*out = (double)mant / pow10[decimals];
 	return 0;
 }
 
@@ -228,9 +246,16 @@ sp_job_parse_checked(struct sp_job *j, const struct sp_jobcols *c,
 	else if (plain_decimal(r->f[c->name], &j->name) < 0 && \
 		 number(r, c->name, #name, &j->name) < 0) \
 		return -1;
+/* An absent time in line too: most stages read one or two of four. */
 #define SP_XP_T(name) \
-	if (timestamp(r, c->name, #name, &j->name, &j->name##_t, \
-		      &j->name##_known) < 0) return -1;
+	if (c->name < 0) { \
+		j->name = (struct sp_slice){ "", 0 }; \
+		j->name##_t = 0; \
+		j->name##_known = 0; \
+	} else if (timestamp(r, c->name, #name, &j->name, &j->name##_t, \
+			     &j->name##_known) < 0) { \
+		return -1; \
+	}
 #define SP_X(name, kind) SP_XP_##kind(name)
 	SP_JOB_COLUMNS(SP_X)
 #undef SP_X

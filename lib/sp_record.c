@@ -95,6 +95,11 @@ open_next(struct sp_reader *r)
  * grows the block to fit it.
  */
 #define READ_CHUNK ((size_t)1 << 17)
+/*
+ * Zeroed bytes after the input in the block: split_wanted reads a line's
+ * last window whole, wherever the line ends.
+ */
+#define READ_PAD SP_SCAN_WIDE
 
 /* Reads more input after what is unread; 1 more read, 0 none, -1 error. */
 static int
@@ -110,8 +115,9 @@ fill(struct sp_reader *r)
 		r->blkpos = 0;
 	}
 	/* One byte always spare: a last line without LF ends in a NUL. */
-	r->blk = sp_xgrow(r->blk, &r->blkcap, r->blklen + READ_CHUNK + 1, 1);
-	room = r->blkcap - r->blklen - 1;
+	r->blk = sp_xgrow(r->blk, &r->blkcap,
+			  r->blklen + READ_CHUNK + 1 + READ_PAD, 1);
+	room = r->blkcap - r->blklen - 1 - READ_PAD;
 	if (fd >= 0) {
 		/* A pipe answers with what it has: records flow on at once. */
 		do
@@ -134,6 +140,7 @@ fill(struct sp_reader *r)
 		return 0;
 	}
 	r->blklen += (size_t)n;
+	memset(r->blk + r->blklen, 0, 1 + READ_PAD);
 	return 1;
 }
 
@@ -207,14 +214,15 @@ set_nul_err(struct sp_reader *r)
  * fields found, or SIZE_MAX for a NUL byte in the line.  With nul_ends
  * a NUL ends a field too: what is left of a line split_wanted split.
  */
-static size_t
-split(struct sp_reader *r, size_t want, int nul_ends)
+static inline size_t
+split_at(struct sp_reader *r, size_t want, int nul_ends)
 {
-	char *p = r->buf, end2 = nul_ends ? '\0' : '\t';
+	char *p = r->buf;
 	size_t n = r->len, nf = 0, start = 0, i = 0;
 
 	for (; i + SP_SCAN_WIDTH <= n; i += SP_SCAN_WIDTH) {
-		unsigned m = sp_scan_mask2(p + i, '\t', end2);
+		unsigned m = nul_ends ? sp_scan_mask2(p + i, '\t', '\0') :
+		    sp_scan_mask1(p + i, '\t');
 
 		if (!nul_ends && sp_scan_mask1(p + i, '\0') != 0)
 			return SIZE_MAX;
@@ -236,6 +244,19 @@ split(struct sp_reader *r, size_t want, int nul_ends)
 	}
 	END_FIELD(n);
 	return nf;
+}
+
+/* Both kinds, each with its test folded in. */
+static size_t
+split(struct sp_reader *r, size_t want)
+{
+	return split_at(r, want, 0);
+}
+
+static void
+split_rest(struct sp_reader *r)
+{
+	split_at(r, r->ncols, 1);
 }
 
 /*
@@ -260,14 +281,23 @@ take_field(struct sp_reader *r, size_t nf, size_t start, size_t end)
 static size_t
 split_wanted(struct sp_reader *r)
 {
-	char *p = r->buf;
-	size_t n = r->len, nf = 0, start = 0, i = 0;
+	const char *p = r->buf;
+	size_t n = r->len, nf = 0, start = 0, i;
 	size_t next = r->next_want[0];
 	int nul;
 
-	for (; i + SP_SCAN_WIDE <= n; i += SP_SCAN_WIDE) {
+	/* The last window reads past the line into the block's padding. */
+	for (i = 0; i < n; i += SP_SCAN_WIDE) {
 		uint64_t m = sp_scan_wide(p + i, '\t', '\0', &nul);
 
+		if (n - i < SP_SCAN_WIDE) {
+			uint64_t in = ((uint64_t)1 << (n - i)) - 1;
+			int any;
+
+			m &= in;
+			nul = nul && (sp_scan_wide(p + i, '\0', '\0', &any) &
+				      in) != 0;
+		}
 		if (nul)
 			return SIZE_MAX;
 		if (m == 0)
@@ -286,16 +316,6 @@ split_wanted(struct sp_reader *r)
 			start = j + 1;
 		}
 	}
-	for (; i < n; i++) {
-		if (p[i] == '\t') {
-			if (nf == next)
-				next = take_field(r, nf, start, i);
-			nf++;
-			start = i + 1;
-		} else if (p[i] == '\0') {
-			return SIZE_MAX;
-		}
-	}
 	if (nf == next)
 		take_field(r, nf, start, n);
 	return nf + 1;
@@ -308,7 +328,7 @@ sp_reader_split_all(struct sp_reader *r)
 {
 	if (!r->partial)
 		return;
-	split(r, r->ncols, 1);
+	split_rest(r);
 	r->partial = 0;
 }
 
@@ -418,7 +438,7 @@ take_header(struct sp_reader *r)
 	for (i = 0; i < r->len; i++)
 		nf += r->buf[i] == '\t';
 	r->f = sp_xgrow(r->f, &r->fcap, nf, sizeof *r->f);
-	split(r, nf, 0);
+	split(r, nf);
 	r->ncols = nf;
 	r->cols = sp_xcalloc(nf, sizeof *r->cols);
 	if (looks_like_record(r, nf)) {
@@ -532,7 +552,7 @@ sp_reader_next(struct sp_reader *r)
 		    memcmp(r->buf, r->header_line, r->len) == 0)
 			continue;
 		r->partial = r->next_want != NULL;
-		nf = r->partial ? split_wanted(r) : split(r, r->ncols, 0);
+		nf = r->partial ? split_wanted(r) : split(r, r->ncols);
 		if (nf == SIZE_MAX) {
 			set_nul_err(r);
 			return -1;

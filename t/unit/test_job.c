@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sp.h"
@@ -193,6 +194,57 @@ test_numbers(void)
 	sp_buf_free(&text);
 }
 
+/*
+ * Random numbers, mostly digits of every length, as the line's only
+ * field, at the end of the input or not: read eight digits at a time
+ * (past the field, into what follows it), each is what sp_field_num
+ * makes of it.
+ */
+static void
+test_numbers_random(void)
+{
+	static const char alphabet[] = "0123456789012345678901234567890.-e:";
+	struct sp_buf text = { 0 };
+	int wrong = 0;
+
+	srand(17);
+	for (int round = 0; round < 20000; round++) {
+		size_t n = 1 + (size_t)(rand() % 17);
+		struct sp_jobcols c;
+		struct sp_reader r;
+		struct sp_job j;
+		double want = NAN;
+		FILE *fp;
+		int rc, got;
+
+		sp_buf_clear(&text);
+		sp_buf_adds(&text, "elapsed_s\n");
+		for (size_t k = 0; k < n; k++)
+			sp_buf_addc(&text, rand() % 8 ? (char)('0' + rand() % 10)
+			    : alphabet[rand() % (int)(sizeof alphabet - 1)]);
+		rc = sp_field_num((struct sp_slice){ text.p + 10, n }, &want);
+		if (rand() % 2)
+			sp_buf_addc(&text, '\n');
+		fp = fmemopen(text.p, text.len, "r");
+		if (sp_reader_open_stream(&r, fp, "n") < 0 ||
+		    sp_reader_next(&r) != 1) {
+			wrong++;
+		} else {
+			sp_jobcols_only(&c, &r, "elapsed_s", NULL);
+			got = sp_job_parse_checked(&j, &c, &r);
+			if (rc == 1)
+				wrong += got != 0 || j.elapsed_s != want;
+			else
+				wrong += got != -1;
+		}
+		sp_reader_close(&r);
+		fclose(fp);
+	}
+	is_int(0, wrong, "20000 random numbers read as sp_field_num reads "
+	       "them");
+	sp_buf_free(&text);
+}
+
 /* A remembered day changes nothing: each timestamp is read in full. */
 static void
 test_timestamps(void)
@@ -294,6 +346,7 @@ main(void)
 	test_hours();
 	test_workload();
 	test_numbers();
+	test_numbers_random();
 	test_timestamps();
 	test_only();
 	return done_testing();
