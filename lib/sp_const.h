@@ -301,4 +301,17 @@
 /* The partitions a name ran in, named when one is chosen for it. */
 #define SP_NEAR_PARTITIONS		4
 
+/*
+ * sp_parse_mem reads a value of at most this many digits and a unit
+ * letter at once (exact: below 2^53, times a power of two); longer or
+ * odder ones take the general path.
+ */
+#define SP_MEM_FAST_DIGITS	15
+
+/*
+ * sp_parse_duration reads D-HH:MM:SS at once with at most this many
+ * digits of days (exact: every term an integer below 2^53).
+ */
+#define SP_DURATION_FAST_DAYS	6
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sp_const.h"
 #include "sp_units.h"
 
 /* What sacct prints when there is no value, compared case-insensitively. */
@@ -62,17 +63,9 @@ sp_is_sentinel(const char *s, size_t n)
 
 	if (s == NULL || n == 0)
 		return 1;
-	/* Every value sacct prints is checked here: a digit, the common
-	 * case, is never a sentinel, and no word is compared for it. */
-	if (s[0] >= '0' && s[0] <= '9')
+	/* Most values (digits, most text) are told by their first byte. */
+	if (!sp_may_be_sentinel(s, n))
 		return 0;
-	/* Nor is most text: only these start a sentinel (any case). */
-	switch (lower((unsigned char)s[0])) {
-	case 'u': case 'n': case 'p': case 'i': case '(': case '-': case '+':
-		break;
-	default:
-		return 0;
-	}
 	for (i = 0; i < sizeof sentinels / sizeof sentinels[0]; i++)
 		if (sentinels[i].n == n && same_word(s, n, sentinels[i].s))
 			return 1;
@@ -185,6 +178,85 @@ mem_unit(char c)
 	}
 }
 
+/*
+ * Eight decimal digits at s as their value, or -1 when a byte is not a
+ * digit: byte memory counts have eight or more, and a digit at a time
+ * costs a compare, a multiply and an add each (SWAR, as in simdjson).
+ */
+static int64_t
+eight_digits(const char *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x;
+
+	memcpy(&x, s, 8);
+	if (((x & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
+	    (((x + UINT64_C(0x0606060606060606)) &
+	    UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) !=
+	    UINT64_C(0x3333333333333333))
+		return -1;
+	x -= UINT64_C(0x3030303030303030);
+	x = x * 10 + (x >> 8);
+	x = ((x & UINT64_C(0x000000FF000000FF)) *
+	    (100 + (UINT64_C(1000000) << 32)) +
+	    ((x >> 16) & UINT64_C(0x000000FF000000FF)) *
+	    (1 + (UINT64_C(10000) << 32))) >> 32;
+	return (int64_t)(x & 0xFFFFFFFF);
+#else
+	int64_t v = 0;
+
+	for (int i = 0; i < 8; i++) {
+		if (!is_digit(s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+#endif
+}
+
+/*
+ * The form sacct prints nearly always, digits and at most a unit letter
+ * (34196234K, 852492288, 64G), read at once: 1 with *out set, else 0.
+ * Up to SP_MEM_FAST_DIGITS digits the integer is exact in a double and
+ * a unit is a power of two, so the product is the value the general
+ * path gives; what has more to say (a fraction, a scope, Slurm's old
+ * per-CPU bit, zero, a bad unit) goes on to it.
+ */
+static int
+mem_fast(const char *s, size_t n, double bare_unit, double *out)
+{
+	uint64_t w = 0;
+	double unit = bare_unit;
+	size_t i;
+
+	if (n == 0 || n > SP_MEM_FAST_DIGITS + 1 ||
+	    !(isfinite(bare_unit) && bare_unit > 0))
+		return 0;
+	i = 0;
+	if (n >= 8) {
+		int64_t v = eight_digits(s);
+
+		if (v >= 0) {
+			w = (uint64_t)v;
+			i = 8;
+		}
+	}
+	for (; i < n && is_digit(s[i]); i++)
+		w = w * 10 + (uint64_t)(s[i] - '0');
+	if (i == 0 || i > SP_MEM_FAST_DIGITS)
+		return 0;
+	if (i + 1 == n)
+		unit = mem_unit(s[i]);
+	else if (i != n)
+		return 0;
+	if (unit == 0)
+		return 0;
+	if (unit == SP_MIB && w >= (UINT64_C(1) << 31))
+		return 0;
+	*out = (double)w * unit;
+	return *out > 0 && *out <= SP_UNITS_MAX;
+}
+
 enum sp_val
 sp_parse_mem(const char *s, size_t n, double bare_unit, int zero_unknown,
 	     double *bytes, char *scope)
@@ -201,6 +273,11 @@ sp_parse_mem(const char *s, size_t n, double bare_unit, int zero_unknown,
 		*scope = 0;
 	if (s == NULL)
 		n = 0;
+	if (mem_fast(s, n, bare_unit, &v)) {
+		if (bytes)
+			*bytes = v;
+		return SP_VAL_OK;
+	}
 	/* A digit, the common case, is never a sentinel. */
 	if ((n == 0 || !is_digit(s[0])) && sp_is_sentinel(s, n))
 		return SP_VAL_UNKNOWN;
@@ -264,6 +341,51 @@ duration_part(const char *s, size_t n, int allow_frac, double limit,
 	return 0;
 }
 
+static int
+two_digits(const char *s)
+{
+	return is_digit(s[0]) && is_digit(s[1]) ? (s[0] - '0') * 10 +
+	    (s[1] - '0') : -1;
+}
+
+/*
+ * HH:MM:SS and D-HH:MM:SS (up to SP_DURATION_FAST_DAYS digits of days),
+ * the forms sacct prints most, read at once: 1 with *seconds set (when
+ * not NULL), else 0.  The same value as the parts below give, every
+ * term an exact integer; a minute or second of 60 or more, an hour of
+ * 24 or more after days, or anything else goes on to them.
+ */
+static int
+hms_fast(const char *s, size_t n, double *seconds)
+{
+	const char *t;
+	double days = 0;
+	int h, m, sec;
+
+	if (n < 8 || n == 9 || n > 9 + SP_DURATION_FAST_DAYS)
+		return 0;
+	t = s + n - 8;
+	if (t[2] != ':' || t[5] != ':')
+		return 0;
+	h = two_digits(t);
+	m = two_digits(t + 3);
+	sec = two_digits(t + 6);
+	if (h < 0 || m < 0 || sec < 0 || m >= 60 || sec >= 60)
+		return 0;
+	if (n > 8) {
+		if (t[-1] != '-' || h >= 24)
+			return 0;
+		for (; s < t - 1; s++) {
+			if (!is_digit(*s))
+				return 0;
+			days = days * 10 + (*s - '0');
+		}
+	}
+	if (seconds)
+		*seconds = days * 86400 + h * 3600.0 + m * 60 + sec;
+	return 1;
+}
+
 enum sp_val
 sp_parse_duration(const char *s, size_t n, double *seconds)
 {
@@ -277,24 +399,8 @@ sp_parse_duration(const char *s, size_t n, double *seconds)
 		*seconds = NAN;
 	if (s == NULL)
 		n = 0;
-	/*
-	 * HH:MM:SS, the form sacct prints most: read at once.  The same
-	 * value as the parts below give; a minute or second of 60 or more
-	 * goes on to be refused there.
-	 */
-	if (n == 8 && s[2] == ':' && s[5] == ':' && is_digit(s[0]) &&
-	    is_digit(s[1]) && is_digit(s[3]) && is_digit(s[4]) &&
-	    is_digit(s[6]) && is_digit(s[7])) {
-		int m = (s[3] - '0') * 10 + (s[4] - '0');
-		int sec = (s[6] - '0') * 10 + (s[7] - '0');
-
-		if (m < 60 && sec < 60) {
-			if (seconds)
-				*seconds = ((s[0] - '0') * 10 + (s[1] - '0')) *
-				    3600.0 + m * 60 + sec;
-			return SP_VAL_OK;
-		}
-	}
+	if (hms_fast(s, n, seconds))
+		return SP_VAL_OK;
 	if (sp_is_sentinel(s, n))
 		return SP_VAL_UNKNOWN;
 	end = s + n;
@@ -403,7 +509,8 @@ sp_parse_time(const char *s, size_t n, int64_t *epoch)
 		*epoch = 0;
 	if (s == NULL)
 		n = 0;
-	if (sp_is_sentinel(s, n))
+	/* A timestamp starts with a digit: no call to tell it from a word. */
+	if (sp_may_be_sentinel(s, n) && sp_is_sentinel(s, n))
 		return SP_VAL_UNKNOWN;
 	/* Exactly "YYYY-MM-DDTHH:MM:SS": sacct's %FT%T, nothing else. */
 	if (n != 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||

@@ -56,6 +56,24 @@ sp_nan_max(double a, double b)
 int sp_is_sentinel(const char *s, size_t n);
 
 /*
+ * 0 when s[0..n) cannot be a sentinel by its first byte: every sentinel
+ * starts with one of these (any case), and no digit does.  Inline, since
+ * every text field of every row is asked; sp_is_sentinel asks it first.
+ */
+static inline int
+sp_may_be_sentinel(const char *s, size_t n)
+{
+	if (n == 0)
+		return 1;
+	switch (s[0] | 0x20) {
+	case 'u': case 'n': case 'p': case 'i': case '(': case '-': case '+':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
  * sacct memory: K M G T P are powers of 1024, a bare number is MiB
  * (ReqMem) -- or bytes where sacct prints bytes (MaxRSS with no suffix is
  * bytes: pass bare_unit = 1).  A trailing 'n' or 'c' is a scope, returned

@@ -750,8 +750,8 @@ fast_forms(void)
  * the faster one must agree with on every input, bit for bit.
  */
 static int
-ref_decimal(const char *s, size_t n, double *value, uint64_t *whole_out,
-	    int *has_frac, size_t *len)
+ref_decimal(const char *s, size_t n, int allow_frac, double *value,
+	    uint64_t *whole_out, int *has_frac, size_t *len)
 {
 	static const double p10[19] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
 		1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
@@ -769,7 +769,7 @@ ref_decimal(const char *s, size_t n, double *value, uint64_t *whole_out,
 			return -1;
 		whole = whole * 10 + (uint64_t)(s[i] - '0');
 	}
-	if (i < n && s[i] == '.') {
+	if (allow_frac && i < n && s[i] == '.') {
 		if (i + 1 >= n || !(s[i + 1] >= '0' && s[i + 1] <= '9'))
 			return 0;
 		*has_frac = 1;
@@ -810,7 +810,9 @@ ref_mem(const char *s, size_t n, double bare, int zero_unknown,
 	*scope = 0;
 	if (sp_is_sentinel(s, n))
 		return SP_VAL_UNKNOWN;
-	if (ref_decimal(s, n, &v, &whole, &has_frac, &i) != 1)
+	if (!(isfinite(bare) && bare > 0))
+		return SP_VAL_BAD;
+	if (ref_decimal(s, n, 1, &v, &whole, &has_frac, &i) != 1)
 		return SP_VAL_BAD;
 	if (i < n && s[i] != '\0' && (u = strchr(units, s[i])) != NULL) {
 		unit = ldexp(1.0, 10 * (int)(u - units + 1));
@@ -859,7 +861,8 @@ mem_agrees(const char *s, size_t n, double bare, int zero_unknown)
 static int
 mem_agrees_all(const char *s, size_t n)
 {
-	static const double bare[] = { 1.0, SP_KIB, SP_MIB };
+	static const double bare[] = { 1.0, SP_KIB, SP_MIB, 0.0, -1.0, NAN,
+		INFINITY, 1e300 };
 	int agree = 1;
 
 	for (size_t b = 0; b < sizeof bare / sizeof bare[0]; b++)
@@ -889,6 +892,11 @@ fast_mem(void)
 		"9007199254740992.5", "976562500000000P", "1000000P",
 		"Unknown", "None", "UNLIMITED", "N/A", "nan", "inf", "-inf",
 		"infinity", "(null)", "K", "M", "n", "c",
+		/* a byte beside the digits in an eight-byte group */
+		"1234567/", "123:5678K", "12345678:", "/2345678", "1234567:9",
+		"\xff\xff\xff\xff\xff\xff\xff\xff", "\3721234567",
+		"1234567\xfa", "12345678901234567890K", "123456789012345G",
+		"1234567890123456G", "0000000012345678",
 	};
 	unsigned long x = 88172645463325252UL;
 	long i, n = 200000;
@@ -923,6 +931,125 @@ fast_mem(void)
 	   "edge cases and %ld random numbers", i);
 }
 
+/* One part of a duration by the slow path (see sp_units.c). */
+static int
+ref_duration_part(const char *s, size_t n, int allow_frac, double limit,
+		  double *out)
+{
+	uint64_t whole;
+	size_t len;
+	int has_frac;
+	double v;
+
+	if (ref_decimal(s, n, allow_frac, &v, &whole, &has_frac, &len) != 1 ||
+	    len != n)
+		return -1;
+	if (limit > 0 && v >= limit)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* sp_parse_duration as first written: every form through its parts. */
+static int
+ref_parse_duration(const char *s, size_t n, double *seconds)
+{
+	const char *colon[3], *p = s, *end = s + n, *dash;
+	double days = 0, part[3] = { 0, 0, 0 }, total;
+	size_t nparts = 1;
+
+	*seconds = NAN;
+	if (sp_is_sentinel(s, n))
+		return SP_VAL_UNKNOWN;
+	dash = memchr(s, '-', n);
+	if (dash != NULL) {
+		if (ref_duration_part(s, (size_t)(dash - s), 0, 0, &days) < 0)
+			return SP_VAL_BAD;
+		p = dash + 1;
+	}
+	colon[0] = p;
+	for (; p < end; p++) {
+		if (*p != ':')
+			continue;
+		if (nparts == 3)
+			return SP_VAL_BAD;
+		colon[nparts++] = p + 1;
+	}
+	for (size_t i = 0; i < nparts; i++) {
+		const char *b = colon[i];
+		const char *e = i + 1 < nparts ? colon[i + 1] - 1 : end;
+		size_t unit = dash ? i : i + (3 - nparts);
+		double limit = unit == 0 ? 24 : 60;
+
+		if (!dash && i == 0)
+			limit = 0;
+		if (ref_duration_part(b, (size_t)(e - b), unit == 2, limit,
+		    &part[unit]) < 0)
+			return SP_VAL_BAD;
+	}
+	total = days * 86400 + part[0] * 3600 + part[1] * 60 + part[2];
+	if (!(isfinite(total) && total >= 0 && total <= SP_UNITS_MAX))
+		return SP_VAL_BAD;
+	*seconds = total;
+	return SP_VAL_OK;
+}
+
+static int
+duration_agrees(const char *s, size_t n)
+{
+	double a, b;
+	int ra = sp_parse_duration(s, n, &a), rb = ref_parse_duration(s, n, &b);
+
+	if (ra != rb || isnan(a) != isnan(b) ||
+	    (!isnan(a) && memcmp(&a, &b, sizeof a) != 0)) {
+		diag("duration \"%.*s\": %d %.17g, slow path %d %.17g", (int)n,
+		     s, ra, a, rb, b);
+		return 0;
+	}
+	return 1;
+}
+
+/* The fast duration forms against the slow path: edges, then random
+ * D-HH:MM:SS shapes with every byte sometimes out of place. */
+static void
+fast_duration(void)
+{
+	static const char *const edge[] = {
+		"", "00:00:00", "99:59:59", "23:60:00", "23:59:60",
+		"1-00:00:00", "1-23:59:59", "1-24:00:00", "-12:34:56",
+		"0-00:00:00", "000000-01:02:03", "999999-23:59:59",
+		"1234567-01:02:03", "12345678-01:02:03", "1:2-03:04:05",
+		"a-01:02:03", "1-1:02:03", "1-01:2:03", "1-01:02:3",
+		"1-01:02:03.5", "01:02:03.5", "1--01:02:03", "+1-01:02:03",
+		"1 -01:02:03", "12:34", "1:02:03", "100:00:00", "1-02",
+		"Unknown", "INVALID", "1-0a:00:00", ":1:22:33",
+	};
+	unsigned long x = 1442695040888963407UL;
+	long i, n = 200000;
+	int agree = 1;
+	char t[32];
+
+	for (size_t e = 0; e < sizeof edge / sizeof edge[0]; e++)
+		agree &= duration_agrees(edge[e], strlen(edge[e]));
+	for (i = 0; i < n && agree; i++) {
+		static const char odd[] = "0123456789:-.a ";
+		size_t len;
+
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		snprintf(t, sizeof t, "%lu-%02lu:%02lu:%02lu",
+		    (x >> 8) % 1000000 / (1 + (x >> 30) % 1000),
+		    (x >> 20) % 30, (x >> 26) % 64, (x >> 33) % 64);
+		if ((x >> 40) % 2)
+			memmove(t, strchr(t, '-') + 1, strlen(strchr(t, '-')));
+		len = strlen(t);
+		if ((x >> 42) % 4 == 0)
+			t[(x >> 45) % len] = odd[(x >> 50) % (sizeof odd - 1)];
+		agree &= duration_agrees(t, len);
+	}
+	ok(agree, "sp_parse_duration agrees with the slow path bit for bit on "
+	   "the edge cases and %ld random durations", i);
+}
+
 int
 main(void)
 {
@@ -938,6 +1065,7 @@ main(void)
 	test_fmt_fixed();
 	fast_forms();
 	fast_mem();
+	fast_duration();
 	test_random_bytes();
 	return done_testing();
 }
