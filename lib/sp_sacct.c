@@ -52,32 +52,45 @@ rowf(const struct sp_sacct *p, const struct sp_sacct_row *r, int sf)
  * (an empty one is an empty slice into the arena) nor of the row's when
  * the row is long enough for them all.
  */
+/* The fields sf[0..nf) at input positions pos[] of a row, as slices;
+ * last is the greatest position. */
 static void
-view(const struct sp_sacct *p, const struct sp_sacct_row *r,
-     struct sp_slice *v)
+view_fields(const struct sp_sacct *p, const struct sp_sacct_row *r,
+	    struct sp_slice *v, const int *sf, const int *pos, int nf,
+	    size_t last)
 {
 	/* Locals: a store into v could otherwise alias p, and be reread. */
 	const char *base = p->arena.p;
 	const struct sp_sacct_span *f = p->rowspans + r->at;
-	const int *sf = p->named_sf, *pos = p->named_pos;
-	const int *none = p->unnamed_sf;
-	int i, nnamed = p->nnamed, nnone = p->nunnamed;
 	size_t n = r->n;
+	int i;
 
-	for (i = 0; i < nnone; i++)
-		v[none[i]] = empty_slice;
-	if (n <= p->named_last) {
-		for (i = 0; i < nnamed; i++)
+	if (n <= last) {
+		for (i = 0; i < nf; i++)
 			v[sf[i]] = (size_t)pos[i] < n ?
 			    sl(base + f[pos[i]].off, f[pos[i]].len) :
 			    empty_slice;
 		return;
 	}
-	for (i = 0; i < nnamed; i++)
+	for (i = 0; i < nf; i++)
 		v[sf[i]] = sl(base + f[pos[i]].off, f[pos[i]].len);
 }
 
-/* The fields named and not, in sp_sf order, for view(). */
+static void
+view(const struct sp_sacct *p, const struct sp_sacct_row *r,
+     struct sp_slice *v)
+{
+	const int *none = p->unnamed_sf;
+	int i, nnone = p->nunnamed;
+
+	for (i = 0; i < nnone; i++)
+		v[none[i]] = empty_slice;
+	view_fields(p, r, v, p->named_sf, p->named_pos, p->nnamed,
+	    p->named_last);
+}
+
+/* The fields named and not, in sp_sf order, for view(); those of them a
+ * step is read for, for sp_sacct_view_step(). */
 static void
 name_fields(struct sp_sacct *p)
 {
@@ -96,6 +109,18 @@ name_fields(struct sp_sacct *p)
 		if ((size_t)p->sfpos[i] > p->named_last)
 			p->named_last = (size_t)p->sfpos[i];
 	}
+	p->nstep = 0;
+	p->step_last = 0;
+	for (i = 0; sp_sacct_measured[i] != SP_SF_NONE; i++) {
+		int k = p->sfpos[sp_sacct_measured[i]];
+
+		if (k < 0)
+			continue;
+		p->step_sf[p->nstep] = sp_sacct_measured[i];
+		p->step_pos[p->nstep++] = k;
+		if ((size_t)k > p->step_last)
+			p->step_last = (size_t)k;
+	}
 }
 
 static struct sp_slice
@@ -109,6 +134,13 @@ void
 sp_sacct_view(const struct sp_sacct *p, size_t i, struct sp_slice *v)
 {
 	view(p, &p->rows[i], v);
+}
+
+void
+sp_sacct_view_step(const struct sp_sacct *p, size_t i, struct sp_slice *v)
+{
+	view_fields(p, &p->rows[i], v, p->step_sf, p->step_pos, p->nstep,
+	    p->step_last);
 }
 
 /* ------------------------------------------------------------- groups */
@@ -712,37 +744,34 @@ split_row(struct sp_sacct *p)
 	const char *base = p->arena.p;
 	size_t i, start = p->row_start, end = p->arena.len, n = 0;
 	char d = (char)p->delim;
-	struct sp_sacct_span *pos;
+	struct sp_sacct_span *pos = p->pos;
+	unsigned nul = 0;
 
 	/*
 	 * sacct rows are mostly short and empty fields: see sp_scan.h.  A
 	 * NUL is looked for in the same pass (row_dropped drops the row).
-	 * Room for the named fields is made once; more grow the array.
+	 * A window holds at most SP_SCAN_WIDTH delimiters: room for them is
+	 * made once a window, not once a field.
 	 */
-	p->row_nul = 0;
-	if (p->poscap < p->ncols + 2)
-		p->pos = sp_xgrow(p->pos, &p->poscap, p->ncols + 2,
-		    sizeof *p->pos);
-	pos = p->pos;
 	for (i = start; i + SP_SCAN_WIDTH <= end; i += SP_SCAN_WIDTH) {
-		unsigned m = sp_scan_mask2(base + i, d, '\0');
+		unsigned m = sp_scan_mask1(base + i, d);
 
-		while (m != 0) {
+		nul |= sp_scan_mask1(base + i, '\0');
+		if (m == 0)
+			continue;
+		if (p->poscap < n + SP_SCAN_WIDTH)
+			pos = p->pos = sp_xgrow(p->pos, &p->poscap,
+			    n + SP_SCAN_WIDTH, sizeof *p->pos);
+		do {
 			size_t j = i + sp_scan_first(m);
 
 			m &= m - 1;
-			if (base[j] != d) {
-				p->row_nul = 1;
-				continue;
-			}
-			if (n == p->poscap)
-				pos = p->pos = sp_xgrow(p->pos, &p->poscap,
-				    n + 1, sizeof *p->pos);
 			pos[n].off = start;
 			pos[n++].len = j - start;
 			start = j + 1;
-		}
+		} while (m != 0);
 	}
+	p->row_nul = nul != 0;
 	p->npos = n;
 	for (; i < end; i++)
 		if (base[i] == d) {

@@ -205,6 +205,10 @@ struct sp_sacct {
 	int unnamed_sf[SP_SF_COUNT];
 	int nnamed, nunnamed;
 	size_t named_last;
+	/* The same for the fields a step is read for (sp_sacct_measured). */
+	int step_sf[SP_SF_COUNT], step_pos[SP_SF_COUNT];
+	int nstep;
+	size_t step_last;
 
 	/* physical lines */
 	struct sp_buf partial;	/* a line cut by the end of a chunk */

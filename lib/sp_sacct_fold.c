@@ -24,6 +24,21 @@ sp_sacct_col_is_num(int jc)
 /* ------------------------------------------------------ one row's values */
 
 /*
+ * The fields row_measures reads, and a step's JobID: all the fold views
+ * of a step (sp_sacct_view_step).  A field read there and missing here
+ * would read as empty.
+ */
+const int sp_sacct_measured[] = {
+	SP_SF_JOBID, SP_SF_NTASKS, SP_SF_MAXRSS, SP_SF_MAXRSSNODE,
+	SP_SF_AVERSS, SP_SF_MAXVMSIZE, SP_SF_TOTALCPU, SP_SF_USERCPU,
+	SP_SF_SYSTEMCPU, SP_SF_CPUTIMERAW, SP_SF_CPUTIME, SP_SF_AVECPU,
+	SP_SF_MINCPU, SP_SF_MINCPUNODE, SP_SF_MINCPUTASK, SP_SF_AVECPUFREQ,
+	SP_SF_TRESUSAGEINTOT, SP_SF_MAXDISKREAD, SP_SF_TRESUSAGEOUTTOT,
+	SP_SF_MAXDISKWRITE, SP_SF_MAXPAGES, SP_SF_TRESUSAGEINAVE,
+	SP_SF_TRESUSAGEINMAX, SP_SF_NONE
+};
+
+/*
  * What a row measured: all the fold reads from a step, so steps are not
  * parsed for identity and times nobody asks for.
  */
@@ -362,8 +377,10 @@ sp_sacct_fold(struct sp_sacct *p, const struct sp_slice *av, size_t first,
 	mem_limits(av, r);
 	limit = r->num[SP_JC_mem_limit_node_b];
 	agg_init(&a);
+	for (i = 0; i < SP_SF_COUNT; i++)
+		sv[i] = empty_slice;
 	for (i = 0; i < nsteps; i++) {
-		sp_sacct_view(p, first + i, sv);
+		sp_sacct_view_step(p, first + i, sv);
 		row_measures(sv, &sr);
 		agg_step(&a, step_name(sv[SP_SF_JOBID]), &sr, limit, open);
 		p->st.steps++;

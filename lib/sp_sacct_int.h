@@ -49,8 +49,8 @@ is_space(int c)
 static inline struct sp_slice
 known_text(struct sp_slice s)
 {
-	/* No sentinel starts with a digit: most values skip the word list. */
-	if (s.n > 0 && is_digit((unsigned char)s.p[0]))
+	/* Most values are told by their first byte, without a call. */
+	if (!sp_may_be_sentinel(s.p, s.n))
 		return s;
 	return sp_is_sentinel(s.p, s.n) ? empty_slice : s;
 }
@@ -147,9 +147,17 @@ int sp_sacct_kind_fits(int kind, struct sp_slice v);
 
 /* --------------------------------------------------------- the values */
 
-/* The value of key in TRES text "k=v,k=v"; bare_unit as sp_parse_mem. */
-double sp_sacct_tres_amount(struct sp_slice t, const char *key,
-			    double bare_unit);
+/* The value of key (klen bytes) in TRES text "k=v,k=v"; bare_unit as
+ * sp_parse_mem. */
+double sp_sacct_tres_amount_n(struct sp_slice t, const char *key,
+			      size_t klen, double bare_unit);
+
+/* The same for a key whose length the compiler knows (a literal). */
+static inline double
+sp_sacct_tres_amount(struct sp_slice t, const char *key, double bare_unit)
+{
+	return sp_sacct_tres_amount_n(t, key, strlen(key), bare_unit);
+}
 /* A state Slurm ends a job in (COMPLETED, FAILED ...). */
 int sp_sacct_state_final(struct sp_slice state);
 /* A state after which sacct -D may print another attempt. */
@@ -159,6 +167,15 @@ int sp_sacct_state_requeues(struct sp_slice state);
 
 /* The fields of row i of the group in hand, as slices. */
 void sp_sacct_view(const struct sp_sacct *p, size_t i, struct sp_slice *v);
+/*
+ * The fields a step is read for (its JobID and what row_measures reads),
+ * SP_SF_NONE ended; sp_sacct_view_step sets only those of them the input
+ * has, into v set empty before the first step.
+ */
+extern const int sp_sacct_measured[];
+#define SP_SF_NONE (-1)
+void sp_sacct_view_step(const struct sp_sacct *p, size_t i,
+			struct sp_slice *v);
 
 /* ------------------------------------------------------- the folding */
 

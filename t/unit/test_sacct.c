@@ -844,6 +844,44 @@ test_abandon(void)
 	    "that were complete");
 }
 
+/*
+ * A TRES key found at every offset across the sixteen-byte windows its
+ * commas are looked for in, past keys that begin or end like it, first,
+ * last, alone and absent.
+ */
+static void
+test_tres_offsets(void)
+{
+	struct sp_buf text = { 0 }, want = { 0 }, got = { 0 };
+	size_t k, rows = 0;
+
+	for (k = 0; k < 3 * 16; k++) {
+		sp_buf_printf(&text, "%zu|COMPLETED|1|0n|", 3000 + k);
+		for (size_t x = 0; x < k; x++)
+			sp_buf_addc(&text, x % 7 == 6 ? ',' : 'a');
+		sp_buf_printf(&text, ",memx=5,xmem=6,mem=%zuM%s\n", k + 1,
+		    k % 2 ? ",node=1" : "");
+		rows++;
+	}
+	sp_buf_adds(&text, "3100|COMPLETED|1|0n|mem=7M\n"
+	    "3101|COMPLETED|1|0n|mem=8M,cpu=1\n"
+	    "3102|COMPLETED|1|0n|cpu=1,mem\n"
+	    "3103|COMPLETED|1|0n|cpu=1,memory=9M,me=1,mem=\n"
+	    "3104|COMPLETED|1|0n|billing=1,cpu=1,gres/gpu=1,node=1,mem=10M\n");
+	parse("JobID,State,NNodes,ReqMem,AllocTRES", '|', 0, sp_buf_str(&text));
+	for (k = 0; k < rows; k++)
+		sp_buf_printf(&want, "%zu ", (k + 1) << 20);
+	sp_buf_adds(&want, "7340032 8388608   10485760");
+	for (k = 0; k < rows + 5; k++)
+		sp_buf_printf(&got, "%s%s", k ? " " : "",
+		    cell(k, "mem_limit_total_b"));
+	is_string(sp_buf_str(&want), sp_buf_str(&got),
+	    "AllocTRES mem= at every offset, never memx= or xmem=");
+	sp_buf_free(&text);
+	sp_buf_free(&want);
+	sp_buf_free(&got);
+}
+
 int
 main(void)
 {
@@ -857,6 +895,7 @@ main(void)
 	test_unknown_states();
 	test_times();
 	test_memory();
+	test_tres_offsets();
 	test_cpu_fold();
 	test_memory_fold();
 	test_gpus();
