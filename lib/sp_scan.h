@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* SP_SCAN_PORTABLE: the plain loop even where SSE2 exists (its test). */
 #if defined(__SSE2__) && !defined(SP_SCAN_PORTABLE)
@@ -57,6 +58,43 @@ sp_scan_mask1(const char *p, char a)
 		if (p[k] == a)
 			m |= 1u << k;
 	return m;
+#endif
+}
+
+/*
+ * Whether any of p[0..n) is a, b, c or d, for 4 <= n <= SP_SCAN_WIDTH:
+ * the tail of a field after its full windows, and most fields are that
+ * short.  Two loads that overlap cover the n bytes without reading past
+ * them, so a test costs the same at any n.
+ */
+static inline int
+sp_scan_short_any4(const char *p, size_t n, char a, char b, char c, char d)
+{
+#ifdef SP_SCAN_SSE2
+	__m128i v;
+
+	if (n >= 8) {
+		v = _mm_unpacklo_epi64(
+		    _mm_loadl_epi64((const __m128i *)(const void *)p),
+		    _mm_loadl_epi64((const __m128i *)(const void *)(p + n - 8)));
+	} else {
+		uint32_t lo, hi;
+
+		memcpy(&lo, p, 4);
+		memcpy(&hi, p + n - 4, 4);
+		v = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)lo),
+		    _mm_cvtsi32_si128((int)hi));
+	}
+	return _mm_movemask_epi8(_mm_or_si128(
+	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(a)),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8(b))),
+	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8(d))))) != 0;
+#else
+	for (size_t k = 0; k < n; k++)
+		if (p[k] == a || p[k] == b || p[k] == c || p[k] == d)
+			return 1;
+	return 0;
 #endif
 }
 

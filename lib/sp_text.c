@@ -337,6 +337,10 @@ sp_field_clean_len(const char *p, size_t n)
 		if (m != 0)
 			return i + sp_scan_first(m);
 	}
+	/* A clean tail, the common case, at once; else find the byte. */
+	if (n - i >= 4 && !sp_scan_short_any4(p + i, n - i, '\t', '\n', '\r',
+	    '\\'))
+		return n;
 	while (i < n && field_escape[(unsigned char)p[i]] == 0)
 		i++;
 	return i;
