@@ -73,8 +73,7 @@ grow(struct sp_intern *t)
 
 		if (e == 0)
 			continue;
-		j = (size_t)sp_hash_bytes(t->e[e - 1].s, t->e[e - 1].n) &
-		    (t->slotcap - 1);
+		j = (size_t)t->e[e - 1].hash & (t->slotcap - 1);
 		while (t->slot[j] != 0)
 			j = (j + 1) & (t->slotcap - 1);
 		t->slot[j] = old[i];
@@ -96,8 +95,9 @@ sp_intern(struct sp_intern *t, const char *p, size_t n)
 	if (t->n >= 0xFFFFFFFEu)
 		sp_die(SP_EXIT_USAGE, "more than 4 billion distinct names");
 	t->e = sp_xgrow(t->e, &t->cap, t->n + 1, sizeof *t->e);
-	t->e[t->n].s = sp_xstrndup(p, n);
+	t->e[t->n].s = sp_pool_str(&t->pool, p, n);
 	t->e[t->n].n = n;
+	t->e[t->n].hash = h;
 	t->slot[i] = SLOT_TAG(h) | ++t->n;
 	return t->n - 1;
 }
@@ -122,8 +122,7 @@ sp_intern_str(const struct sp_intern *t, size_t i)
 void
 sp_intern_free(struct sp_intern *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->e[i].s);
+	sp_pool_free(&t->pool);
 	free(t->e);
 	free(t->slot);
 	memset(t, 0, sizeof *t);

@@ -8,10 +8,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "sp_pool.h"
 
 struct sp_interned {
-	char *s;		/* NUL-terminated */
+	const char *s;		/* NUL-terminated, in pool */
 	size_t n;
+	uint64_t hash;		/* kept: a table that grows rehashes none */
 };
 
 struct sp_intern {
@@ -21,6 +23,7 @@ struct sp_intern {
 	uint64_t *slot;		/* open addressing: number + 1, 0 empty,
 				 * and the hash's high half (sp_intern.c) */
 	size_t slotcap;
+	struct sp_pool pool;	/* the strings: no malloc each */
 };
 
 /* The number of the n bytes at p, adding them when new. */

@@ -86,9 +86,9 @@ size_t sp_node_judge(struct sp_node_stat *s, size_t n);
 struct sp_nodes;
 
 struct sp_nodes_workload {
-	char *key;		/* workload_key, in record form */
+	const char *key;	/* workload_key, in record form */
 	char *user;
-	char *workload;
+	const char *workload;
 	long runs;		/* records that counted under the metric */
 	long bad_runs;
 	long unjudged_runs;	/* placed, but the metric cannot tell */
