@@ -95,6 +95,11 @@ static const uint64_t pow10_table[DEC_MAX_DIGITS + 1] = {
 
 /* Integers below this are exact in a double. */
 #define EXACT_LIMIT (UINT64_C(1) << 53)
+/*
+ * Slurm before 17.02 kept "per CPU" as bit 31 of a 32-bit MiB count, and
+ * sacct printed the raw word (sp_parse_mem reads it).
+ */
+#define OLD_PER_CPU_BIT (UINT64_C(1) << 31)
 
 /*
  * Reads "123" or "123.456" at the start of s[0..n): 1, or 0 when there
@@ -251,7 +256,8 @@ mem_fast(const char *s, size_t n, double bare_unit, double *out)
 		return 0;
 	if (unit == 0)
 		return 0;
-	if (unit == SP_MIB && w >= (UINT64_C(1) << 31))
+	/* The old per-CPU bit: the slow path reads it (OLD_PER_CPU_BIT). */
+	if (unit == SP_MIB && w >= OLD_PER_CPU_BIT)
 		return 0;
 	*out = (double)w * unit;
 	return *out > 0 && *out <= SP_UNITS_MAX;
@@ -303,9 +309,9 @@ sp_parse_mem(const char *s, size_t n, double bare_unit, int zero_unknown,
 	 * and sacct printed the raw word: 2147486648Mn is 3000 MiB per CPU.
 	 * No node has 2 PiB, so a MiB count in [2^31, 2^32) is always that.
 	 */
-	if (mib && !d.has_frac && d.whole >= (UINT64_C(1) << 31) &&
-	    d.whole < (UINT64_C(1) << 32)) {
-		v = (double)(d.whole - (UINT64_C(1) << 31));
+	if (mib && !d.has_frac && d.whole >= OLD_PER_CPU_BIT &&
+	    d.whole < 2 * OLD_PER_CPU_BIT) {
+		v = (double)(d.whole - OLD_PER_CPU_BIT);
 		sc = 'c';
 	}
 	v *= unit;

@@ -165,7 +165,6 @@ struct plot_kind {
 const struct plot_kind *plot_kind(const char *name);
 extern const struct plot_kind plot_kinds[];
 
-/* A column the kind needs, or the one line naming its stage, exit 2. */
 /* A number field: 1 and *v, 0 unknown, or the file:line message, exit 2. */
 int plot_num(const struct sp_reader *r, int col, double *v);
 /* "1 run" / "2 runs" into b. */
