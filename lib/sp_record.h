@@ -8,6 +8,7 @@
 #ifndef SP_RECORD_H
 #define SP_RECORD_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "sp_text.h"
@@ -94,6 +95,9 @@ int sp_reader_need(const struct sp_reader *r, const char *name,
 static inline struct sp_slice
 sp_reader_field(const struct sp_reader *r, int col)
 {
+	/* A column not declared (sp_reader_want) would hold an earlier
+	 * record's text, not unknown: a caller's mistake, said loudly. */
+	assert(col < 0 || !r->partial || r->next_want[col] == (size_t)col);
 	return col >= 0 ? r->f[col] : (struct sp_slice){ "", 0 };
 }
 /* Dying versions for programs: open + header, next record. */
