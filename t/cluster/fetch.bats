@@ -454,9 +454,11 @@ fetch_one() {
 	j=${j%%;*}
 	# Whole in accounting, not only ended: the allocation row can say
 	# COMPLETED before its steps' rows arrive, and a record fetched then
-	# is not the one a later query gives.
+	# is not the one a later query gives.  Asked as sp-fetch asks (a
+	# window, not -j): for a moment after its end a job is in the answer
+	# to -j and not yet in a window's.
 	for i in $(seq 1 300); do
-		state=$(sacct -n -P -j "$j" -o jobid,state,end 2>/dev/null |
+		state=$(sacct -D -n -P -a -S "$since" -o jobid,state,end 2>/dev/null |
 			awk -F'|' -v j="$j" '$3 != "Unknown" && $2 == "COMPLETED" &&
 			    ($1 == j || $1 == j ".batch" || $1 == j ".extern") { n++ }
 			    END { print (n == 3 ? "whole" : "not yet") }')
