@@ -35,6 +35,9 @@ UNITS := $(UNIT_SRC:t/unit/%.c=$(O)/t/%.t)
 MANS := $(wildcard man1/*.1)
 BATS := $(wildcard t/*.bats)
 SLURM_BATS := $(wildcard t/cluster/*.bats)
+# The files that take longest (make check -j2 on two cores), started first.
+SLOW_BATS := t/io.bats t/columns.bats t/slurmpast.bats t/sp-show.bats \
+	t/hostile.bats
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
@@ -94,11 +97,14 @@ units: $(UNITS)
 
 TEST_ENV = SP_BIN=$(abspath $(B)) SP_BUILD=$(abspath $(O)) SP_TOP=$(CURDIR)
 
+# Test files run JOBS at a time (t/suite: one a core by default); the
+# slowest are named first so that no long file starts last.
 check: all units
-	$(TEST_ENV) prove -e t/run $(UNITS) $(BATS) $(SLURM_BATS)
+	$(TEST_ENV) t/suite $(SLURM_BATS) $(SLOW_BATS) \
+		$(filter-out $(SLOW_BATS),$(BATS)) $(UNITS)
 
 check-slurm: all
-	$(TEST_ENV) prove -e t/run $(SLURM_BATS)
+	$(TEST_ENV) t/suite $(SLURM_BATS)
 
 check-asan:
 	$(MAKE) O=build-asan B=build-asan/bin CFLAGS="$(ASAN_FLAGS)" \

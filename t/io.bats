@@ -63,10 +63,9 @@ setup() {
 	sp-fetch --demo | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
 	sp-group --rollup --plain "$BATS_TEST_TMPDIR/g.tsv" >"$BATS_TEST_TMPDIR/whole"
 	COLUMNS=200 sp-group --rollup --plain "$BATS_TEST_TMPDIR/g.tsv" >"$BATS_TEST_TMPDIR/fit"
-	widest() { awk '{ if (length($0) > m) m = length($0) } END { print m }' "$1"; }
 	# the whole table is wider; the fitted one is not, line by line
-	[ "$(widest "$BATS_TEST_TMPDIR/whole")" -gt 200 ]
-	[ "$(widest "$BATS_TEST_TMPDIR/fit")" -le 200 ]
+	[ "$(widest_line "$BATS_TEST_TMPDIR/whole")" -gt 200 ]
+	[ "$(widest_line "$BATS_TEST_TMPDIR/fit")" -le 200 ]
 	# every column keeps its name, every number its value
 	[ "$(head -1 "$BATS_TEST_TMPDIR/fit" | tr -s ' ' '\n')" = \
 	  "$(head -1 "$BATS_TEST_TMPDIR/whole" | tr -s ' ' '\n')" ]
@@ -77,7 +76,7 @@ setup() {
 	! grep -q '\.\.\.' "$BATS_TEST_TMPDIR/whole"
 	# narrower than the names and numbers allow: each line cut at the width
 	COLUMNS=100 sp-group --rollup --plain "$BATS_TEST_TMPDIR/g.tsv" >"$BATS_TEST_TMPDIR/cut"
-	[ "$(widest "$BATS_TEST_TMPDIR/cut")" -eq 100 ]
+	[ "$(widest_line "$BATS_TEST_TMPDIR/cut")" -eq 100 ]
 	[[ "$(head -1 "$BATS_TEST_TMPDIR/cut")" == *'...' ]]
 }
 
@@ -204,14 +203,13 @@ EOF2
 	g=$BATS_TEST_TMPDIR/g.tsv
 	for cmd in "sp-nodes --plain" "sp-hang --summary --plain" "sp-nodes --plain --metric failure"; do
 		run script -qec "stty cols 60; $cmd $g 2>/dev/null" /dev/null
-		over=$(printf '%s\n' "$output" | tr -d '\r' |
-			LC_ALL=C.UTF-8 awk 'length($0) > 60 { n++ } END { print n + 0 }')
-		[ "$over" -eq 0 ] || { echo "$cmd"; printf '%s\n' "$output"; return 1; }
+		printf '%s\n' "$output" | tr -d '\r' | lines_wider_than 60 ||
+			{ echo "$cmd"; printf '%s\n' "$output"; return 1; }
 		# a sentence goes on under a hanging indent
 		printf '%s\n' "$output" | tr -d '\r' | grep -q '^  [a-z0-9]'
 		# into a pipe, one line a sentence, as before
 		# shellcheck disable=SC2086 # the words apart
 		run --separate-stderr $cmd "$g"
-		printf '%s\n' "$output" | LC_ALL=C.UTF-8 awk 'length($0) > 60 { n++ } END { exit !n }'
+		! printf '%s\n' "$output" | lines_wider_than 60 >/dev/null
 	done
 }

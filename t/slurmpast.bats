@@ -367,8 +367,7 @@ No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
 # The widest line of the screen, the lines the terminal wrapped joined.
 widest() {
 	term_screen -J
-	printf '%s\n' "${lines[@]}" | LC_ALL=C.UTF-8 awk '
-		{ if (length($0) > m) m = length($0) } END { print m + 0 }'
+	printf '%s\n' "${lines[@]}" | widest_line
 }
 
 @test "a terminal: slurmpast --demo opens the dashboard on the demo" {
@@ -503,7 +502,7 @@ widest() {
 @test "--width: the screen laid out for it into a pipe too; below 40 refused" {
 	run --separate-stderr slurmpast --demo --overview --width 60
 	[ "$status" -eq 0 ]
-	[ "$(printf '%s\n' "$output" | LC_ALL=C.UTF-8 awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 60 ]
+	[ "$(printf '%s\n' "$output" | widest_line)" -le 60 ]
 	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real" ]
 	[ "${lines[1]}" = "  cluster's record." ]
 	[ "${lines[5]}" = "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-13," ]

@@ -596,10 +596,8 @@ wide_job() {
 		# -J joins what the terminal wrapped: a line wider than the
 		# window would come back longer than it.
 		term_screen -J
-		n=$(printf '%s\n' "$output" | awk -v w="$cols" '
-			{ if (length($0) > w) { print NR ": " $0; bad++ } }
-			END { print bad + 0 }' | tail -n 1)
-		[ "$n" -eq 0 ] || { printf '%s\n' "$output"; return 1; }
+		printf '%s\n' "$output" | lines_wider_than "$cols" ||
+			{ printf '%s\n' "$output"; return 1; }
 		# Cut, not wrapped: the log's long lines end in an ellipsis.
 		[[ "$output" == *"│ xxxx"*"…"* ]]
 		[[ "$output" == *"RuntimeError: the last line"*"…"* ]]
@@ -628,7 +626,7 @@ wide_job() {
 	# Into a pipe the name on the verdict line is whole; every other line
 	# fits, its value wrapped (the name's 150 letters under its label).
 	[ "${#lines[0]}" -gt 150 ]
-	printf '%s\n' "$output" | awk 'NR > 1 && length($0) > 80 { bad = 1 } END { exit bad }'
+	printf '%s\n' "$output" | sed 1d | lines_wider_than 80
 	[[ "$output" == *"  name        nnnnnnnnnnnnnnnnn"* ]]
 }
 
@@ -856,10 +854,8 @@ array_input() {
 			term_wait_done
 			# every line, history too; -J joins what the terminal wrapped
 			output=$(tmux -S "$TERM_SOCK" capture-pane -p -J -S - -t t)
-			n=$(printf '%s\n' "$output" | awk -v w="$cols" '
-				{ if (length($0) > w) { print NR ": " $0; bad++ } }
-				END { print bad + 0 }' | tail -n 1)
-			[ "$n" -eq 0 ] || { echo "$cols $args"; printf '%s\n' "$output"; return 1; }
+			printf '%s\n' "$output" | lines_wider_than "$cols" ||
+				{ echo "$cols $args"; printf '%s\n' "$output"; return 1; }
 			# the table's rows keep their job ids whole; its cells give way
 			[ "$(printf '%s\n' "$output" | grep -c '^52581003_[0-9]* ')" -eq 142 ]
 			[[ "$output" == *"…"* ]]

@@ -20,3 +20,26 @@ unset COLUMNS
 # test's own, never the user's (a test of the store sets its own).
 XDG_CACHE_HOME=${BATS_TEST_TMPDIR:-${BATS_FILE_TMPDIR:-${TMPDIR:-/tmp}}}/xdg-cache
 export XDG_CACHE_HOME
+
+# Widths in characters as the terminal shows them, on any awk: mawk,
+# Debian's default, counts bytes in length(), so a line holding "…" or
+# "·" would read two columns wider than it is.  Bash counts characters
+# under a UTF-8 locale (every mark the programs draw is one column wide).
+#   widest_line [FILE]         the widest line's width
+#   lines_wider_than N [FILE]  "NR: line" for each line wider than N;
+#                              fails when there is one
+widest_line() {
+	local LC_ALL=C.UTF-8 line widest=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		((${#line} > widest)) && widest=${#line}
+	done < "${1:-/dev/stdin}"
+	echo "$widest"
+}
+lines_wider_than() {
+	local LC_ALL=C.UTF-8 line nr=0 over=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		nr=$((nr + 1))
+		((${#line} > $1)) && { echo "$nr: $line"; over=$((over + 1)); }
+	done < "${2:-/dev/stdin}"
+	[ "$over" -eq 0 ]
+}
