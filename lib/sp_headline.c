@@ -12,7 +12,7 @@ void
 sp_headline_init(struct sp_headline *h)
 {
 	memset(h, 0, sizeof *h);
-	h->unknown_states = h->shown = -1;
+	h->unknown_states = h->shown = h->running_critical = -1;
 	h->gpu_h = h->idle_gpu_h = NAN;
 	h->idle_key_gpu_h = h->idle_key_total_h = NAN;
 }
@@ -32,9 +32,31 @@ idle_leads(double idle, double of)
 			    idle >= SP_IDLE_LEAD_GPU_H);
 }
 
+/* "; 2 running jobs critical now", after whatever led. */
+static void
+running_clause(const struct sp_headline *h, struct sp_buf *text)
+{
+	if (h->running_critical <= 0)
+		return;
+	sp_buf_printf(text, "; %ld running job%s critical now",
+		      h->running_critical, h->running_critical == 1 ? "" : "s");
+}
+
+static const char *lead(const struct sp_headline *h, struct sp_buf *text,
+			struct sp_buf *more);
+
 const char *
 sp_headline_lead(const struct sp_headline *h, struct sp_buf *text,
 		 struct sp_buf *more)
+{
+	const char *kind = lead(h, text, more);
+
+	running_clause(h, text);
+	return kind;
+}
+
+static const char *
+lead(const struct sp_headline *h, struct sp_buf *text, struct sp_buf *more)
 {
 	double k = h->idle_key_gpu_h, of = h->idle_key_total_h;
 
@@ -69,7 +91,10 @@ sp_headline_lead(const struct sp_headline *h, struct sp_buf *text,
 		sp_buf_printf(text, "%ld of %ld jobs failed", h->failed, of);
 		return "failed";
 	}
-	sp_buf_printf(text, "%ld jobs, nothing flagged", h->runs);
+	if (h->running_critical > 0)
+		sp_buf_printf(text, "%ld jobs ended, none failed", h->runs);
+	else
+		sp_buf_printf(text, "%ld jobs, nothing flagged", h->runs);
 	return "ok";
 }
 

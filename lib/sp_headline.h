@@ -17,6 +17,9 @@ struct sp_headline {
 	long runs, failed, workloads, open;
 	long unknown_states;	/* states nothing here knows; -1 unknown */
 	long shown;		/* jobs a view shows; -1 no view */
+	long running_critical;	/* running jobs with a critical warning of
+				 * the moment (sp-size --running); -1 not
+				 * read */
 	double gpu_h;		/* every closed allocation's; NaN unknown */
 	double idle_gpu_h;	/* of those that computed nothing (hung or
 				 * blocked: sp_job_hang_kind) */
@@ -35,7 +38,8 @@ void sp_headline_init(struct sp_headline *h);
 /*
  * The first line into text, and the second (empty when there is none)
  * into more, both appended; returns what leads: "idle", "failed", "ok"
- * or "none".
+ * or "none".  Running jobs with a critical warning are said after it,
+ * in the same line: "nothing flagged" is never said above them.
  */
 const char *sp_headline_lead(const struct sp_headline *h,
 			     struct sp_buf *text, struct sp_buf *more);

@@ -15,6 +15,7 @@
 #include "sp_live.h"
 #include "sp_nodes.h"
 #include "sp_postmortem.h"
+#include "sp_rules_live.h"
 
 /* What every drawing function reads. */
 struct draw {
@@ -1112,14 +1113,30 @@ sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 		      struct sp_node_history *history,
 		      struct sp_histset *workloads, int figures_only)
 {
+	if (figures_only) {
+		memset(a, 0, sizeof *a);
+		sp_jobcalc(&a->calc, j, steps, nsteps, site);
+		sp_logs_none(&a->logs);
+		return;
+	}
+	sp_postmortem_analyse_live(a, j, steps, nsteps, site, logs, history,
+				   workloads, NULL);
+}
+
+void
+sp_postmortem_analyse_live(struct sp_analysis *a, const struct sp_job *j,
+			   const struct sp_job *steps, size_t nsteps,
+			   const struct sp_site *site, struct sp_logctx *logs,
+			   struct sp_node_history *history,
+			   struct sp_histset *workloads,
+			   const struct sp_live *l)
+{
 	struct sp_diag d;
 	long w;
 
 	memset(a, 0, sizeof *a);
 	sp_jobcalc(&a->calc, j, steps, nsteps, site);
 	sp_logs_none(&a->logs);
-	if (figures_only)
-		return;
 	if (logs != NULL)
 		sp_logs_find(logs, j, &a->logs);
 	memset(&d, 0, sizeof d);
@@ -1144,7 +1161,13 @@ sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 	} else {
 		d.no_workload = "its workload has no usable run in the input";
 	}
+	if (l != NULL && l->fetched && sp_live_running(j))
+		d.live = l;
 	sp_rules_job(&d, &a->findings);
+	if (d.live != NULL) {
+		sp_rules_live_in(&a->findings, j, l, workloads, site, 0);
+		sp_findings_sort(&a->findings, 0);
+	}
 }
 
 void

@@ -55,6 +55,18 @@ void sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 			   const struct sp_site *site, struct sp_logctx *logs,
 			   struct sp_node_history *history,
 			   struct sp_histset *workloads, int figures_only);
+/*
+ * The same for a job read live (sp-fetch --live's columns in l, NULL
+ * when not read): its findings of the moment against its workload's
+ * history (sp_rules_live) join the record's, most severe first.
+ */
+void sp_postmortem_analyse_live(struct sp_analysis *a, const struct sp_job *j,
+				const struct sp_job *steps, size_t nsteps,
+				const struct sp_site *site,
+				struct sp_logctx *logs,
+				struct sp_node_history *history,
+				struct sp_histset *workloads,
+				const struct sp_live *l);
 void sp_analysis_free(struct sp_analysis *a);
 
 /*

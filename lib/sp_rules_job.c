@@ -228,11 +228,21 @@ say_thin(struct ctx *x, struct sp_buf *b)
 static void
 rule_open(struct ctx *x)
 {
-	ev(x, "State=%s with End=Unknown: the elapsed time runs to "
-	   "the moment of the query, not to an end.", x->state);
-	act(x, "Check squeue: if the job still runs, read it again "
-	    "when it ends; if squeue has never heard of it, the record is an "
-	    "artefact left by the controller and nothing is running.");
+	const struct sp_live *l = x->d->live;
+
+	if (l != NULL && l->known) {
+		/* sstat read its steps: it runs, no squeue needed. */
+		ev(x, "State=%s, read at %.*s (sstat): its figures are so far, "
+		   "not its end.", x->state, (int)l->at.n, l->at.p);
+		act(x, "Read it again when it ends for its whole record.");
+	} else {
+		ev(x, "State=%s with End=Unknown: the elapsed time runs to "
+		   "the moment of the query, not to an end.", x->state);
+		act(x, "Check squeue: if the job still runs, read it again "
+		    "when it ends; if squeue has never heard of it, the "
+		    "record is an artefact left by the controller and "
+		    "nothing is running.");
+	}
 	add(x, "open-record", SP_SEV_INFO);
 }
 

@@ -18,6 +18,7 @@
 #include "sp_finding.h"
 #include "sp_job.h"
 #include "sp_jobcalc.h"
+#include "sp_live.h"
 #include "sp_logs.h"
 #include "sp_site.h"
 #include "sp_util.h"
@@ -40,6 +41,12 @@ struct sp_diag {
 	const struct sp_hist *workload;
 	const char *no_workload;
 	unsigned missing;		/* sp_cols_missing of the input */
+	/*
+	 * A running job's reading of the moment (sp-fetch --live), or
+	 * NULL: not read.  Where sstat answered, the job is known to run
+	 * and the open record is not a question for squeue.
+	 */
+	const struct sp_live *live;
 };
 
 /*

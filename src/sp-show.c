@@ -230,25 +230,6 @@ view_job(struct run *R, const struct shown *s)
 	sp_postmortem_draw(&R->term, &pm, b);
 }
 
-/*
- * A running job's findings of the moment (sp-fetch --live's columns,
- * against its workload's history), with the record's own, most severe
- * first.
- */
-static void
-live_findings(struct run *R, const struct held *h, struct sp_findings *out)
-{
-	const struct sp_job *j = &h->alloc.j;
-	struct sp_live l;
-
-	if (!sp_live_running(j) ||
-	    !sp_live_from_fields(&l, R->r.cols, h->alloc.f, h->alloc.nf))
-		return;
-	sp_rules_live_in(out, j, &l, R->have_workloads ? &R->workloads : NULL,
-			 &R->site, 0);
-	sp_findings_sort(out, 0);
-}
-
 /* One wanted job: worked out (only its figures for --table), shown. */
 static void
 show(struct run *R, struct held *h)
@@ -263,12 +244,23 @@ show(struct run *R, struct held *h)
 		for (size_t i = 0; i < h->nsteps; i++)
 			steps[i] = h->steps[i].j;
 	}
-	sp_postmortem_analyse(&a, &h->alloc.j, steps, h->nsteps, &R->site,
-			      R->o->logs.off ? NULL : &R->logctx, R->history,
-			      R->have_workloads ? &R->workloads : NULL,
-			      R->o->mode == MODE_TABLE);
-	if (R->o->mode != MODE_TABLE)
-		live_findings(R, h, &a.findings);
+	if (R->o->mode == MODE_TABLE) {
+		sp_postmortem_analyse(&a, &h->alloc.j, steps, h->nsteps,
+				      &R->site, NULL, NULL, NULL, 1);
+	} else {
+		/* A running job's figures of the moment, when read. */
+		struct sp_live l;
+		int live = sp_live_from_fields(&l, R->r.cols, h->alloc.f,
+					       h->alloc.nf);
+
+		sp_postmortem_analyse_live(&a, &h->alloc.j, steps, h->nsteps,
+					   &R->site,
+					   R->o->logs.off ? NULL : &R->logctx,
+					   R->history,
+					   R->have_workloads ?
+					   &R->workloads : NULL,
+					   live ? &l : NULL);
+	}
 	s.h = h;
 	s.steps = steps;
 	s.calc = &a.calc;

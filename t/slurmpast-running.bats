@@ -100,3 +100,50 @@ critical  live-noop" ]
 	[ "$(grep -o '^  [A-Z]* [a-z-]*:' <<<"$output" | tr '\n' '|')" = "  INFO open-record:|" ]
 	[[ "$(tr -s ' \n' ' ' <<<"$output")" == *"memory "*"now n/a of 16.0 GiB (n/a) · no live figure: sstat failed (exit status 1: sstat: fatal: Could not establish a configuration source)"* ]]
 }
+
+# Issue 30, item 5: the job's own view is the report's, read the same way.
+@test "slurmpast JOBID of a running job: its live figures, the report's warnings, its exit" {
+	run --separate-stderr slurmpast --plain -u alice -S 2026-01-01
+	[ "$status" -eq 1 ]
+	report=$(section 'Running now' <<<"$output" |
+		awk '/^job 3001,/ { on = 1; next } /^job / { on = 0 } on && /^[a-z]/ { print $2 }' | sort)
+	[ "$report" = "$(printf '%s\n' live-near-mem live-oom live-outlive)" ]
+	FAKE_SSTAT_LOG=$BATS_TEST_TMPDIR/sstat run --separate-stderr slurmpast --plain -u alice -S 2026-01-01 3001
+	[ "$status" -eq 1 ]
+	# sstat asked for the job named, once, and its figures shown live
+	[ "$(grep -c 3001 "$BATS_TEST_TMPDIR/sstat")" -eq 1 ]
+	flat=$(tr -s ' \n' ' ' <<<"$output" | fixed)
+	[[ "$flat" == *"01:40:00 of 08:00:00 (20.8%), 1.7 of 8 cores busy · live, read at T"* ]]
+	[[ "$flat" == *"now 30.0 GiB of 32.0 GiB (93.8%) · live, read at T"* ]]
+	own=$(grep -o '^  [A-Z]* live-[a-z-]*:' <<<"$output" | awk '{ print $2 }' | tr -d : | sort)
+	[ "$own" = "$report" ]
+	# sstat answered: it runs; no squeue to check
+	[[ "$flat" == *"INFO open-record: State=RUNNING, read at T (sstat): its figures are so far, not its end."* ]]
+	[[ "$output" != *"Check squeue"* ]]
+	# one record of it, though the window and the ids both read it
+	run --separate-stderr slurmpast --json -u alice -S 2026-01-01 3001
+	[ "$(jq -s 'map(select(.jobid == "3001")) | length' <<<"$output")" -ge 1 ]
+	# sstat failing: no live figure, and then squeue is the question
+	# (its history's warnings stand: the report's too, without sstat)
+	FAKE_SSTAT_MODE=fail run --separate-stderr slurmpast --plain -u alice -S 2026-01-01 3001
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Check squeue"* ]]
+	[ "$(grep -o '^  [A-Z]* live-[a-z-]*:' <<<"$output" | tr '\n' '|')" = "  CRITICAL live-outlive:|  CRITICAL live-oom:|" ]
+}
+
+@test "the headline counts the running jobs' criticals; never 'nothing flagged' above them" {
+	run --separate-stderr slurmpast --plain -u alice -S 2026-01-01
+	[ "$(sed -n 1p <<<"$output")" = "1 of 4 jobs failed; 2 running jobs critical now" ]
+	run --separate-stderr slurmpast --json -u alice -S 2026-01-01
+	[ "$(jq -r 'select(.section == "headline") | .running_critical' <<<"$output")" = 2 ]
+	# a history whose ended jobs all completed: no "nothing flagged"
+	grep -v -e '^1104' "$FAKE_SACCT_ROWS" >"$BATS_TEST_TMPDIR/clean.psv"
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/clean.psv run --separate-stderr slurmpast --plain -u alice -S 2026-01-01
+	[ "$(sed -n 1p <<<"$output")" = "3 jobs ended, none failed; 2 running jobs critical now" ]
+	# sstat failing: the history's criticals of the running jobs still count
+	FAKE_SSTAT_MODE=fail run --separate-stderr slurmpast --plain -u alice -S 2026-01-01
+	[ "$(sed -n 1p <<<"$output")" = "1 of 4 jobs failed; 1 running job critical now" ]
+	# a dump: nothing running is read, and the headline is as it was
+	run --separate-stderr slurmpast --plain --input "$SP_TOP/t/fake/rows.psv"
+	[[ "$(sed -n 1p <<<"$output")" != *running* ]]
+}

@@ -540,25 +540,15 @@ kept_free(struct kept *k)
 }
 
 /* A running job's warnings of the moment with its own, as sp-show. */
-static void
-live_findings(struct model *m, const struct kept *k, struct sp_findings *out)
-{
-	struct sp_live l;
-
-	if (!sp_live_running(&k->job) ||
-	    !sp_live_from_fields(&l, m->cols, k->f, m->ncols))
-		return;
-	sp_rules_live_in(out, &k->job, &l, &m->set, &m->site, 0);
-	sp_findings_sort(out, 0);
-}
-
 void
 model_analyse(struct model *m, const struct kept *k, struct sp_analysis *a)
 {
-	sp_postmortem_analyse(a, &k->job, k->steps, k->nsteps, &m->site,
-			      m->no_logs ? NULL : &m->logctx, m->history,
-			      &m->set, 0);
-	live_findings(m, k, &a->findings);
+	struct sp_live l;
+	int live = sp_live_from_fields(&l, m->cols, k->f, m->ncols);
+
+	sp_postmortem_analyse_live(a, &k->job, k->steps, k->nsteps, &m->site,
+				   m->no_logs ? NULL : &m->logctx, m->history,
+				   &m->set, live ? &l : NULL);
 }
 
 int

@@ -23,6 +23,7 @@ struct head {
 	struct sp_buf first, last;
 	long rows, unknown_states;	/* NAN-free: -1 when not known */
 	long shown;			/* records a view shows, or -1 */
+	long running_critical;		/* sp-size --running's, or -1 */
 	struct sp_buf read;		/* what sp-fetch could not read */
 };
 
@@ -89,6 +90,40 @@ read_fetch_stats(struct head *h, const struct opts *o)
 			field_text(&h->read, r.f[message]);
 		}
 	}
+	sp_reader_close(&r);
+}
+
+/*
+ * The running jobs with a critical warning of the moment (sp-size
+ * --running, when given): each job once, whatever its warnings.
+ */
+static void
+count_running_critical(struct head *h, const struct opts *o)
+{
+	struct sp_reader r;
+	int id, sev;
+	struct sp_buf last = { 0 };
+
+	h->running_critical = -1;
+	if (o->in[IN_RUNNING] == NULL)
+		return;
+	input_open(&r, o, IN_RUNNING);
+	id = sp_reader_need(&r, "jobid", "sp-size --running");
+	sev = sp_reader_need(&r, "severity", "sp-size --running");
+	h->running_critical = 0;
+	while (sp_next_or_die(&r)) {
+		struct sp_slice j = r.f[id];
+
+		if (!sp_slice_eq(r.f[sev], "critical"))
+			continue;
+		/* A job's warnings come together, one after another. */
+		if (last.len == j.n && memcmp(last.p, j.p, j.n) == 0)
+			continue;
+		sp_buf_clear(&last);
+		sp_buf_add(&last, j.p, j.n);
+		h->running_critical++;
+	}
+	sp_buf_free(&last);
 	sp_reader_close(&r);
 }
 
@@ -169,6 +204,7 @@ headline_of(const struct head *h, const struct opts *o,
 	hl->open = h->open;
 	hl->unknown_states = h->unknown_states;
 	hl->shown = h->shown;
+	hl->running_critical = h->running_critical;
 	hl->gpu_h = h->gpu_h;
 	hl->idle_gpu_h = h->idle_gpu_h;
 	hl->idle_name = h->idle_name.len > 0 ? sp_buf_str(&h->idle_name) :
@@ -224,6 +260,7 @@ write_record(struct head *h, const struct opts *o, const char *kind,
 	sp_writer_column_kind(&w, "rows", SP_KIND_NUMBER);
 	sp_writer_column_kind(&w, "unknown_states", SP_KIND_NUMBER);
 	sp_writer_column(&w, "unread");
+	sp_writer_column_kind(&w, "running_critical", SP_KIND_NUMBER);
 	if (split != NULL) {
 		static const char *const cols[] = { "attributed",
 			"session_runs", "sessions", "file_runs", "files", NULL };
@@ -264,6 +301,10 @@ write_record(struct head *h, const struct opts *o, const char *kind,
 		sp_writer_empty(&w);
 	sp_writer_int(&w, h->unknown_states > 0 ? h->unknown_states : 0);
 	sp_writer_raw(&w, sp_buf_str(&h->read), h->read.len);
+	if (h->running_critical >= 0)
+		sp_writer_int(&w, h->running_critical);
+	else
+		sp_writer_empty(&w);
 	if (split != NULL) {
 		sp_writer_int(&w, split->attributed);
 		sp_writer_int(&w, split->session_runs);
@@ -292,6 +333,7 @@ part_headline(const struct opts *o)
 	read_hang_summary(&h, o);
 	read_fetch_stats(&h, o);
 	count_shown(&h, o);
+	count_running_critical(&h, o);
 	read_rollup(&h, o);
 	headline_of(&h, o, &hl, &users);
 	kind = sp_headline_lead(&hl, &text, &more);
