@@ -4,12 +4,17 @@
 
 load lib/common
 
-setup() {
-	records="$BATS_TEST_TMPDIR/jobs.tsv"
+# 20,000 records, more than any buffer holds: made once for the file
+# (a shell loop per test was most of this file's time).
+setup_file() {
+	records="$BATS_FILE_TMPDIR/jobs.tsv"
 	printf 'jobid\tname\tuser\tpartition\tstate\telapsed_s\n' >"$records"
-	for i in $(seq 1 20000); do
-		printf '%s\tjob%s\talice\tcpu\tCOMPLETED\t%s\n' "$i" "$i" "$i"
-	done >>"$records"
+	seq 1 20000 | awk '{ printf "%s\tjob%s\talice\tcpu\tCOMPLETED\t%s\n", $1, $1, $1 }' \
+		>>"$records"
+}
+
+setup() {
+	records="$BATS_FILE_TMPDIR/jobs.tsv"
 }
 
 @test "sp-group: writing to /dev/full fails with exit 2" {
@@ -112,13 +117,22 @@ setup() {
 @test "--json everywhere: quantities are JSON numbers, their words apart" {
 	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
 	g=$BATS_TEST_TMPDIR/g.tsv
+	# The cheap tests first and no regular expression on names: the
+	# same judgement at a third of jq's time on the larger outputs.
 	quantity='[.. | objects | to_entries[] |
-		select(.key | test("(_s|_b|_h|_hz|_j|_eff)$|^(requested|target|observed|used|recommended|reductions_only)$")) |
-		select(.value != null and (.value | type) != "number") | .key] | .[]'
+		select(.value != null and (.value | type) != "number") |
+		select(.key | endswith("_s") or endswith("_b") or
+			endswith("_h") or endswith("_hz") or endswith("_j") or
+			endswith("_eff") or . == "requested" or . == "target" or
+			. == "observed" or . == "used" or . == "recommended" or
+			. == "reductions_only") | .key] | .[]'
 	digits='[.. | objects | to_entries[] |
-		select(.key | test("^(jobid|jobid_raw|array_job|array_task|max_rss_step|min_cpu_task|cancelled_by)$|_text$") | not) |
-		select((.value | type) == "string" and
-			(.value | test("^-?[0-9]+([.][0-9]+)?$"))) | .key] | .[]'
+		select((.value | type) == "string") |
+		select(.key | . == "jobid" or . == "jobid_raw" or
+			. == "array_job" or . == "array_task" or
+			. == "max_rss_step" or . == "min_cpu_task" or
+			. == "cancelled_by" or endswith("_text") | not) |
+		select(.value | test("^-?[0-9]+([.][0-9]+)?$")) | .key] | .[]'
 	while read -r cmd; do
 		# shellcheck disable=SC2086 # the command's words apart
 		$cmd >"$BATS_TEST_TMPDIR/out.json" 2>/dev/null || [ $? -eq 1 ] ||
