@@ -314,4 +314,17 @@
  */
 #define SP_DURATION_FAST_DAYS	6
 
+/*
+ * sp-submit: the window of history a submission is judged on, as sacct
+ * takes it: long enough to hold the last attempts at a workload, and the
+ * one sp-fetch's store then covers for the next submission.
+ */
+#define SP_SUBMIT_SINCE			"now-30days"
+/*
+ * sp-submit --hook: a tool call nested deeper than this is refused as
+ * not one (a PreToolUse call is three levels deep), so no input can
+ * take the parser's stack.
+ */
+#define SP_HOOK_JSON_DEPTH		256
+
 #endif

@@ -408,7 +408,7 @@ set_value(struct sp_sopt *x, const struct arg *a, size_t i,
 	size_t from = form == SP_SFORM_SEP ? a->start : a->raw[i - 1] + 1;
 
 	x->form = form;
-	x->value = sp_xstrndup(a->text.p + i, a->text.len - i);
+	x->value = sp_xstrndup(sp_buf_str(&a->text) + i, a->text.len - i);
 	x->vat.line = a->line;
 	x->vat.off = from;
 	x->vat.len = a->end - from;
@@ -483,15 +483,16 @@ short_opts(struct sp_script *s, const struct args *v, size_t *i)
 }
 
 /* getopt_long over every argument, stopping at one that is not an option
- * (sbatch's option string begins with '+'). */
-static void
-read_opts(struct sp_script *s, const struct args *v)
+ * (sbatch's option string begins with '+'); returns the index of that
+ * one (v->n: none). */
+static size_t
+scan_opts(struct sp_script *s, const struct args *v)
 {
 	size_t i = 0;
 
 	while (i < v->n) {
 		const struct arg *a = &v->v[i];
-		const char *t = a->text.p;
+		const char *t = sp_buf_str(&a->text);
 
 		if (strcmp(t, "--") == 0) {
 			i++;
@@ -504,6 +505,14 @@ read_opts(struct sp_script *s, const struct args *v)
 		else
 			break;
 	}
+	return i;
+}
+
+static void
+read_opts(struct sp_script *s, const struct args *v)
+{
+	size_t i = scan_opts(s, v);
+
 	if (i < v->n)
 		note(s, v->v[i].line, "'%s' is not an option: sbatch reads no "
 		     "directive after it, and refuses the script",
@@ -591,4 +600,51 @@ sp_script_line(const struct sp_script *s, size_t i, size_t *len)
 {
 	*len = s->lines[i].len;
 	return s->text + s->lines[i].off;
+}
+
+size_t
+sp_script_cmdline(struct sp_script *s, char *const *argv, size_t argc)
+{
+	struct args v = { 0 };
+	size_t first;
+
+	memset(s, 0, sizeof *s);
+	s->last_directive = -1;
+	v.v = sp_xcalloc(argc + 1, sizeof *v.v);
+	v.cap = argc + 1;
+	/* Each argument is one already: its bytes are where they lie. */
+	for (size_t i = 0; i < argc; i++) {
+		struct arg *a = &v.v[v.n++];
+		size_t n = strlen(argv[i]);
+
+		a->line = i;
+		a->start = 0;
+		a->end = n;
+		for (size_t k = 0; k < n; k++)
+			arg_add(a, argv[i][k], k);
+	}
+	first = scan_opts(s, &v);
+	args_free(&v);
+	return first;
+}
+
+void
+sp_script_overlay(struct sp_script *s, const struct sp_script *a,
+		  const struct sp_script *b)
+{
+	const struct sp_script *from[2] = { a, b };
+
+	memset(s, 0, sizeof *s);
+	s->last_directive = -1;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < from[k]->nopts; i++) {
+			struct sp_sopt *x;
+
+			s->opts = sp_xgrow(s->opts, &s->optcap, s->nopts + 1,
+					   sizeof *s->opts);
+			x = &s->opts[s->nopts++];
+			*x = from[k]->opts[i];
+			if (x->value != NULL)
+				x->value = sp_xstrdup(x->value);
+		}
 }

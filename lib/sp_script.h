@@ -87,6 +87,23 @@ int sp_script_parse(struct sp_script *s, const char *text, size_t len,
 		    struct sp_buf *err);
 void sp_script_free(struct sp_script *s);
 
+/*
+ * sbatch's own command line, argv[0..argc) without the program's name,
+ * read into s (no text, no lines) as sbatch reads it: the options up to
+ * the first argument that is not one (or "--").  An option's line is its
+ * argument's index, its value's span within that argument.  Returns the
+ * index of the first argument that is not an option (the script), argc
+ * when there is none.  Free s with sp_script_free.
+ */
+size_t sp_script_cmdline(struct sp_script *s, char *const *argv, size_t argc);
+/*
+ * The options of a, then b's, into s (copied; no text): sp_script_opt
+ * on s gives b's where both set one, as sbatch takes its command line
+ * (b) over the script's directives (a).
+ */
+void sp_script_overlay(struct sp_script *s, const struct sp_script *a,
+		       const struct sp_script *b);
+
 /* The option with this long name sbatch would take (the last one given),
  * or NULL. */
 const struct sp_sopt *sp_script_opt(const struct sp_script *s,
