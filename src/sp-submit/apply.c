@@ -119,14 +119,20 @@ new_args(const struct submission *s,
 			sp_buf_free(&v);
 			continue;
 		}
-		old = s->args[x->line];
+		/* The value's own argument: the option's, or the next. */
+		old = s->args[x->vat.line];
 		sp_buf_add(&arg, old, x->vat.off);
 		sp_buf_add(&arg, v.p, v.len);
 		sp_buf_adds(&arg, old + x->vat.off + x->vat.len);
-		free(args[x->line]);
-		args[x->line] = sp_xstrdup(sp_buf_str(&arg));
-		fprintf(stderr, "-sbatch %s\n+sbatch %s\n", old,
-			args[x->line]);
+		free(args[x->vat.line]);
+		args[x->vat.line] = sp_xstrdup(sp_buf_str(&arg));
+		if (x->vat.line != x->line)
+			fprintf(stderr, "-sbatch %s %s\n+sbatch %s %s\n",
+				s->args[x->line], old, s->args[x->line],
+				args[x->vat.line]);
+		else
+			fprintf(stderr, "-sbatch %s\n+sbatch %s\n", old,
+				args[x->vat.line]);
 		(*changed)++;
 		sp_buf_free(&v);
 		sp_buf_free(&arg);
