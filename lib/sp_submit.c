@@ -222,9 +222,8 @@ advise(struct judge *j, enum sp_flag f, double asked, const char *text)
 	if (a->target <= asked * (1 + SP_SIZE_CHANGE) &&
 	    a->target >= asked * (1 - SP_SIZE_CHANGE))
 		return;
-	sp_buf_printf(b, "%s: sp-size advises %s (%s). This submission asks "
+	sp_buf_printf(b, "%s: sp-size advises %s: %s. This submission asks "
 		      "%s.\n", j->label, sp_buf_str(&a->suggestion),
-		      a->observed.len ? sp_buf_str(&a->observed) :
 		      sp_buf_str(&a->basis), text);
 }
 

@@ -30,9 +30,8 @@
 #include "sp-submit/submit.h"
 
 static const char usage_text[] =
-	"usage: sp-submit [--check | --apply [--in-place]] [sbatch option ...]"
-	" script\n"
-	"                 [script argument ...]\n"
+	"usage: sp-submit [--check | --apply [--in-place]] [--since time]\n"
+	"                 [sbatch option ...] script [script argument ...]\n"
 	"       sp-submit --hook\n";
 
 static const char help_text[] =
@@ -57,6 +56,9 @@ static const char help_text[] =
 	"      --in-place          with --apply: the script itself rewritten, "
 	"the\n"
 	"                          original kept as script~\n"
+	"      --since time        the history from this time, as sacct "
+	"takes it\n"
+	"                          (default: now-30days)\n"
 	"      --hook              a coding agent's PreToolUse call on "
 	"standard input\n"
 	"                          (tool_input.command): exit 2 blocks an "
@@ -64,11 +66,12 @@ static const char help_text[] =
 	"                          repeats a failure, with the reason\n";
 
 enum mode { MODE_SUBMIT, MODE_CHECK, MODE_APPLY, MODE_HOOK };
-enum { OPT_CHECK = 0x2000, OPT_APPLY, OPT_IN_PLACE, OPT_HOOK };
+enum { OPT_CHECK = 0x2000, OPT_APPLY, OPT_IN_PLACE, OPT_HOOK, OPT_SINCE };
 
 struct options {
 	enum mode mode;
-	int modes, in_place;
+	int modes, in_place, since_given;
+	const char *since;	/* the window's start, as sacct takes it */
 	size_t first;		/* sbatch's first argument in argv */
 };
 
@@ -87,6 +90,14 @@ own_prefix(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *const *o;
 
+		if (strncmp(argv[i], "--since=", 8) == 0)
+			continue;
+		if (strcmp(argv[i], "--since") == 0) {
+			/* Its value is the next argument, whatever it is. */
+			if (i + 1 < argc)
+				i++;
+			continue;
+		}
 		for (o = own; *o && strcmp(*o, argv[i]) != 0; o++)
 			;
 		if (*o == NULL)
@@ -103,6 +114,7 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "apply", no_argument, NULL, OPT_APPLY },
 		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
 		{ "hook", no_argument, NULL, OPT_HOOK },
+		{ "since", required_argument, NULL, OPT_SINCE },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text,
@@ -112,6 +124,7 @@ parse_options(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof *o);
 	o->first = (size_t)n;
+	o->since = SP_SUBMIT_SINCE;
 	while ((ch = sp_getopt(n, argv, "", longopts, NULL, &common)) != -1) {
 		switch (ch) {
 		case OPT_CHECK:
@@ -129,6 +142,12 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_IN_PLACE:
 			o->in_place = 1;
 			break;
+		case OPT_SINCE:
+			if (*optarg == '\0')
+				sp_die(SP_EXIT_USAGE, "--since needs a time");
+			o->since = optarg;
+			o->since_given = 1;
+			break;
 		}
 	}
 	if (o->modes > 1)
@@ -137,6 +156,9 @@ parse_options(int argc, char **argv, struct options *o)
 	if (o->in_place && o->mode != MODE_APPLY)
 		sp_die(SP_EXIT_USAGE, "--in-place writes the advice into the "
 		       "script: add --apply");
+	if (o->mode == MODE_HOOK && o->since_given)
+		sp_die(SP_EXIT_USAGE, "--hook's checks read the default "
+		       "window: no --since");
 	if (o->mode == MODE_HOOK && o->first < (size_t)argc)
 		sp_die(SP_EXIT_USAGE, "--hook reads the call on standard "
 		       "input: no other argument");
@@ -294,7 +316,8 @@ struct judged {
 };
 
 static int
-judge(struct submission *s, struct judged *jd, struct sp_buf *why)
+judge(struct submission *s, const char *since, struct judged *jd,
+      struct sp_buf *why)
 {
 	struct sp_script_who who;
 	struct sp_submission req;
@@ -314,7 +337,7 @@ judge(struct submission *s, struct judged *jd, struct sp_buf *why)
 		return -1;
 	sp_script_who(&s->eff, name_path(s), &who);
 	sp_workload_fold(&label, who.name, strlen(who.name));
-	if (history_read(user, sp_buf_str(&label), budget, &jd->set,
+	if (history_read(user, since, sp_buf_str(&label), budget, &jd->set,
 			 &jd->site, why) != 0)
 		goto out;
 	rc = 0;
@@ -409,7 +432,7 @@ main(int argc, char **argv)
 	    sp_script_opt(&s.cmdline, "wrap") == NULL)
 		/* The script comes on standard input, sbatch's to read. */
 		submit_exec(s.args, s.nargs);
-	if (judge(&s, &jd, &why) != 0) {
+	if (judge(&s, o.since, &jd, &why) != 0) {
 		if (o.mode == MODE_CHECK)
 			sp_die(SP_EXIT_USAGE, "history not read: %s",
 			       sp_buf_str(&why));

@@ -112,16 +112,18 @@ read_records(FILE *fp, const char *workload, struct sp_histset *set,
 	sp_jobcols_want(&r, &c);
 	set->missing = sp_cols_missing(&c);
 	while ((rc = sp_reader_next(&r)) == 1) {
+		struct sp_slice name = sp_reader_field(&r, c.name);
+
+		/* Most of a user's runs are other workloads: the name
+		 * first, the record only for this one's. */
+		sp_buf_clear(&fold);
+		sp_workload_fold(&fold, name.p, name.n);
+		if (fold.len != wlen || memcmp(fold.p, workload, wlen) != 0)
+			continue;
 		if (sp_job_parse_checked(&j, &c, &r) != 0) {
 			rc = -1;
 			break;
 		}
-		/* Most of a user's runs are other workloads: the name
-		 * first, the key only for this one's. */
-		sp_buf_clear(&fold);
-		sp_workload_fold(&fold, j.name.p, j.name.n);
-		if (fold.len != wlen || memcmp(fold.p, workload, wlen) != 0)
-			continue;
 		sp_workload_of(&wl, &key, j.name.p, j.name.n, j.user.p,
 			       j.user.n, j.partition.p, j.partition.n,
 			       isnan(j.alloc_gpus) ? -1 : j.alloc_gpus > 0);
@@ -154,7 +156,8 @@ scratch_dir(void)
 }
 
 int
-history_read(const char *user, const char *workload, double budget,
+history_read(const char *user, const char *since, const char *workload,
+	     double budget,
 	     struct sp_histset *set, struct sp_site *site,
 	     struct sp_buf *why)
 {
@@ -162,7 +165,7 @@ history_read(const char *user, const char *workload, double budget,
 	char *dir = getenv("SLURMPAST_SITE") ? NULL : scratch_dir();
 	struct sp_buf site_path = { 0 }, site_arg = { 0 }, line = { 0 };
 	char *argv[] = { fetch, "--user", (char *)user, "--starttime",
-		SP_SUBMIT_SINCE, NULL, NULL };
+		(char *)since, NULL, NULL };
 	struct sp_exec x;
 	FILE *fp;
 	int rc = -1, read_rc;

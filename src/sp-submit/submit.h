@@ -15,11 +15,13 @@
 /*
  * The finished runs of user's workloads whose folded name is workload,
  * into set (finished), read from sp-fetch (the one beside this program,
- * else on PATH) over SP_SUBMIT_SINCE, with the site's facts into site.
+ * else on PATH) from since (sacct's form) on, with the site's facts
+ * into site.
  * Waits budget seconds at most.  Returns 0, or -1 with one line in why
  * (set and site then hold nothing to free).
  */
-int history_read(const char *user, const char *workload, double budget,
+int history_read(const char *user, const char *since, const char *workload,
+		 double budget,
 		 struct sp_histset *set, struct sp_site *site,
 		 struct sp_buf *why);
 
