@@ -21,9 +21,11 @@ struct scan {
 	int redirect;		/* the next word is a redirection's target */
 	char *dir;		/* after a cd: where the commands run */
 	const char *dir_unknown;
-	struct sp_buf heredoc[8];	/* delimiters waiting for the line end */
-	int strip[8];
-	int nheredoc;
+	struct heredoc {
+		struct sp_buf word;	/* its delimiter */
+		int strip;		/* <<-: leading tabs stripped */
+	} *heredoc;			/* waiting for the line's end */
+	size_t nheredoc, heredoccap;
 	int heredoc_next;	/* the next word is a delimiter (<<-: 2) */
 	struct hook_found *out;
 };
@@ -169,8 +171,8 @@ done:
 static void
 heredocs(struct scan *s)
 {
-	for (int h = 0; h < s->nheredoc; h++) {
-		const char *d = sp_buf_str(&s->heredoc[h]);
+	for (size_t h = 0; h < s->nheredoc; h++) {
+		const char *d = sp_buf_str(&s->heredoc[h].word);
 		size_t dn = strlen(d);
 
 		while (*s->p) {
@@ -178,7 +180,7 @@ heredocs(struct scan *s)
 			size_t n = nl ? (size_t)(nl - line) : strlen(line);
 
 			s->p = nl ? nl + 1 : line + n;
-			if (s->strip[h])
+			if (s->heredoc[h].strip)
 				while (n > 0 && *line == '\t') {
 					line++;
 					n--;
@@ -186,7 +188,7 @@ heredocs(struct scan *s)
 			if (n == dn && memcmp(line, d, dn) == 0)
 				break;
 		}
-		sp_buf_free(&s->heredoc[h]);
+		sp_buf_free(&s->heredoc[h].word);
 	}
 	s->nheredoc = 0;
 }
@@ -309,8 +311,8 @@ hook_shell(const char *cmd, const char *cwd, struct hook_found *out)
 			s.p += 2;
 			continue;
 		}
-		if (*s.p == '#' && s.nw == 0 && !s.redirect &&
-		    !s.heredoc_next) {
+		/* A word that begins with '#' begins a comment. */
+		if (*s.p == '#') {
 			while (*s.p && *s.p != '\n')
 				s.p++;
 			continue;
@@ -328,12 +330,10 @@ hook_shell(const char *cmd, const char *cwd, struct hook_found *out)
 			continue;
 		}
 		if (s.heredoc_next) {
-			if (s.nheredoc < 8) {
-				s.heredoc[s.nheredoc] = w.text;
-				s.strip[s.nheredoc++] = s.heredoc_next == 2;
-			} else {
-				sp_buf_free(&w.text);
-			}
+			s.heredoc = sp_xgrow(s.heredoc, &s.heredoccap,
+					     s.nheredoc + 1, sizeof *s.heredoc);
+			s.heredoc[s.nheredoc].word = w.text;
+			s.heredoc[s.nheredoc++].strip = s.heredoc_next == 2;
 			s.heredoc_next = 0;
 			continue;
 		}
@@ -346,8 +346,9 @@ hook_shell(const char *cmd, const char *cwd, struct hook_found *out)
 		s.w[s.nw++] = w;
 	}
 	command(&s);
-	for (int h = 0; h < s.nheredoc; h++)
-		sp_buf_free(&s.heredoc[h]);
+	for (size_t h = 0; h < s.nheredoc; h++)
+		sp_buf_free(&s.heredoc[h].word);
+	free(s.heredoc);
 	free(s.w);
 	free(s.dir);
 }
