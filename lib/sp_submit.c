@@ -207,6 +207,65 @@ judge_time(struct judge *j)
 	asks(j, SP_FLAG_TIME, sub->time_text, h->req[SP_FLAG_TIME]);
 }
 
+/* Whether name is one of v's. */
+static int
+named(const struct sp_names *v, const char *name)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(sp_names_at(v, i), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The nodes the node rule names worse: asked for, or not kept out. */
+static void
+judge_nodes(struct judge *j, const struct sp_names *worse)
+{
+	const struct sp_submission *sub = j->sub;
+	struct sp_names asked = { 0 }, out = { 0 }, hit = { 0 }, open = { 0 };
+	struct sp_buf *b = &j->v->text, list = { 0 };
+
+	if (worse == NULL || worse->n == 0)
+		return;
+	if (sub->nodelist != NULL)
+		sp_hostlist_expand(sub->nodelist, strlen(sub->nodelist),
+				   &asked);
+	if (sub->exclude != NULL)
+		sp_hostlist_expand(sub->exclude, strlen(sub->exclude), &out);
+	for (size_t i = 0; i < worse->n; i++) {
+		const char *node = sp_names_at(worse, i);
+
+		if (named(&asked, node))
+			sp_names_add(&hit, node, strlen(node));
+		else if (!named(&out, node))
+			sp_names_add(&open, node, strlen(node));
+	}
+	sp_hostlist_compress(worse, &list);
+	if (hit.n > 0) {
+		struct sp_buf h = { 0 };
+
+		j->v->critical = 1;
+		sp_hostlist_compress(&hit, &h);
+		sp_buf_printf(b, "%s: %s %s worse than the other machines for "
+			      "it (sp-nodes): ask --exclude=%s. This "
+			      "submission asks for %s.\n", j->label,
+			      sp_buf_str(&h), hit.n == 1 ? "is" : "are",
+			      sp_buf_str(&list), sp_buf_str(&h));
+		sp_buf_free(&h);
+	} else if (open.n > 0 && asked.n == 0) {
+		sp_buf_printf(b, "%s: sp-nodes advises --exclude=%s (worse "
+			      "than the other machines for it). This "
+			      "submission %s.\n", j->label, sp_buf_str(&list),
+			      sub->exclude ? "leaves some of them in" :
+			      "excludes none");
+	}
+	sp_buf_free(&list);
+	sp_names_free(&asked);
+	sp_names_free(&out);
+	sp_names_free(&hit);
+	sp_names_free(&open);
+}
+
 /* Advice that would change what this submission asks, not a repeat. */
 static void
 advise(struct judge *j, enum sp_flag f, double asked, const char *text)
@@ -229,7 +288,7 @@ advise(struct judge *j, enum sp_flag f, double asked, const char *text)
 
 void
 sp_submit_judge(const struct sp_hist *h, const char *label,
-		const struct sp_size_site *site,
+		const struct sp_size_site *site, const struct sp_names *worse,
 		const struct sp_submission *sub, double now,
 		struct sp_submit_verdict *v)
 {
@@ -248,6 +307,7 @@ sp_submit_judge(const struct sp_hist *h, const char *label,
 					   &j.adv[f]) == 0;
 	judge_mem(&j);
 	judge_time(&j);
+	judge_nodes(&j, worse);
 	advise(&j, SP_FLAG_MEM, sub->mem_b, sub->mem_text);
 	advise(&j, SP_FLAG_TIME, sub->time_s, sub->time_text);
 	advise(&j, SP_FLAG_CPUS, sub->cpus, sub->cpus_text);

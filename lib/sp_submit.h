@@ -10,7 +10,11 @@
  *   --time   the workload's longest completed run took longer than it
  *            asks, or a run timed out while computing at a limit at or
  *            above it, or sp-size holds --time (the timeouts hung: any
- *            limit buys the same hang).
+ *            limit buys the same hang);
+ *   a node   it asks for (-w) a node the node rule names worse for the
+ *            workload (sp-nodes --exclude).
+ * A worse node the submission neither asks for nor excludes is said,
+ * not critical: the scheduler may or may not place it there.
  * The figure to ask instead is sp-size's advice (sp_size_advise),
  * never one of this module's own.  Where the advice would change what
  * this submission asks (raise or lower, by more than SP_SIZE_CHANGE),
@@ -22,6 +26,7 @@
 
 #include "sp_advice.h"
 #include "sp_hist.h"
+#include "sp_hostlist.h"
 #include "sp_util.h"
 
 /* What a submission asks for; NaN where it sets nothing (or unlimited). */
@@ -35,6 +40,8 @@ struct sp_submission {
 	/* Why the memory per node cannot be told (--mem-per-cpu without
 	 * the tasks settled, say); NULL when it can or is not asked. */
 	const char *mem_why;
+	const char *nodelist;	/* -w as written, NULL none */
+	const char *exclude;	/* -x as written, NULL none */
 };
 
 struct sp_submit_verdict {
@@ -45,11 +52,13 @@ struct sp_submit_verdict {
 
 /*
  * Judges sub against workload h (finished), named label on screen, with
- * now the civil time (sp_civil_local) for "2 hours ago".  v is cleared
- * first; sp_submit_verdict_free after.
+ * now the civil time (sp_civil_local) for "2 hours ago", and worse the
+ * nodes the node rule names for the workload (NULL or empty: none).  v
+ * is cleared first; sp_submit_verdict_free after.
  */
 void sp_submit_judge(const struct sp_hist *h, const char *label,
 		     const struct sp_size_site *site,
+		     const struct sp_names *worse,
 		     const struct sp_submission *sub, double now,
 		     struct sp_submit_verdict *v);
 void sp_submit_verdict_free(struct sp_submit_verdict *v);

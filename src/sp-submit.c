@@ -221,6 +221,8 @@ requests(const struct submission *s, struct sp_submission *r)
 	}
 	if ((v = given(s, "cpus-per-task")) != NULL && whole(v, &r->cpus) == 0)
 		r->cpus_text = v;
+	r->nodelist = given(s, "nodelist");
+	r->exclude = given(s, "exclude");
 	if (whole(given(s, "cpus-per-task"), &n) == 0)
 		cpt = n;
 	/* The tasks on a node: --ntasks-per-node, else -n over -N. */
@@ -305,11 +307,35 @@ name_path(const struct submission *s)
 	return sp_script_opt(&s->cmdline, "wrap") ? "wrap" : "sbatch";
 }
 
+/*
+ * The nodes the node rule (sp-nodes --exclude: the hang metric, within
+ * the workload) names worse for workload h, worst first, as many as
+ * that line names.
+ */
+static void
+worse_nodes(const struct sp_nodes *t, const struct sp_hist *h,
+	    struct sp_names *out)
+{
+	struct sp_node_table tab;
+	long wi = sp_nodes_find(t, h->key, h->keylen);
+
+	if (wi < 0)
+		return;
+	sp_nodes_table(t, wi, &tab);
+	for (size_t i = 0; i < tab.nrows && out->n < SP_NODES_EXCLUDE_MAX;
+	     i++)
+		if (tab.rows[i].s.verdict == SP_VERDICT_WORSE)
+			sp_names_add(out, tab.rows[i].node,
+				     strlen(tab.rows[i].node));
+	sp_node_table_free(&tab);
+}
+
 /* What is said, and whether it is critical: 0, 1, or -1 with why. */
 struct judged {
 	int critical;
 	int found;
 	struct sp_histset set;
+	struct sp_nodes *nodes;	/* the workload's placements */
 	struct sp_site site;
 	long wl;		/* in set; -1 none */
 	struct sp_size_site ss;
@@ -337,8 +363,9 @@ judge(struct submission *s, const char *since, struct judged *jd,
 		return -1;
 	sp_script_who(&s->eff, name_path(s), &who);
 	sp_workload_fold(&label, who.name, strlen(who.name));
+	jd->nodes = sp_nodes_new(SP_METRIC_HANG);
 	if (history_read(user, since, sp_buf_str(&label), budget, &jd->set,
-			 &jd->site, why) != 0)
+			 jd->nodes, &jd->site, why) != 0)
 		goto out;
 	rc = 0;
 	jd->wl = sp_script_find(&jd->set, &who, user, &note, &none);
@@ -347,13 +374,16 @@ judge(struct submission *s, const char *since, struct judged *jd,
 	{
 		const struct sp_hist *h = sp_histset_hist(&jd->set,
 							  (size_t)jd->wl);
+		struct sp_names worse = { 0 };
 
 		sp_size_site_of(&jd->site, h, &jd->ss);
 		jd->ss.missing = jd->set.missing;
+		worse_nodes(jd->nodes, h, &worse);
 		requests(s, &req);
-		sp_submit_judge(h, who.name, &jd->ss, &req,
+		sp_submit_judge(h, who.name, &jd->ss, &worse, &req,
 				(double)sp_civil_local((int64_t)time(NULL)),
 				&v);
+		sp_names_free(&worse);
 	}
 	jd->found = 1;
 	jd->critical = v.critical;
@@ -370,6 +400,9 @@ out:
 static void
 judged_free(struct judged *jd)
 {
+	if (jd->nodes != NULL)
+		sp_nodes_free(jd->nodes);
+	jd->nodes = NULL;
 	sp_histset_free(&jd->set);
 	sp_site_free(&jd->site);
 }

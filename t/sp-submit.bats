@@ -14,6 +14,25 @@ setup_file() {
 	at() { date -u -d "$1" +%Y-%m-%dT%H:%M:%S; }
 	{
 		echo 'JobID|JobIDRaw|JobName|User|Partition|State|ExitCode|Submit|Eligible|Start|End|Elapsed|ElapsedRaw|Timelimit|ReqMem|ReqCPUS|AllocTRES|NCPUS|NNodes|NodeList|TotalCPU|CPUTime|MaxRSS'
+		# sacct answers in Submit order: gen first, two days ago.
+		# gen: 12 runs on n1 held their node an hour and computed
+		# nothing, cancelled; 24 on n2 and n3 completed.
+		i=0
+		for node in n1 n2 n3; do
+			for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+				i=$((i + 1))
+				s=$(at "-$((60 - i)) hours")
+				if [ $node = n1 ]; then
+					st=CANCELLED e=$(at "-$((59 - i)) hours")
+					el=01:00:00 raw=3600 cpu=00:00:02
+				else
+					st=COMPLETED e=$(at "-$((60 - i)) hours +20 minutes")
+					el=00:20:00 raw=1200 cpu=00:19:00
+				fi
+				echo "20$i|20$i|gen|alice|cpu|$st|0:0|$s|$s|$s|$e|$el|$raw|02:00:00|2G|1|billing=1,cpu=1,mem=2G,node=1|1|1|$node|$cpu|$el|"
+				echo "20$i.batch|20$i.batch|batch||||0:0|$s|$s|$s|$e|$el|$raw||||cpu=1,mem=2G,node=1|1|1|$node|$cpu|$el|1024M"
+			done
+		done
 		i=0
 		for h in 10 8 6 4 2; do
 			i=$((i + 1))
@@ -191,6 +210,19 @@ tok.sh" ]
 	# Each call probes the fields, then asks: the 2nd and 4th lists.
 	[ "$(since 2)" != "$(since 4)" ]
 	[ "$(since 2)" = "now-30days" ]
+}
+
+@test "sp-submit --check: a node the node rule names for the workload, asked for, is a repeat; not excluded, a word" {
+	printf '#!/bin/sh\n#SBATCH -J gen -p cpu\nsrun gen\n' >gen.sh
+	run --separate-stderr sp-submit --check -w n1 gen.sh
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "gen: n1 is worse than the other machines for it (sp-nodes): ask --exclude=n1. This submission asks for n1." ]
+	run --separate-stderr sp-submit --check gen.sh
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "gen: sp-nodes advises --exclude=n1 (worse than the other machines for it). This submission excludes none." ]
+	run --separate-stderr sp-submit --check --exclude=n1 gen.sh
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
 }
 
 # The call Claude Code (and Codex) sends a PreToolUse hook.

@@ -88,7 +88,7 @@ submit_beside(const char *name)
 /* The records into set: the runs of the workload name alone. */
 static int
 read_records(FILE *fp, const char *workload, struct sp_histset *set,
-	     struct sp_buf *why)
+	     struct sp_nodes *nodes, struct sp_buf *why)
 {
 	struct sp_reader r;
 	struct sp_jobcols c;
@@ -108,7 +108,7 @@ read_records(FILE *fp, const char *workload, struct sp_histset *set,
 	    "timelimit_s", "req_cpus", "alloc_cpus", "ntasks", "alloc_gpus",
 	    "nnodes", "mem_limit_node_b", "mem_limit_total_b", "max_rss_b",
 	    "total_cpu_s", "cpu_time_s", "read_b", "write_b", "gpu_util",
-	    NULL);
+	    "nodelist", NULL);
 	sp_jobcols_want(&r, &c);
 	set->missing = sp_cols_missing(&c);
 	while ((rc = sp_reader_next(&r)) == 1) {
@@ -130,6 +130,7 @@ read_records(FILE *fp, const char *workload, struct sp_histset *set,
 		j.workload = (struct sp_slice){ wl.p, wl.len };
 		j.workload_key = (struct sp_slice){ key.p, key.len };
 		sp_histset_add(set, sp_histset_find(set, key.p, key.len), &j);
+		sp_nodes_add(nodes, &j);
 	}
 	if (rc < 0)
 		sp_buf_adds(why, sp_buf_str(&r.err));
@@ -157,9 +158,8 @@ scratch_dir(void)
 
 int
 history_read(const char *user, const char *since, const char *workload,
-	     double budget,
-	     struct sp_histset *set, struct sp_site *site,
-	     struct sp_buf *why)
+	     double budget, struct sp_histset *set, struct sp_nodes *nodes,
+	     struct sp_site *site, struct sp_buf *why)
 {
 	char *fetch = submit_beside("sp-fetch");
 	char *dir = getenv("SLURMPAST_SITE") ? NULL : scratch_dir();
@@ -192,7 +192,7 @@ history_read(const char *user, const char *since, const char *workload,
 		goto out;
 	}
 	x.out = -1;
-	read_rc = read_records(fp, workload, set, &line);
+	read_rc = read_records(fp, workload, set, nodes, &line);
 	fclose(fp);
 	disarm();
 	/* Its standard error, and its end, within what is left. */

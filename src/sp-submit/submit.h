@@ -9,21 +9,21 @@
 #include "sp.h"
 #include "sp_advice.h"
 #include "sp_histset.h"
+#include "sp_nodes.h"
 #include "sp_script.h"
 #include "sp_site.h"
 
 /*
  * The finished runs of user's workloads whose folded name is workload,
- * into set (finished), read from sp-fetch (the one beside this program,
- * else on PATH) from since (sacct's form) on, with the site's facts
- * into site.
+ * into set (finished) and their placements into nodes, read from
+ * sp-fetch (the one beside this program, else on PATH) from since
+ * (sacct's form) on, with the site's facts into site.
  * Waits budget seconds at most.  Returns 0, or -1 with one line in why
  * (set and site then hold nothing to free).
  */
 int history_read(const char *user, const char *since, const char *workload,
-		 double budget,
-		 struct sp_histset *set, struct sp_site *site,
-		 struct sp_buf *why);
+		 double budget, struct sp_histset *set, struct sp_nodes *nodes,
+		 struct sp_site *site, struct sp_buf *why);
 
 /* The program beside this one called name, else name (found on PATH). */
 char *submit_beside(const char *name);
