@@ -31,7 +31,7 @@
 
 static const char usage_text[] =
 	"usage: sp-submit [--check | --apply [--in-place]] [--since time]\n"
-	"                 [sbatch option ...] script [script argument ...]\n"
+	"                 [sbatch-option ...] script [script-argument ...]\n"
 	"       sp-submit --hook\n";
 
 static const char help_text[] =
