@@ -45,6 +45,10 @@ replay() {
 	replay attr
 }
 
+@test "fuzz regressions: sp-submit's call, shell and command line" {
+	replay submit
+}
+
 @test "a missing input fails the replay" {
 	local bin=$SP_BUILD/t/replay_hostlist
 
