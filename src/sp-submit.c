@@ -245,9 +245,13 @@ requests(const struct submission *s, struct sp_submission *r)
 			else
 				r->mem_b = m.bytes * cpt * tasks;
 		} else if (mem != NULL && mem->value != NULL &&
-			   sp_sbatch_mem(mem->value, &m) == 0 && m.bytes > 0) {
-			r->mem_b = m.bytes;
+			   sp_sbatch_mem(mem->value, &m) == 0) {
 			r->mem_text = mem->value;
+			if (m.bytes > 0)
+				r->mem_b = m.bytes;
+			else
+				r->mem_why = "--mem=0 asks for a node's whole "
+				    "memory";
 		}
 	}
 }
@@ -443,12 +447,11 @@ main(int argc, char **argv)
 	if (o.mode == MODE_HOOK)
 		return hook_main(argv[0]);
 	submission_init(&s, argv + o.first, (size_t)argc - o.first);
-	if (s.script_at >= s.nargs && o.mode != MODE_SUBMIT)
-		sp_die(SP_EXIT_USAGE, "--check and --apply read the batch "
-		       "script: name it (sbatch [option ...] script)");
-	if (o.mode == MODE_APPLY && s.path == NULL)
-		sp_die(SP_EXIT_USAGE, "--apply writes the advice into a "
-		       "script: --wrap has none");
+	if (s.path == NULL && o.mode != MODE_SUBMIT &&
+	    (o.mode == MODE_APPLY || sp_script_opt(&s.cmdline, "wrap") == NULL))
+		sp_die(SP_EXIT_USAGE, "%s reads the batch script: name it "
+		       "(sbatch [option ...] script)", o.mode == MODE_APPLY ?
+		       "--apply" : "--check");
 	if (read_script(&s, &why) != 0) {
 		/* sbatch will say what it makes of the script itself. */
 		if (o.mode != MODE_SUBMIT)

@@ -197,11 +197,15 @@ history_read(const char *user, const char *since, const char *workload,
 	disarm();
 	/* Its standard error, and its end, within what is left. */
 	if (sp_exec_finish(&x) != 0 || expired || read_rc != 0) {
-		sp_buf_clear(&line);
 		if (expired || x.timed_out) {
 			sp_buf_adds(why, "no answer within ");
 			sp_exec_fmt_seconds(why, budget);
+		} else if (x.exit_code == 0 && x.term_signal == 0) {
+			/* sp-fetch answered; its records could not be read. */
+			sp_buf_printf(why, "sp-fetch's records: %s",
+				      sp_buf_str(&line));
 		} else {
+			sp_buf_clear(&line);
 			sp_exec_err_line(&x, &line);
 			if (line.len == 0)
 				sp_exec_describe(&x, &line);
