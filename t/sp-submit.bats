@@ -210,6 +210,11 @@ tok.sh" ]
 	# Each call probes the fields, then asks: the 2nd and 4th lists.
 	[ "$(since 2)" != "$(since 4)" ]
 	[ "$(since 2)" = "now-30days" ]
+	# A store written from a store (its hashes carried) is whole too.
+	run --separate-stderr sp-submit --check ok.sh
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ -n "$(since 6)" ] && [ "$(since 6)" != "now-30days" ]
 }
 
 @test "sp-submit --check: a node the node rule names for the workload, asked for, is a repeat; not excluded, a word" {
