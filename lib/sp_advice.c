@@ -569,6 +569,60 @@ mem_unknown_matters(const struct sp_hist *h, double target)
 	return sp_suggest_mem(peak) > target || !sp_known(target);
 }
 
+/*
+ * The hold: memory already succeeded at a size that was killed, so it is
+ * not the deciding variable, and no increment goes beyond the smallest
+ * size that completed after that size or a larger one was killed.  A
+ * request below it, or below the largest trustworthy peak x the margin,
+ * dies again: it is raised there, with the hold's reason.
+ */
+static void
+mem_hold(const struct sp_hist *h, const struct sp_size_site *site,
+	 struct sp_advice *a, struct sp_buf *t)
+{
+	const char *done;
+	double good;
+	long k = sp_hist_known_good(h, &good, &done);
+	const struct sp_oomsub *e;
+	struct sp_buf *t2 = &a->scratch[1];
+
+	a->verdict = SP_V_HOLD;
+	if (k < 0)	/* cannot be: the contradiction is one such */
+		return;
+	e = &sp_hist_more(h)->oomsubs[k];
+	a->target = good;
+	if (h->mem_trusted > 0 && sp_suggest_mem(h->peak.a) > a->target)
+		a->target = sp_suggest_mem(h->peak.a);
+	if (e->limit_b > good)
+		clause(&a->basis, "job %s completed at %s after a run was "
+		       "killed for memory at %s (job %s)", done,
+		       t_mem(t, good), t_mem(t2, e->limit_b), e->jobid);
+	else
+		clause(&a->basis, "job %s completed at %s, a size already "
+		       "killed for memory (job %s)", done, t_mem(t, good),
+		       e->jobid);
+	sp_buf_printf(&a->basis, ": memory is not the deciding variable, so "
+		      "no increment beyond %s", t_mem(t, good));
+	if (h->mem_trusted > 0)
+		clause(&a->basis, "the largest peak within its limit, %s (job "
+		       "%s), x %.2f %s", t_bytes(t, h->peak.a), h->peak.jobid,
+		       SP_MEM_MARGIN, a->target > good ? "is larger still: "
+		       "held there" : "fits in it");
+	if (sp_known(a->requested) && a->requested < a->target) {
+		a->verdict = SP_V_RAISE;
+		clause(&a->basis, "%s is below that and dies as the killed "
+		       "runs did: raised to the hold's %s",
+		       sp_buf_str(&a->requested_txt),
+		       t_request(t, a->flag, a->target));
+		suggest(a, t);
+	} else if (!sp_known(a->requested)) {
+		suggest(a, t);
+	}
+	clause(&a->caution, "find what else changed between the runs "
+	       "(workers, batch size, input shard)");
+	mem_caveat(&a->caution, site->gather);
+}
+
 static void
 advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	   struct sp_advice *a, struct sp_buf *t)
@@ -609,13 +663,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			       "tell", done, t_mem(t, e->limit_b), e->jobid);
 			return;
 		}
-		clause(&a->basis, "job %s completed at %s, a size "
-		       "already killed for memory (job %s): memory is not "
-		       "the deciding variable, so no further increment",
-		       done, t_mem(t, e->limit_b), e->jobid);
-		clause(&a->caution, "find what else changed between the runs "
-		       "(workers, batch size, input shard)");
-		mem_caveat(&a->caution, site->gather);
+		mem_hold(h, site, a, t);
 		return;
 	}
 	if (h->mem_runs < SP_SIZE_MIN_RUNS) {
@@ -1010,7 +1058,9 @@ sp_pick(const struct sp_hist *wl, const struct sp_size_site *site,
 		if (sp_verdict_actionable(p->adv.verdict) ||
 		    !sp_known(p->adv.requested))
 			p->value = p->adv.target;
-		else if (p->adv.verdict != SP_V_HOLD)
+		else if (p->adv.verdict == SP_V_HOLD)
+			p->value = p->adv.target;	/* the known-good size */
+		else
 			p->value = p->adv.requested;
 	} else if (one != NULL && sp_known(sp_suggest(one, f, &s))) {
 		p->from = SP_PICK_RUN;

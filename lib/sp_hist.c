@@ -748,3 +748,111 @@ sp_hist_contradiction(const struct sp_hist *h, const char **done)
 	}
 	return found;
 }
+
+/* A kill's limit and its place in oomsubs, to sort the largest first. */
+struct kill_at {
+	double limit_b;
+	size_t i;
+};
+
+static int
+kill_desc(const void *a, const void *b)
+{
+	double x = ((const struct kill_at *)a)->limit_b;
+	double y = ((const struct kill_at *)b)->limit_b;
+
+	return (x < y) - (x > y);
+}
+
+static int
+done_desc(const void *a, const void *b)
+{
+	double x = ((const struct sp_doneat *)a)->limit_b;
+	double y = ((const struct sp_doneat *)b)->limit_b;
+
+	return (x < y) - (x > y);
+}
+
+/* The earliest kill so far, and the earliest of any other submission,
+ * so that a completion is never matched with its own array's kills. */
+struct earliest {
+	long k[2];
+};
+
+static void
+earliest_add(struct earliest *e, const struct sp_oomsub *ks, long i)
+{
+	const struct sp_oomsub *x = &ks[i];
+
+	if (e->k[0] < 0 || sp_order_cmp(&x->first, &ks[e->k[0]].first) < 0) {
+		if (e->k[0] >= 0 && !(x->sub != 0 && x->sub == ks[e->k[0]].sub))
+			e->k[1] = e->k[0];
+		e->k[0] = i;
+	} else if (!(x->sub != 0 && x->sub == ks[e->k[0]].sub) &&
+		   (e->k[1] < 0 ||
+		    sp_order_cmp(&x->first, &ks[e->k[1]].first) < 0)) {
+		e->k[1] = i;
+	}
+}
+
+/* The earliest kill of another submission than sub before o, or -1. */
+static long
+earliest_before(const struct earliest *e, const struct sp_oomsub *ks,
+		uint64_t sub, const struct sp_order *o)
+{
+	for (int j = 0; j < 2; j++) {
+		long i = e->k[j];
+
+		if (i < 0)
+			return -1;
+		if (sub != 0 && ks[i].sub == sub)
+			continue;
+		return sp_order_cmp(&ks[i].first, o) < 0 ? i : -1;
+	}
+	return -1;
+}
+
+long
+sp_hist_known_good(const struct sp_hist *h, double *size, const char **done)
+{
+	const struct sp_hist_more *m = sp_hist_more(h);
+	size_t nk = m->noomsubs, nd = h->ndoneat, at = 0;
+	struct kill_at *kidx;
+	struct sp_doneat *d;
+	struct earliest e = { { -1, -1 } };
+	long found = -1;
+
+	*size = NAN;
+	*done = NULL;
+	if (nk == 0 || nd == 0)
+		return -1;
+	kidx = sp_xcalloc(nk, sizeof *kidx);
+	for (size_t i = 0; i < nk; i++)
+		kidx[i] = (struct kill_at){ m->oomsubs[i].limit_b, i };
+	qsort(kidx, nk, sizeof *kidx, kill_desc);
+	d = sp_xcalloc(nd, sizeof *d);
+	memcpy(d, h->doneat, nd * sizeof *d);
+	qsort(d, nd, sizeof *d, done_desc);
+	/* Down the completed sizes, with every kill at or above each. */
+	for (size_t i = 0; i < nd; i++) {
+		long k = -1;
+
+		while (at < nk && kidx[at].limit_b >= d[i].limit_b)
+			earliest_add(&e, m->oomsubs, (long)kidx[at++].i);
+		if (d[i].best_id != NULL &&
+		    (k = earliest_before(&e, m->oomsubs, d[i].best_sub,
+					 &d[i].best_o)) >= 0)
+			*done = d[i].best_id;
+		else if (d[i].other_id != NULL &&
+			 (k = earliest_before(&e, m->oomsubs, d[i].other_sub,
+					      &d[i].other_o)) >= 0)
+			*done = d[i].other_id;
+		if (k >= 0) {
+			found = k;
+			*size = d[i].limit_b;
+		}
+	}
+	free(d);
+	free(kidx);
+	return found;
+}

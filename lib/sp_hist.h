@@ -217,6 +217,15 @@ const struct sp_hist_more *sp_hist_more(const struct sp_hist *h);
  * completion's job id, or returns -1.
  */
 long sp_hist_contradiction(const struct sp_hist *h, const char **done);
+/*
+ * The known-good size of a memory hold: the smallest per-node limit at
+ * which a run completed after a submission killed at that limit or a
+ * larger one (never a task of that same array).  Sets *size to it and
+ * *done to the completion's job id, and returns that kill's index in
+ * oomsubs; -1 (and *size NaN) when there is none.
+ */
+long sp_hist_known_good(const struct sp_hist *h, double *size,
+			const char **done);
 /* The workload's compute (sp_compute of its GPU- and core-hours). */
 double sp_hist_compute(const struct sp_hist *h);
 

@@ -259,9 +259,24 @@ memory(struct sp_findings *out, struct sp_draft *d,
 		sp_buf_printf(&d->ev, " Job %s later COMPLETED at %s, a "
 			      "size already killed (job %s).", done,
 			      sp_buf_str(&t), m->oomsubs[contra].jobid);
+		struct sp_advice adv = { 0 };
+
 		sp_buf_adds(&d->act, "Memory is not the deciding variable: "
 			    "find what else changed (workers, batch size, input "
-			    "shard); no further increment.");
+			    "shard); ");
+		/* The size is the advice's, so every screen names one. */
+		sp_size_advise(h, site, SP_FLAG_MEM, &adv);
+		if (sp_known(adv.target)) {
+			sp_buf_clear(&t);
+			sp_mem_spell(&t, adv.target);
+			sp_buf_printf(&d->act, "no increment beyond %s, and "
+				      "nothing below it: a smaller request "
+				      "dies as the killed runs did.",
+				      sp_buf_str(&t));
+		} else {
+			sp_buf_adds(&d->act, "no further increment.");
+		}
+		sp_advice_free(&adv);
 		sp_draft_id(d, done);
 	} else if (nsteps == 1) {
 		sp_buf_adds(&d->act, "Measure the peak once (a live reading), "

@@ -395,7 +395,15 @@ oom_action(struct ctx *x, double limit)
 	const struct sp_pick *p = pick(x, SP_FLAG_MEM);
 	enum sp_verdict v = p->adv.verdict;
 
-	if (p->from == SP_PICK_WORKLOAD && v == SP_V_HOLD) {
+	if (p->from == SP_PICK_WORKLOAD && v == SP_V_HOLD &&
+	    sp_known(p->value) && !(sp_known(limit) && limit >= p->value)) {
+		/* Killed below the size known to complete: that size. */
+		act(x, "Raise --mem to %s, the size this workload is held "
+		    "at: %s (sp-size, from %.0f runs of this workload). Find "
+		    "what else changed between the runs: workers, batch size, "
+		    "input shard.", sp_buf_str(&p->text),
+		    sp_buf_str(&p->adv.basis), (double)p->runs);
+	} else if (p->from == SP_PICK_WORKLOAD && v == SP_V_HOLD) {
 		act(x, "Do not raise --mem: %s (sp-size holds it, "
 		    "from %.0f runs of this workload). Find what else changed "
 		    "between the runs: workers, batch size, input shard.",

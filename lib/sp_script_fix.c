@@ -324,6 +324,16 @@ verdict(struct fixer *f, const struct sp_advice *a, const struct sp_sopt *x,
 		}
 		return;
 	case SP_V_HOLD:
+		/* Below the size the hold keeps, the script dies as the
+		 * killed runs did: raised to it. */
+		if (new != NULL && new[0] != '\0' && sp_known(have) &&
+		    have < a->target && strcmp(new, x->value) != 0) {
+			edit(f, x, new);
+			comment(f, x->line, "%s %s -> %s, the size the hold "
+				"keeps: %s", label, x->value, new, r);
+			f->fx->changed++;
+			return;
+		}
 		comment(f, x->line, "%s %s held: %s", label, x->value, r);
 		f->fx->commented++;
 		return;
@@ -405,7 +415,8 @@ absent(struct fixer *f, const struct sp_advice *a)
 static int
 actionable(const struct sp_advice *a)
 {
-	return sp_verdict_actionable(a->verdict) && sp_known(a->target);
+	return (sp_verdict_actionable(a->verdict) ||
+		a->verdict == SP_V_HOLD) && sp_known(a->target);
 }
 
 static void

@@ -267,7 +267,7 @@ What the next submission should ask for" ]
 @test "the advice: the holds as comments alone, after the raises" {
 	run part "What the next submission should ask for" < <(screen)
 	printf '%s\n' "${lines[@]}" | grep -qx '# reasoning-exp (alice), 99 runs: hold --time at 00:30:00; blocked, not slow: 99 of the 99 timeouts (of 137 runs) used under 10 CPU-seconds, and a longer limit buys a longer hang; fix the blocking call (a data read, a lock, a rendezvous, a prompt); sp-hang lists the runs'
-	printf '%s\n' "${lines[@]}" | grep -q '^# rc-tok-github_code (alice), 10 runs: hold --mem at 32G; .*no further increment; find what else changed between the runs'
+	printf '%s\n' "${lines[@]}" | grep -q '^# rc-tok-github_code (alice), 10 runs: hold --mem at 32G; .*no increment beyond 32G; .*; find what else changed between the runs'
 	# no #SBATCH line after a hold, every raise before it
 	n=${#lines[@]} holds=0
 	for ((i = 0; i < n; i++)); do
@@ -589,6 +589,14 @@ widest() {
 	[[ "$output" != *"--mem=55G"* ]]
 }
 
+# Issue 30, item 4: killed at 18G where 32G is known to complete.
+@test "one job's view: a run killed below the memory hold's size is told that size, never 'do not raise'" {
+	run --separate-stderr slurmpast --demo 53508535
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Raise --mem to 32G, the size this workload is held at: job 53511658"* ]]
+	[[ "$output" != *"Do not raise"* ]]
+}
+
 @test "a pooled node table of a real dump: nothing to paste (pozidriv)" {
 	need_fixtures
 	run --separate-stderr slurmpast --input "$FIXTURES/xdmod/pozidriv.log" \
@@ -603,7 +611,7 @@ widest() {
 	recall sizing
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "What to request next time" ]
-	printf '%s\n' "$output" | grep -q '^# rc-tok-github_code (alice), 10 runs: hold --mem at 32G; .*no further increment'
+	printf '%s\n' "$output" | grep -q '^# rc-tok-github_code (alice), 10 runs: hold --mem at 32G; .*no increment beyond 32G'
 	printf '%s\n' "$output" | grep -q '^# reasoning-exp (alice), 99 runs: hold --time at 00:30:00; blocked, not slow'
 	printf '%s\n' "$output" | grep -qx '#SBATCH --mem=45G'
 	[[ "${lines[${#lines[@]} - 1]}" =~ ^[0-9]+\ refused:\ fewer\ than\ 3\ usable\ runs\ of\ the\ workload$ ]]

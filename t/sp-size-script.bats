@@ -238,6 +238,21 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	cmp real.sh.orig orig
 }
 
+@test "sp-size --script --in-place: a request below the memory hold's size is raised to it, never held" {
+	# rc-tok-github_code completed at 32G after 32G was killed: 18G dies
+	printf '#!/bin/sh\n#SBATCH -J rc-tok-github_code\n#SBATCH --mem=18G\n./tok\n' >tok.sh
+	run --separate-stderr sp-size --script tok.sh --in-place -u alice "$DEMO"
+	[ "$status" -eq 0 ]
+	grep -qx '#SBATCH --mem=32G' tok.sh
+	grep -q '^# slurmpast: --mem 18G -> 32G, the size the hold keeps: job 53511658 completed at 32G, a size already killed for memory (job 53496668): memory is not the deciding variable, so no increment beyond 32G;' tok.sh
+	! grep -q 'held' tok.sh
+	# at the size itself: held, the line as it is
+	printf '#!/bin/sh\n#SBATCH -J rc-tok-github_code\n#SBATCH --mem=32G\n./tok\n' >tok.sh
+	sp-size --script tok.sh -u alice "$DEMO" 2>/dev/null >out
+	grep -qx '#SBATCH --mem=32G' out
+	grep -q '^# slurmpast: --mem 32G held: ' out
+}
+
 @test "sp-size --script --in-place: a script that changed since it was read is left as it is" {
 	printf '#!/bin/sh\n#SBATCH -J etl --mem=8G\n./etl\n' >etl.sh
 	mkfifo history

@@ -59,7 +59,7 @@ setup() {
 
 @test "sp-size: the tokenizer holds --mem: memory already succeeded at a killed size" {
 	run sh -c 'sp-size --mem "$1" | cut -f4,6,7,8,11' sh "$T/tok.tsv"
-	[ "${lines[1]}" = "$(printf '%s\t%s\t%s\t\t%s' --mem hold 32G 'job 7009 completed at 32G, a size already killed for memory (job 7001): memory is not the deciding variable, so no further increment')" ]
+	[ "${lines[1]}" = "$(printf '%s\t%s\t%s\t\t%s' --mem hold 32G 'job 7009 completed at 32G, a size already killed for memory (job 7001): memory is not the deciding variable, so no increment beyond 32G; the largest peak within its limit, 24.0 GiB (job 7009), x 1.30 fits in it')" ]
 }
 
 @test "sp-size --findings: the walk of limits, critical on the contradiction" {
@@ -67,7 +67,7 @@ setup() {
 	[ "$status" -eq 1 ]	# the critical finding
 	[ "${lines[0]}" = "$(printf 'user\tworkload\tworkload_key\tjobid\tcode\tseverity\tevidence\taction')" ]
 	[ "${lines[1]}" = "$(printf '%s\t' alice rc-tok alice/cpu/cpu/rc-tok '7009 7001 7002 7003 7004 7005 7006 7007 7008' memory-search critical \
-		'8 submissions were killed for memory at 6 different --mem values, in order: 32G x2 -> 17G -> 12G x2 -> 14G -> 16G -> 18G. Job 7009 later COMPLETED at 32G, a size already killed (job 7001).')Memory is not the deciding variable: find what else changed (workers, batch size, input shard); no further increment." ]
+		'8 submissions were killed for memory at 6 different --mem values, in order: 32G x2 -> 17G -> 12G x2 -> 14G -> 16G -> 18G. Job 7009 later COMPLETED at 32G, a size already killed (job 7001).')Memory is not the deciding variable: find what else changed (workers, batch size, input shard); no increment beyond 32G, and nothing below it: a smaller request dies as the killed runs did." ]
 	[ "${lines[2]}" = "$(printf '%s\t' alice rc-tok alice/cpu/cpu/rc-tok '7008 7007 7006 7005 7004 7003 7002 7001' repeat-failure warning \
 		'8 of 10 runs failed; 8 were OUT_OF_MEMORY.')Killed for memory: see the memory finding and sp-size --mem." ]
 	[ "${#lines[@]}" -eq 3 ]

@@ -353,10 +353,40 @@ mem_contradiction_hold(void)
 	load();
 	advise(NULL, SP_FLAG_MEM);
 	is_string("hold", verdict(), "contradiction: memory already succeeded at a killed size");
-	is_string("job 7009 completed at 32G, a size already killed for memory (job 7001): memory is not the deciding variable, so no further increment",
-		  sp_buf_str(&adv.basis), "contradiction: the basis names both jobs");
-	is_string("", sp_buf_str(&adv.suggestion), "contradiction: no bigger number");
+	is_string("job 7009 completed at 32G, a size already killed for memory (job 7001): memory is not the deciding variable, so no increment beyond 32G; the largest peak within its limit, 24.0 GiB (job 7009), x 1.30 fits in it",
+		  sp_buf_str(&adv.basis), "contradiction: the basis names both jobs and the size");
+	is_string("", sp_buf_str(&adv.suggestion), "contradiction: the request is the size: no other number");
+	is_double(32 * GIB, adv.target, 0, "contradiction: the hold's size is the target");
 	is_string("8 kills at up to 32G", sp_buf_str(&adv.observed), "contradiction: observed");
+
+	/* Killed again below the size that completed: the newest request
+	 * dies as the others did, so the hold raises it to that size. */
+	for (int i = 0; i < 10; i++)
+		ROW(.id = N(7000 + i), .state = i == 0 ? "CANCELLED" : i == 9 ?
+		    "COMPLETED" : "OUT_OF_MEMORY", .el = "1200",
+		    .mem = G(lim[i]), .rss = G(i == 9 ? 24 : lim[i] + 0.1),
+		    .cpus = "16", .tasks = "1", .cpu = "2000");
+	ROW(.id = "7010", .state = "OUT_OF_MEMORY", .el = "1200", .mem = G(18), .rss = G(18.1), .cpus = "16", .tasks = "1", .cpu = "2000");
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("raise", verdict(), "hold: a request below the known-good size is raised");
+	is_string("#SBATCH --mem=32G", sp_buf_str(&adv.sbatch), "hold: to 32G, never 18G kept");
+	ok(has(&adv.basis, "memory is not the deciding variable, so no increment beyond 32G"), "hold: the hold's reason");
+	ok(has(&adv.basis, "18G is below that and dies as the killed runs did"), "hold: says why it is raised");
+
+	/* Completed at 24G after 32G was killed: 24G is the smallest size
+	 * known to complete after that size or a larger one died. */
+	ROW(.id = "1", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(32), .rss = G(32.1));
+	ROW(.id = "2", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(32), .rss = G(32.1));
+	ROW(.id = "3", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(16), .rss = G(16.1));
+	ROW(.id = "4", .state = "COMPLETED", .el = "100", .cpu = "100", .mem = G(32), .rss = G(12));
+	ROW(.id = "5", .state = "COMPLETED", .el = "100", .cpu = "100", .mem = G(24), .rss = G(15));
+	ROW(.id = "6", .state = "OUT_OF_MEMORY", .el = "100", .cpu = "100", .mem = G(12), .rss = G(12.1));
+	load();
+	advise(NULL, SP_FLAG_MEM);
+	is_string("raise", verdict(), "hold: 12G is below the hold");
+	is_string("#SBATCH --mem=24G", sp_buf_str(&adv.sbatch), "hold: the smallest size that completed after a larger kill");
+	ok(has(&adv.basis, "job 5 completed at 24G after a run was killed for memory at 32G (job 1)"), "hold: a larger kill counts");
 
 	/* One kill beside later successes at that size: the need varies
 	 * between inputs; the floor holds, not a hold. */

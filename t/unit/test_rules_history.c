@@ -174,8 +174,8 @@ memory(void)
 	is_string("critical", sev(p), "memory-search: critical on the contradiction");
 	is_string("8 submissions were killed for memory at 6 different --mem values, in order: 32G x2 -> 17G -> 12G x2 -> 14G -> 16G -> 18G. Job 7009 later COMPLETED at 32G, a size already killed (job 7001).",
 		  ev(p), "memory-search: the walk and the contradiction");
-	is_string("Memory is not the deciding variable: find what else changed (workers, batch size, input shard); no further increment.",
-		  act(p), "memory-search: no further increment");
+	is_string("Memory is not the deciding variable: find what else changed (workers, batch size, input shard); no increment beyond 32G, and nothing below it: a smaller request dies as the killed runs did.",
+		  act(p), "memory-search: no increment beyond the size known to complete");
 	is_string("7009 7001 7002 7003 7004 7005 7006 7007 7008", ids(p), "memory-search: the completion, then the kills");
 	is_string("critical", found.n ? sp_severity_name(found.v[0].severity) : "", "memory-search: sorted first");
 	is_string("warning", sev(get("repeat-failure")), "memory-search: 8 of 10 failed is a warning");
