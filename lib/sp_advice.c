@@ -10,6 +10,7 @@
 #include "sp_const.h"
 #include "sp_stats.h"
 #include "sp_units.h"
+#include "sp_workload.h"
 
 static const char *const verdict_names[] = {
 	"raise", "lower", "keep", "refuse", "hold", "capped"
@@ -585,13 +586,17 @@ mem_hold(const struct sp_hist *h, const struct sp_size_site *site,
 	long k = sp_hist_known_good(h, &good, &done);
 	const struct sp_oomsub *e;
 	struct sp_buf *t2 = &a->scratch[1];
+	int peaks;
 
 	a->verdict = SP_V_HOLD;
 	if (k < 0)	/* cannot be: the contradiction is one such */
 		return;
 	e = &sp_hist_more(h)->oomsubs[k];
+	/* The peaks count only when no run of unknown CPU time could
+	 * outdo them: else the size held at is the size that completed. */
+	peaks = h->mem_trusted > 0 && h->unk_trusted + h->unk_untrusted == 0;
 	a->target = good;
-	if (h->mem_trusted > 0 && sp_suggest_mem(h->peak.a) > a->target)
+	if (peaks && sp_suggest_mem(h->peak.a) > a->target)
 		a->target = sp_suggest_mem(h->peak.a);
 	if (e->limit_b > good)
 		clause(&a->basis, "job %s completed at %s after a run was "
@@ -603,7 +608,7 @@ mem_hold(const struct sp_hist *h, const struct sp_size_site *site,
 		       e->jobid);
 	sp_buf_printf(&a->basis, ": memory is not the deciding variable, so "
 		      "no increment beyond %s", t_mem(t, good));
-	if (h->mem_trusted > 0)
+	if (peaks)
 		clause(&a->basis, "the largest peak within its limit, %s (job "
 		       "%s), x %.2f %s", t_bytes(t, h->peak.a), h->peak.jobid,
 		       SP_MEM_MARGIN, a->target > good ? "is larger still: "
@@ -940,6 +945,28 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
  * naming what is missing.  So is --gpus where sp-group could not tell
  * whether the runs held GPUs.
  */
+int
+sp_advice_indistinct(const struct sp_hist *h, struct sp_buf *why)
+{
+	struct sp_wlkey k;
+	int nouser, noname;
+
+	if (h->key == NULL ||
+	    sp_workload_key_split(h->key, h->keylen, &k) != 0)
+		return 0;
+	nouser = k.userlen == 1 && k.user[0] == '?';
+	noname = k.wlen == 1 && k.workload[0] == '?';
+	if (!nouser && !noname)
+		return 0;
+	sp_buf_printf(why, "groups %ld %s the record cannot tell apart: it "
+		      "has no %s, so they may be unrelated jobs, and no figure "
+		      "across them means anything", (long)h->runs,
+		      plural(h->runs, "run", "runs"), nouser && noname ?
+		      "job name (JobName) and no user (User)" : nouser ?
+		      "user (User)" : "job name (JobName)");
+	return 1;
+}
+
 static int
 refuse_missing(const struct sp_hist *h, const struct sp_size_site *site,
 	       struct sp_advice *a, struct sp_buf *t)
@@ -1005,7 +1032,8 @@ sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 	a->requested = h->req[flag];
 	if (sp_known(a->requested))
 		sp_suggest_spell(&a->requested_txt, flag, a->requested);
-	if (refuse_missing(h, site, a, t))
+	if (sp_advice_indistinct(h, &a->basis) ||
+	    refuse_missing(h, site, a, t))
 		return 0;
 	switch (flag) {
 	case SP_FLAG_TIME:

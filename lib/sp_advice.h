@@ -46,6 +46,15 @@ void sp_size_site_unknown(struct sp_size_site *s);
 void sp_size_site_of(const struct sp_site *s, const struct sp_hist *h,
 		     struct sp_size_site *out);
 
+/*
+ * 1 when the key of h cannot tell its runs apart (sp-group wrote '?' for
+ * its user or its job name: no User or no JobName in the record), so the
+ * runs may be unrelated jobs and no rule across them applies; why says
+ * so, as a clause.  Sizing refuses and the findings across runs are
+ * one info finding, indistinct-runs.
+ */
+int sp_advice_indistinct(const struct sp_hist *h, struct sp_buf *why);
+
 enum sp_verdict { SP_V_RAISE, SP_V_LOWER, SP_V_KEEP, SP_V_REFUSE,
 		  SP_V_HOLD, SP_V_CAPPED };
 const char *sp_verdict_name(enum sp_verdict v);

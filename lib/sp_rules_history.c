@@ -696,6 +696,20 @@ sp_rules_history(struct sp_findings *out, const struct sp_hist *h,
 {
 	struct sp_draft d = { 0 };
 
+	if (sp_advice_indistinct(h, &d.ev)) {
+		/* Runs that may be unrelated have no history to read. */
+		sp_buf_clear(&d.ev);
+		sp_buf_adds(&d.ev, "This key ");
+		sp_advice_indistinct(h, &d.ev);
+		sp_buf_addc(&d.ev, '.');
+		sp_buf_adds(&d.act, "No finding across runs and no sizing: "
+			    "fetch with JobName and User (sacct --format) to "
+			    "group the runs into workloads; each job's own "
+			    "findings still stand.");
+		add(out, &d, h, "indistinct-runs", SP_SEV_INFO);
+		sp_draft_free(&d);
+		return;
+	}
 	repeat_failure(out, &d, h, site);
 	memory(out, &d, h, site);
 	requeue(out, &d, h);

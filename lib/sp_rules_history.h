@@ -13,6 +13,8 @@
  *                     array's own population (the article's figure 5)
  *   noop-allocations  allocations that computed nothing
  *   near-limit        a completed run that nearly hit its --time
+ *   indistinct-runs   (alone, info) no user or no job name: no rule
+ *                     across the runs applies
  *
  * Each finding names its workload and the runs it rests on (jobids).
  */

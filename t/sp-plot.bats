@@ -537,7 +537,7 @@ pixels() {
 	for spec in "xdmod/pozidriv.log:$xdmod:5" \
 	    "xdmod/accounting-logs.log:$xdmod:3" \
 	    "xdmod/utf8-multibyte-chars.log:$xdmod:3" \
-	    "hpc-cost-simulator/sacct-output-v2.txt:$hpc:7" \
+	    "hpc-cost-simulator/sacct-output-v2.txt:$hpc:3" \
 	    "slurm2sql/test-data1.txt::2" "slurm2sql/test-data3.txt::0"; do
 		file=${spec%%:*} rest=${spec#*:}
 		fields=${rest%:*} figures=${rest##*:}

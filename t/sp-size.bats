@@ -5,6 +5,8 @@
 
 load lib/common
 
+HPC_FIELDS=State,JobID,ReqCPUS,ReqMem,ReqNodes,Constraints,Submit,Eligible,Start,Elapsed,Suspended,End,ExitCode,DerivedExitCode,AllocNodes,NCPUS,MaxDiskRead,MaxDiskWrite,MaxPages,MaxRSS,MaxVMSize,CPUTime,UserCPU,SystemCPU,TotalCPU,Partition
+
 setup() {
 	T=$BATS_TEST_TMPDIR
 	export SLURMPAST_NO_SITE=1
@@ -331,13 +333,35 @@ pozidriv() {
 
 @test "sp-size: only runs that were not killed are left out for MaxRSS above the limit (hpc-cost-simulator)" {
 	need_fixtures
-	sp-fetch --input "$FIXTURES/hpc-cost-simulator/sacct-output-v2.txt" --fields State,JobID,ReqCPUS,ReqMem,ReqNodes,Constraints,Submit,Eligible,Start,Elapsed,Suspended,End,ExitCode,DerivedExitCode,AllocNodes,NCPUS,MaxDiskRead,MaxDiskWrite,MaxPages,MaxRSS,MaxVMSize,CPUTime,UserCPU,SystemCPU,TotalCPU,Partition 2>/dev/null |
+	# The dump has no JobName and no User: named here, so that the rule
+	# reads the runs as one workload (issue 30, item 6 refuses it else).
+	sp-fetch --input "$FIXTURES/hpc-cost-simulator/sacct-output-v2.txt" --fields "$HPC_FIELDS" 2>/dev/null |
+		awk -F '\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "name") n = i; if ($i == "user") u = i } }
+			NR > 1 { $n = "stress"; $u = "u" } 1' |
 		sp-group | sp-size --mem 2>/dev/null >"$T/advice"
 	# Issue 15, item 8: 183 were claimed, killed runs among them; 5 true.
-	run awk -F '\t' '$3 ~ /^\?\/\?\// { print $6, $8 }' "$T/advice"
+	run awk -F '\t' '$3 ~ /^u\/\?\// { print $6, $8 }' "$T/advice"
 	[ "$output" = "raise --mem=8G" ]
 	grep -q '5 runs left out: MaxRSS above the limit without a kill' "$T/advice"
 	# Issue 15, item 7: killed at 100M, the next step is 150M, not 1G.
 	run awk -F '\t' '$3 ~ /\/partition1\// { print $6, $7, $8, $15 }' "$T/advice"
 	[ "$output" = "raise 100M --mem=150M 157286400" ]
+}
+
+# Issue 30, item 6: 467 jobs of no name and no user are one key '?/?/?/?',
+# but nothing says they are one workload.
+@test "sp-size: no advice and no finding across runs that cannot be told apart (hpc-cost-simulator)" {
+	need_fixtures
+	sp-fetch --input "$FIXTURES/hpc-cost-simulator/sacct-output-v2.txt" --fields "$HPC_FIELDS" 2>/dev/null |
+		sp-group >"$T/hpc.tsv"
+	run sh -c 'sp-size "$1" 2>/dev/null | cut -f3,6 | sort -u' sh "$T/hpc.tsv"
+	[ "$output" = "$(printf '?/?/?/?\trefuse\n?/partition1/?/?\trefuse\n?/partition2/?/?\trefuse\nworkload_key\tverdict')" ]
+	sp-size --mem "$T/hpc.tsv" 2>/dev/null | grep -q "	groups 467 runs the record cannot tell apart: it has no job name (JobName) and no user (User), so they may be unrelated jobs, and no figure across them means anything	"
+	run --separate-stderr sp-size --findings "$T/hpc.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cut -f5,6 | sort -u)" = "$(printf 'code\tseverity\nindistinct-runs\tinfo')" ]
+	# one job's own findings still stand, its figure its own
+	run --separate-stderr sp-show --findings --no-logs -j 67108880 "$T/hpc.tsv"
+	[ "$status" -eq 1 ]
+	printf '%s\n' "$output" | awk -F '\t' '$5 == "host-oom"' | grep -q "one run's estimate"
 }

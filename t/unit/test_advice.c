@@ -717,6 +717,32 @@ gpus(void)
 	ok(has(&adv.basis, "the record never raises --gpus"), "gpus: and it says why");
 }
 
+/* No user or no job name in the record: the runs of a key may be
+ * unrelated, so no flag is sized from them (issue 30, item 6). */
+static void
+indistinct(void)
+{
+	static const char *const keys[] = { "?/p/cpu/w", "u/p/cpu/?", "?/?/?/?" };
+
+	for (int k = 0; k < 3; k++) {
+		for (int i = 0; i < 5; i++)
+			ROW(.id = N(i + 1), .state = "COMPLETED", .el = "1000", .lim = "3600", .cpus = "4", .tasks = "1", .cpu = "900", .mem = G(8), .rss = G(2), .key = keys[k]);
+		load();
+		advise(keys[k], SP_FLAG_TIME);
+		is_string("refuse", verdict(), "indistinct: refused");
+		advise(keys[k], SP_FLAG_MEM);
+		is_string("refuse", verdict(), "indistinct: every flag");
+		if (k == 1)
+			ok(has(&adv.basis, "it has no job name (JobName), so"), "indistinct: names what is missing");
+	}
+	is_string("groups 5 runs the record cannot tell apart: it has no job name (JobName) and no user (User), so they may be unrelated jobs, and no figure across them means anything",
+		  sp_buf_str(&adv.basis), "indistinct: says why");
+	ROW(.id = "1", .state = "COMPLETED", .el = "1000", .lim = "3600", .key = "u/p/cpu/w");
+	load();
+	advise("u/p/cpu/w", SP_FLAG_TIME);
+	ok(!has(&adv.basis, "cannot tell apart"), "indistinct: a named key is not");
+}
+
 int
 main(void)
 {
@@ -732,6 +758,7 @@ main(void)
 	time_near_limit();
 	mem_oom_floor();
 	mem_contradiction_hold();
+	indistinct();
 	mem_rss_above_limit();
 	mem_killed_not_untrusted();
 	mem_unknown_fields();
