@@ -104,18 +104,6 @@
 #define SP_SIGNAL_MAX			64
 
 /*
- * Workloads (sp-group --rollup; reference-rules.md 2.1).  A workload is
- * critical when at least SP_SEV_MIN_RUNS runs show a failure rate (failed
- * over completed + failed) or a computed-nothing rate (noop over runs) at
- * the critical line, a warning at the lower lines.
- */
-#define SP_SEV_MIN_RUNS			3
-#define SP_SEV_CRIT_FAIL_RATE		0.5
-#define SP_SEV_CRIT_NOOP_RATE		0.25
-#define SP_SEV_WARN_FAIL_RATE		0.2
-#define SP_SEV_WARN_NOOP_RATE		0.1
-
-/*
  * Sizing (sp-size; reference-rules.md 2.6).  A verdict needs this many
  * runs the flag's rule can read, and a target beyond the newest request
  * x (1 +- SP_SIZE_CHANGE); inside that band the request is kept.

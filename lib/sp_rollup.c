@@ -252,26 +252,6 @@ sp_rollup_sort(struct sp_rollup *ru, enum sp_rollup_sort by)
 	sp_sort(ru->v, ru->n, sizeof *ru->v, by_sort);
 }
 
-const char *
-sp_rollup_severity(const struct sp_rollup_wl *w)
-{
-	/* Where one rate is unknown, only the other's critical stands. */
-	if (w->stateless > 0)
-		return w->runs >= SP_SEV_MIN_RUNS &&
-		    w->noop_rate >= SP_SEV_CRIT_NOOP_RATE ? "critical" : "";
-	if (w->hang_unjudged > 0 && !sp_rollup_noop_known(w))
-		return w->runs >= SP_SEV_MIN_RUNS &&
-		    w->fail_rate >= SP_SEV_CRIT_FAIL_RATE ? "critical" : "";
-	if (w->runs >= SP_SEV_MIN_RUNS &&
-	    (w->fail_rate >= SP_SEV_CRIT_FAIL_RATE ||
-	     w->noop_rate >= SP_SEV_CRIT_NOOP_RATE))
-		return "critical";
-	if (w->fail_rate >= SP_SEV_WARN_FAIL_RATE ||
-	    w->noop_rate >= SP_SEV_WARN_NOOP_RATE)
-		return "warning";
-	return "ok";
-}
-
 int
 sp_rollup_noop_known(const struct sp_rollup_wl *w)
 {

@@ -1,7 +1,7 @@
 /*
  * sp_rollup.h - every workload of a history summed into one row (design.md
  * "Workload"): its runs by how they ended, the allocations that computed
- * nothing, the GPU- and core-hours, the compute, its share, a severity,
+ * nothing, the GPU- and core-hours, the compute, its share,
  * its label and when it ran.  sp-group --rollup writes the rows; the
  * dashboard (sp-browse) lists and sorts them.
  */
@@ -79,11 +79,6 @@ const char *sp_rollup_key(const struct sp_rollup *ru,
 			  const struct sp_rollup_wl *w);
 /* The workload part of a key: after its third '/', else the whole key. */
 const char *sp_rollup_key_workload(const char *key);
-/*
- * "critical", "warning" or "ok" by the failure and no-op rates; "" (unknown)
- * where a run's state is, unless the no-op rate alone is critical.
- */
-const char *sp_rollup_severity(const struct sp_rollup_wl *w);
 /* Whether noop means anything: a run that could have hung was judged. */
 int sp_rollup_noop_known(const struct sp_rollup_wl *w);
 /*

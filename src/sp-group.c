@@ -20,6 +20,7 @@
 #include "sp.h"
 #include "sp_opt.h"
 #include "sp_rollup.h"
+#include "sp_verdict.h"
 #include "sp_workload.h"
 
 static const char usage_text[] =
@@ -249,9 +250,11 @@ group_of(struct groups *g, const struct sp_reader *r)
 	return &g->ru[i];
 }
 
-/* Every record into ru, or with g into the rollup of its value. */
+/* Every record into ru, or with g into the rollup of its value; and into
+ * set, whose verdicts give each workload its severity. */
 static void
-read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g)
+read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g,
+	    struct sp_histset *set)
 {
 	struct sp_buf wl = { 0 }, key = { 0 };
 	struct sp_jobcols c;
@@ -261,12 +264,15 @@ read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g)
 	if (sp_reader_col(r, "workload_key") < 0)
 		resolve_wanted(&kc, r);
 	/* Parse only what the rollup reads: the rest stays unknown. */
-	sp_jobcols_only(&c, r, "jobid", "jobid_raw", "array_task",
-	    "step", "attempt", "name", "state", "submit", "start",
-	    "end", "open", "elapsed_s", "req_cpus", "alloc_cpus",
-	    "alloc_gpus", "total_cpu_s", "workload", "workload_key",
-	    NULL);
+	sp_jobcols_only(&c, r, "jobid", "jobid_raw", "array_job",
+	    "array_task", "step", "attempt", "name", "state", "submit",
+	    "start", "end", "open", "elapsed_s", "timelimit_s", "req_cpus",
+	    "alloc_cpus", "ntasks", "alloc_gpus", "nnodes",
+	    "mem_limit_node_b", "mem_limit_total_b", "max_rss_b",
+	    "total_cpu_s", "cpu_time_s", "read_b", "write_b", "gpu_util",
+	    "workload", "workload_key", NULL);
 	sp_jobcols_want(r, &c);
+	set->missing = sp_cols_missing(&c);
 	for (size_t k = 0; g != NULL && k < g->ncol; k++)
 		sp_reader_want(r, g->col[k]);
 	while (sp_next_or_die(r)) {
@@ -277,13 +283,38 @@ read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g)
 		if (c.workload_key >= 0) {
 			sp_rollup_add(ru, j.workload_key.p, j.workload_key.n,
 				      &j);
+			sp_histset_add(set, sp_histset_find(set,
+				       j.workload_key.p, j.workload_key.n), &j);
 		} else if (!sp_job_is_step(&j)) {
 			key_of(r, &kc, &wl, &key);
 			sp_rollup_add(ru, key.p, key.len, &j);
+			sp_histset_add(set, sp_histset_find(set, key.p,
+				       key.len), &j);
 		}
 	}
 	sp_buf_free(&wl);
 	sp_buf_free(&key);
+	sp_histset_finish(set);
+}
+
+/* A workload's severity: its verdict's, from its whole history. */
+static const char *
+severity_of(struct sp_histset *set, const char *key)
+{
+	long i = sp_histset_lookup(set, key, strlen(key));
+	struct sp_wl_verdict v = { 0 };
+	struct sp_size_site site;
+	const struct sp_hist *h;
+	int sev;
+
+	if (i < 0)
+		return "";
+	h = sp_histset_hist(set, (size_t)i);
+	sp_wl_site(NULL, set, h, &site);
+	sp_wl_verdict(h, &site, 0, &v);
+	sev = v.severity;
+	sp_wl_verdict_free(&v);
+	return sp_wl_severity_name(sev);
 }
 
 static void
@@ -329,7 +360,8 @@ write_header(struct sp_writer *w)
  */
 static void
 write_rollup(struct sp_rollup *ru, struct sp_writer *w,
-	     const struct sp_slice *value, double total, double *cum)
+	     const struct sp_slice *value, double total, double *cum,
+	     struct sp_histset *set)
 {
 	struct sp_buf b = { 0 };
 
@@ -399,7 +431,7 @@ write_rollup(struct sp_rollup *ru, struct sp_writer *w,
 		if (!isnan(share))
 			*cum += share;
 		sp_writer_num(w, isnan(share) ? NAN : *cum);
-		sp_writer_str(w, sp_rollup_severity(x));
+		sp_writer_str(w, severity_of(set, key));
 		write_time(w, x->first_known, x->first, &b);
 		write_time(w, x->last_known, x->last, &b);
 		sp_writer_end(w);
@@ -464,7 +496,7 @@ by_compute(const void *pa, const void *pb)
  */
 static void
 rollup_by(struct sp_reader *r, struct sp_rollup *ru, const struct options *o,
-	  struct sp_writer *w)
+	  struct sp_writer *w, struct sp_histset *set)
 {
 	struct groups g;
 	struct group_order *order;
@@ -472,7 +504,7 @@ rollup_by(struct sp_reader *r, struct sp_rollup *ru, const struct options *o,
 
 	memset(&g, 0, sizeof g);
 	by_columns(&g, r, o->by, w);
-	read_rollup(r, NULL, &g);
+	read_rollup(r, NULL, &g, set);
 	order = sp_xcalloc(g.values.n, sizeof *order);
 	for (size_t i = 0; i < g.values.n; i++) {
 		sp_rollup_finish(&g.ru[i]);
@@ -489,7 +521,8 @@ rollup_by(struct sp_reader *r, struct sp_rollup *ru, const struct options *o,
 	for (size_t i = 0; i < g.values.n; i++) {
 		struct sp_slice v = { order[i].text, strlen(order[i].text) };
 
-		write_rollup(&g.ru[order[i].value], w, &v, g.total, &cum);
+		write_rollup(&g.ru[order[i].value], w, &v, g.total, &cum,
+			     set);
 	}
 	for (size_t i = 0; i < g.values.n; i++)
 		sp_rollup_free(&g.ru[i]);
@@ -515,19 +548,21 @@ main(int argc, char **argv)
 	sp_writer_init(&w, stdout, o.fmt);
 	if (o.rollup) {
 		struct sp_rollup ru;
+		struct sp_histset set = { 0 };
 
 		sp_rollup_init(&ru);
 		if (o.by) {
-			rollup_by(&r, &ru, &o, &w);
+			rollup_by(&r, &ru, &o, &w, &set);
 		} else {
 			double cum = 0;
 
-			read_rollup(&r, &ru, NULL);
+			read_rollup(&r, &ru, NULL, &set);
 			sp_rollup_finish(&ru);
 			sp_rollup_sort(&ru, o.sort);
 			write_header(&w);
-			write_rollup(&ru, &w, NULL, 0, &cum);
+			write_rollup(&ru, &w, NULL, 0, &cum, &set);
 		}
+		sp_histset_free(&set);
 		sp_writer_finish(&w);
 		if (ru.open > 0)
 			sp_warn("left out %ld open %s (never ended)", ru.open,

@@ -76,15 +76,18 @@ setup() {
 	[ "$stderr" = "sp-group: $T/bad.tsv:3: field 'alloc_gpus' is not a number" ]
 }
 
+# severity is the workload's verdict (sp_wl_verdict): its findings across
+# runs, one scale with the report's and the dashboard's (issue 30).  One
+# failure in two runs is no finding; a nameless key is indistinct-runs.
 @test "sp-group --rollup: one record per workload, most compute first" {
 	run --separate-stderr sp-group --rollup "$T/jobs.tsv"
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "sp-group: left out 1 open record (never ended)" ]
 	[ "$output" = "$(printf '%s\n' \
 		'user	workload	workload_key	label	partition	names	runs	completed	failed	cancelled	noop	problems	gpu_h	core_h	compute	share	cum_share	severity	first	last' \
-		'alice	s#e#	alice/gpu/gpu/s#e#	s#e#	gpu	2	2	1	1	0	0	1	1.166667	4.666667	23.333333	0.748263	0.748263	warning	2026-11-01T10:00:00	2026-11-02T10:10:00' \
-		'bob	tool-bench-#-#-#	bob/cpu/?/tool-bench-#-#-#	tool-bench-2026-03-15	cpu	1	1	0	1	0	0	1		4	4	0.128274	0.876537	warning	2026-11-05T10:00:00	2026-11-05T10:30:00' \
-		'bob	?	bob/?/gpu/?	?	?		1	0	0	1	1	1	0.222222	0.222222	3.777778	0.121147	0.997684	warning	2026-11-04T10:00:00	2026-11-04T10:06:40' \
+		'alice	s#e#	alice/gpu/gpu/s#e#	s#e#	gpu	2	2	1	1	0	0	1	1.166667	4.666667	23.333333	0.748263	0.748263	ok	2026-11-01T10:00:00	2026-11-02T10:10:00' \
+		'bob	tool-bench-#-#-#	bob/cpu/?/tool-bench-#-#-#	tool-bench-2026-03-15	cpu	1	1	0	1	0	0	1		4	4	0.128274	0.876537	ok	2026-11-05T10:00:00	2026-11-05T10:30:00' \
+		'bob	?	bob/?/gpu/?	?	?		1	0	0	1	1	1	0.222222	0.222222	3.777778	0.121147	0.997684	info	2026-11-04T10:00:00	2026-11-04T10:06:40' \
 		'bob	#	bob/cpu/?/#	20261102+1	cpu	2	2	2	0	0	0	0		0.0555556	0.0555556	0.00178158	0.999466	ok	2026-11-06T10:00:00	2026-11-07T10:01:40' \
 		'alice	mid#_#	alice/cpu/cpu/mid#_#	mid85_059	cpu	1	1	1	0	0	0	0	0	0.0166667	0.0166667	0.000534474	1	ok	2026-11-03T10:00:00	2026-11-03T10:01:00')" ]
 }
@@ -175,7 +178,7 @@ setup() {
 	run sh -c 'sp-fetch --demo | sp-group --rollup 2>/dev/null | awk -F "\t" "\$2 == \"att-speed-#\" || \$2 == \"reasoning-exp\" || \$2 == \"rc-tok-github_code\" { print \$2, \$6, \$7, \$9, \$11, \$18 }"'
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"att-speed-# 7 7 0 0 ok"* ]]
-	[[ "$output" == *"reasoning-exp 1 137 99 99 critical"* ]]
+	[[ "$output" == *"reasoning-exp 1 137 99 99 warning"* ]]
 	[[ "$output" == *"rc-tok-github_code 1 10 8 0 critical"* ]]
 }
 

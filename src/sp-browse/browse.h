@@ -32,6 +32,7 @@
 #include "sp_opt.h"
 #include "sp_site.h"
 #include "sp_term.h"
+#include "sp_verdict.h"
 
 /* ------------------------------------------------------------ options */
 

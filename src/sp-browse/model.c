@@ -181,7 +181,7 @@ describe(struct model *m)
 		struct sp_buf safe = { 0 };
 
 		x->hist = -1;
-		x->sev = -1;
+		x->sev = SP_WL_UNKNOWN;	/* no history */
 		sp_buf_clear(&label);
 		sp_rollup_label(&label, w, wl);
 		text_field(&plain, &safe, (struct sp_slice){ label.p,
@@ -228,26 +228,23 @@ by_name(const struct sp_intern *t)
 static void
 severities(struct model *m)
 {
-	struct sp_findings list = { 0 };
+	struct sp_wl_verdict v = { 0 };
 
 	for (size_t i = 0; i < m->set.n; i++) {
 		const struct sp_wl *s = &m->set.v[i];
 		long ri = sp_intern_find(&m->ru.keys, s->key, s->keylen);
 		const struct sp_hist *h;
 		struct sp_size_site site;
-		int worst = -1;
 
 		if (ri < 0)
 			continue;	/* only open records: no row */
 		m->info[ri].hist = (long)i;
 		h = sp_histset_hist(&m->set, i);
 		model_size_site(m, h, &site);
-		sp_rules_history(&list, h, &site);
-		worst = sp_findings_worst(&list);
-		m->info[ri].sev = worst;
-		/* Each finding owns its texts: gone before the next. */
-		sp_findings_free(&list);
+		sp_wl_verdict(h, &site, 0, &v);
+		m->info[ri].sev = v.severity;
 	}
+	sp_wl_verdict_free(&v);
 }
 
 /*
@@ -488,7 +485,7 @@ void
 model_size_site(struct model *m, const struct sp_hist *h,
 		struct sp_size_site *out)
 {
-	sp_size_site_of(&m->site, h, out);
+	sp_wl_site(&m->site, &m->set, h, out);
 }
 
 /* A reader that holds one kept record, for sp_job_parse. */

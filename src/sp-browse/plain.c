@@ -64,9 +64,8 @@ plain_run(struct model *m, const struct opts *o)
 		sp_writer_num(&w, x->gpu_known ? x->gpu_h : NAN);
 		sp_writer_num(&w, x->core_known ? x->core_h : NAN);
 		sp_writer_num(&w, x->share);
-		/* No finding is known, not unknown. */
-		sp_writer_str(&w, info->sev >= 0 ?
-			      sp_severity_name(info->sev) : "none");
+		/* The verdict's word: "ok" when it found nothing. */
+		sp_writer_str(&w, sp_wl_severity_name(info->sev));
 		sp_writer_end(&w);
 	}
 	sp_writer_finish(&w);

@@ -84,8 +84,7 @@ cell(struct browse *B, size_t wl, enum col c, struct sp_buf *b)
 			sp_fmt_percent(b, w->share);
 		break;
 	case C_SEV:
-		if (x->sev >= 0)
-			sp_buf_adds(b, sp_severity_name(x->sev));
+		sp_buf_adds(b, sp_wl_severity_name(x->sev));
 		break;
 	default: break;
 	}
@@ -312,7 +311,7 @@ sort_number(struct browse *B, size_t wl, enum col c)
 	case C_GPU: return w->gpu_known ? w->gpu_h : -1;
 	case C_CORE: return w->core_known ? w->core_h : -1;
 	case C_SHARE: return w->compute;
-	case C_SEV: return sev;	/* -1 none, then info to critical */
+	case C_SEV: return sev;	/* unknown, ok, then info to critical */
 	default: return 0;
 	}
 }

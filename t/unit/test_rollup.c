@@ -71,8 +71,6 @@ sums(void)
 	is_double(sp_compute(2, 8), a->compute, 1e-9, "the compute");
 	is_double(a->compute / (a->compute + b->compute), a->share, 1e-12,
 		  "its share of the whole");
-	is_string("warning", sp_rollup_severity(a),
-		  "half failed, but two runs are too few for critical");
 	is_int(2, a->names, "two raw names");
 	sp_rollup_label(&label, a, sp_rollup_key_workload(sp_rollup_key(&ru,
 			a)));

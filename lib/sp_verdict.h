@@ -1,0 +1,58 @@
+/*
+ * sp_verdict.h - one workload's verdict, computed once (design.md "One
+ * workload, one verdict"): its findings across runs, its severity (the
+ * most severe of them, one scale wherever the word appears) and the
+ * advice for every flag, from its whole history.  Every screen renders
+ * this record; none recomputes, re-selects or re-words it.  sp-backtest
+ * calls the same function over the runs before each one.
+ */
+#ifndef SP_VERDICT_H
+#define SP_VERDICT_H
+
+#include "sp_advice.h"
+#include "sp_finding.h"
+#include "sp_hist.h"
+#include "sp_histset.h"
+
+/*
+ * A workload's severity: SP_SEV_INFO .. SP_SEV_CRITICAL from its findings
+ * across runs; SP_WL_OK when it has none; SP_WL_UNKNOWN when it has none
+ * but a run's state, or whether a run computed, is not in the record (a
+ * rule could not read what might have been a failure or a hang).
+ */
+#define SP_WL_OK	(-1)
+#define SP_WL_UNKNOWN	(-2)
+
+struct sp_wl_verdict {
+	int severity;			/* SP_WL_OK or an sp_severity */
+	struct sp_findings findings;	/* across runs, in found order */
+	/* The advice of each flag; has[f] 0 where it does not apply
+	 * (--gpus for a workload that holds no GPUs). */
+	struct sp_advice adv[SP_FLAG_N];
+	int has[SP_FLAG_N];
+};
+
+/*
+ * The verdict of workload h under site into *v, which is zeroed ({ 0 })
+ * or holds an earlier verdict (reused); sp_wl_verdict_free when done.
+ * With advice 0 only the findings and the severity are made.
+ */
+void sp_wl_verdict(const struct sp_hist *h, const struct sp_size_site *site,
+		   int advice, struct sp_wl_verdict *v);
+void sp_wl_verdict_free(struct sp_wl_verdict *v);
+
+/* "ok", "info", "warning", "critical": the word on every screen; ""
+ * (unknown) for SP_WL_UNKNOWN. */
+const char *sp_wl_severity_name(int severity);
+/* The rank of a word above (SP_WL_OK for "ok"), -2 for any other. */
+int sp_wl_severity_rank(const char *word, size_t n);
+
+/*
+ * What the site s (NULL: unknown) and the input's columns (set->missing)
+ * tell the rules about workload h of set: the one site every caller
+ * gives sp_wl_verdict.
+ */
+void sp_wl_site(const struct sp_site *s, const struct sp_histset *set,
+		const struct sp_hist *h, struct sp_size_site *out);
+
+#endif
