@@ -647,3 +647,9 @@ sp_node_history_free(struct sp_node_history *h)
 	sp_nodes_free(h->t);
 	free(h);
 }
+
+enum sp_node_metric
+sp_nodes_metric(const struct sp_nodes *t)
+{
+	return t->metric;
+}

@@ -116,6 +116,7 @@ struct sp_node_table {
 };
 
 struct sp_nodes *sp_nodes_new(enum sp_node_metric m);
+enum sp_node_metric sp_nodes_metric(const struct sp_nodes *t);
 void sp_nodes_free(struct sp_nodes *t);
 
 /*

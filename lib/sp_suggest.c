@@ -15,6 +15,8 @@ static const char *const flag_names[SP_FLAG_N] = {
 const char *
 sp_flag_name(enum sp_flag f)
 {
+	if (f == SP_FLAG_EXCLUDE)
+		return "--exclude";
 	return (unsigned)f < SP_FLAG_N ? flag_names[f] : "?";
 }
 

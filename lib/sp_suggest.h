@@ -29,7 +29,9 @@
 
 enum sp_flag { SP_FLAG_TIME, SP_FLAG_MEM, SP_FLAG_CPUS, SP_FLAG_GPUS,
 	       SP_FLAG_N };
-/* "--time", "--mem", "--cpus-per-task", "--gpus". */
+/* The node rule's flag: advice (sp_verdict.h), never a size. */
+#define SP_FLAG_EXCLUDE	SP_FLAG_N
+/* "--time", "--mem", "--cpus-per-task", "--gpus", "--exclude". */
 const char *sp_flag_name(enum sp_flag f);
 
 struct sp_hist;

@@ -2,9 +2,13 @@
  * sp_verdict.c - one workload's verdict: the findings across runs, the
  * severity they give, and the advice of every flag.
  */
+#include <math.h>
 #include <string.h>
 
+#include "sp_const.h"
+#include "sp_hostlist.h"
 #include "sp_rules_history.h"
+#include "sp_text.h"
 #include "sp_verdict.h"
 
 void
@@ -55,4 +59,89 @@ sp_wl_site(const struct sp_site *s, const struct sp_histset *set,
 {
 	sp_size_site_of(s, h, out);
 	out->missing = set->missing;
+}
+
+int
+sp_wl_exclude(const struct sp_node_table *tab, enum sp_node_metric m,
+	      struct sp_advice *a)
+{
+	struct sp_names worse = { 0 };
+	struct sp_buf list = { 0 };
+	size_t n = 0, more = 0;
+
+	sp_buf_clear(&a->requested_txt);
+	sp_buf_clear(&a->suggestion);
+	sp_buf_clear(&a->sbatch);
+	sp_buf_clear(&a->observed);
+	sp_buf_clear(&a->basis);
+	sp_buf_clear(&a->caution);
+	a->flag = SP_FLAG_EXCLUDE;
+	a->verdict = SP_V_RAISE;
+	a->runs = tab->runs;
+	a->requested = a->target = a->observed_v = NAN;
+	/* The rows are worst first, so the cap keeps the worst. */
+	for (size_t i = 0; i < tab->nrows; i++) {
+		const char *node = tab->rows[i].node;
+
+		if (tab->rows[i].s.verdict != SP_VERDICT_WORSE)
+			continue;
+		n++;
+		if (worse.n >= SP_NODES_EXCLUDE_MAX) {
+			more++;
+			continue;
+		}
+		sp_names_add(&worse, node, strlen(node));
+		if (a->observed.len > 0)
+			sp_buf_adds(&a->observed, ", ");
+		/* A name's control bytes shown, never a second line. */
+		sp_text_clean(&a->observed, node, strlen(node), 0);
+	}
+	if (n == 0) {
+		a->verdict = SP_V_REFUSE;
+		sp_names_free(&worse);
+		return 0;
+	}
+	a->target = (double)n;
+	sp_hostlist_compress(&worse, &list);
+	sp_buf_adds(&a->suggestion, "--exclude=");
+	sp_text_clean(&a->suggestion, list.p, list.len, 0);
+	sp_buf_printf(&a->sbatch, "#SBATCH %s", sp_buf_str(&a->suggestion));
+	sp_buf_printf(&a->basis, "leave out %s, worse than the other machines "
+		      "for it (%s metric, %ld runs, %zu %s tested)",
+		      sp_buf_str(&a->observed), sp_node_metric_name(m),
+		      tab->runs, tab->tested, tab->tested == 1 ? "node" :
+		      "nodes");
+	if (more > 0)
+		sp_buf_printf(&a->basis, "; %zu more worse %s not listed "
+			      "(sp-nodes shows them all)", more,
+			      more == 1 ? "node" : "nodes");
+	sp_names_free(&worse);
+	sp_buf_free(&list);
+	return 1;
+}
+
+int
+sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
+		 size_t i, struct sp_advice *a)
+{
+	const struct sp_hist *h = sp_histset_hist(set, i);
+	const struct sp_nodes_workload *nw;
+	struct sp_node_table tab;
+	struct sp_buf why = { 0 };
+	long wi = sp_nodes_find(nodes, h->key, h->keylen);
+	int named, apart;
+
+	if (wi < 0)
+		return 0;
+	/* A table needs a bad placement and a node placed often enough:
+	 * most workloads have neither, and a table reads every cell. */
+	nw = sp_nodes_workload(nodes, (size_t)wi);
+	apart = !sp_advice_indistinct(h, &why);
+	sp_buf_free(&why);
+	if (nw->bad == 0 || nw->trials < SP_NODES_MIN_TRIALS || !apart)
+		return 0;
+	sp_nodes_table(nodes, wi, &tab);
+	named = sp_wl_exclude(&tab, sp_nodes_metric(nodes), a);
+	sp_node_table_free(&tab);
+	return named;
 }

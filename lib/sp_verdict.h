@@ -13,6 +13,7 @@
 #include "sp_finding.h"
 #include "sp_hist.h"
 #include "sp_histset.h"
+#include "sp_nodes.h"
 
 /*
  * A workload's severity: SP_SEV_INFO .. SP_SEV_CRITICAL from its findings
@@ -40,6 +41,27 @@ struct sp_wl_verdict {
 void sp_wl_verdict(const struct sp_hist *h, const struct sp_size_site *site,
 		   int advice, struct sp_wl_verdict *v);
 void sp_wl_verdict_free(struct sp_wl_verdict *v);
+
+/*
+ * The --exclude advice of a workload into *a (zeroed, or an earlier
+ * answer), as the other flags' advice reads: flag SP_FLAG_EXCLUDE,
+ * verdict raise (machines added to the list), the runs the table judged,
+ * the line to paste, the nodes (observed) and why; target the number of
+ * worse nodes.  tab is the judged table of that workload alone (never a
+ * pooled one) under metric m.  Returns 1 when the node rule names
+ * machines, else 0 (a is then no advice).
+ */
+int sp_wl_exclude(const struct sp_node_table *tab, enum sp_node_metric m,
+		  struct sp_advice *a);
+
+/*
+ * The --exclude advice of workload i of set, from the placements in
+ * nodes (every record of set added, the hang metric, as sp-nodes and
+ * slurmpast judge machines): none for a workload with no bad placement,
+ * no node placed often enough, or runs that cannot be told apart.
+ */
+int sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
+		     size_t i, struct sp_advice *a);
 
 /* "ok", "info", "warning", "critical": the word on every screen; ""
  * (unknown) for SP_WL_UNKNOWN. */

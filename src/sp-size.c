@@ -26,6 +26,7 @@
 #include "sp_histset.h"
 #include "sp_live.h"
 #include "sp_rules_live.h"
+#include "sp_verdict.h"
 #include "sp-size/size.h"
 
 static const char usage_text[] =
@@ -244,7 +245,7 @@ resolve(struct sp_jobcols *c, const struct sp_reader *r)
 	    "alloc_gpus", "nnodes", "mem_limit_node_b", "mem_limit_total_b",
 	    "max_rss_b",
 	    "total_cpu_s", "cpu_time_s", "read_b", "write_b", "gpu_util",
-	    "workload_key", NULL);
+	    "nodelist", "workload_key", NULL);
 }
 
 /*
@@ -312,7 +313,8 @@ running_free(struct running *run)
  */
 static void
 read_history(struct sp_reader *r, struct sp_histset *set,
-	     struct sp_histset *part, struct running *run)
+	     struct sp_histset *part, struct running *run,
+	     struct sp_nodes *nodes)
 {
 	struct sp_jobcols c;
 	struct sp_job j;
@@ -341,6 +343,8 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 			have_last = 1;
 		}
 		sp_histset_add(set, last, &j);
+		if (nodes != NULL)
+			sp_nodes_add(nodes, &j);
 		if (src >= 0 && r->f[src].n > 0)
 			sp_histset_add(part, sp_histset_find(part,
 			    j.workload_key.p, j.workload_key.n), &j);
@@ -406,14 +410,38 @@ flag_unit(enum sp_flag f)
 		return "cores";
 	case SP_FLAG_GPUS:
 		return "GPUs";
+	case SP_FLAG_EXCLUDE:
+		return "nodes";
 	default:
 		return "";
 	}
 }
 
+/* One advice record. */
+static void
+write_advice(struct sp_writer *w, const struct sp_hist *h,
+	     const struct sp_advice *a)
+{
+	write_who(w, h->key, h->keylen);
+	sp_writer_str(w, sp_flag_name(a->flag));
+	sp_writer_int(w, a->runs);
+	sp_writer_str(w, sp_verdict_name(a->verdict));
+	write_buf(w, &a->requested_txt);
+	write_buf(w, &a->suggestion);
+	write_buf(w, &a->sbatch);
+	write_buf(w, &a->observed);
+	write_buf(w, &a->basis);
+	write_buf(w, &a->caution);
+	sp_writer_str(w, flag_unit(a->flag));
+	sp_writer_num(w, a->requested);
+	sp_writer_num(w, a->target);
+	sp_writer_num(w, a->observed_v);
+	sp_writer_end(w);
+}
+
 static void
 advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
-       struct sp_writer *w)
+       struct sp_nodes *nodes, struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "flag", "runs", "verdict", "requested_text",
@@ -434,22 +462,11 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 			if (!o->flags[f] ||
 			    sp_size_advise(h, &site, (enum sp_flag)f, &a) < 0)
 				continue;
-			write_who(w, h->key, h->keylen);
-			sp_writer_str(w, sp_flag_name(a.flag));
-			sp_writer_int(w, a.runs);
-			sp_writer_str(w, sp_verdict_name(a.verdict));
-			write_buf(w, &a.requested_txt);
-			write_buf(w, &a.suggestion);
-			write_buf(w, &a.sbatch);
-			write_buf(w, &a.observed);
-			write_buf(w, &a.basis);
-			write_buf(w, &a.caution);
-			sp_writer_str(w, flag_unit(a.flag));
-			sp_writer_num(w, a.requested);
-			sp_writer_num(w, a.target);
-			sp_writer_num(w, a.observed_v);
-			sp_writer_end(w);
+			write_advice(w, h, &a);
 		}
+		if (nodes != NULL &&
+		    sp_wl_exclude_of(nodes, set, (size_t)i, &a))
+			write_advice(w, h, &a);
 	}
 	sp_advice_free(&a);
 }
@@ -645,6 +662,7 @@ main(int argc, char **argv)
 	struct sp_site s;
 	struct script_job job;
 	struct running run = { 0 };
+	struct sp_nodes *nodes = NULL;
 	int critical = 0;
 
 	sp_setprog(argv[0]);
@@ -656,8 +674,11 @@ main(int argc, char **argv)
 		script_read(&job, o.script.path);
 
 	sp_open_or_die(&r, argv + optind, (size_t)(argc - optind));
+	/* The node rule's --exclude joins the advice of every flag. */
+	if (o.mode == MODE_ADVICE && !o.any_flag)
+		nodes = sp_nodes_new(SP_METRIC_HANG);
 	read_history(&r, &set, o.attributed ? &part : NULL,
-		     o.mode == MODE_RUNNING ? &run : NULL);
+		     o.mode == MODE_RUNNING ? &run : NULL, nodes);
 	sp_site_load(&s);
 	sp_site_warn(&s);
 	if (o.mode == MODE_SCRIPT) {
@@ -673,7 +694,7 @@ main(int argc, char **argv)
 	sp_writer_init(&w, stdout, o.fmt);
 	switch (o.mode) {
 	case MODE_ADVICE:
-		advice(&o, &set, &s, &w);
+		advice(&o, &set, &s, nodes, &w);
 		if (o.findings_to != NULL)
 			critical = findings_to(o.findings_to, o.fmt, &set, &s);
 		break;
@@ -694,6 +715,8 @@ main(int argc, char **argv)
 	if (o.mode != MODE_RUNNING)
 		left_out(&set);
 	running_free(&run);
+	if (nodes != NULL)
+		sp_nodes_free(nodes);
 	sp_site_free(&s);
 	sp_histset_free(&set);
 	sp_histset_free(&part);

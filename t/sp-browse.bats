@@ -98,7 +98,8 @@ open_demo() {
 	term_wait_for "1 [runs]"
 	[ "${lines[0]}" = "slurmpast · rollout-gen · alice · gpu" ]
 	[[ "${lines[1]}" == "1098 runs · 85 failed · 105 noop · 2948.2 GPU-h"* ]]
-	[ "${lines[2]}" = "next: #SBATCH --time=02:00:00  #SBATCH --mem=94G" ]
+	# every line sp-size writes, the node rule's --exclude too (issue 30)
+	[[ "${lines[2]}" == "next: #SBATCH --time=02:00:00  #SBATCH --mem=94G  #SBATCH --exc"* ]]
 	line_with "jobid" | grep -Eq '^jobid +state +elapsed +peak mem +CPU +node +finding'
 	# Newest first.
 	[[ "${lines[5]}" == "$newest "* ]]
@@ -341,15 +342,16 @@ gone() {
 @test "sp-browse: y prints the #SBATCH lines on exit, and sets the clipboard" {
 	open_demo 80 24 \; set-option -g set-clipboard on
 	term_keys Down y
-	term_wait_for "copied 2 #SBATCH lines of rollout-gen"
+	term_wait_for "copied 3 #SBATCH lines of rollout-gen"
 	# tmux took the OSC 52 into a paste buffer.
-	[ "$(tmux -S "$TERM_SOCK" show-buffer)" = "$(printf '#SBATCH --time=02:00:00\n#SBATCH --mem=94G')" ]
+	[ "$(tmux -S "$TERM_SOCK" show-buffer)" = "$(printf '#SBATCH --time=02:00:00\n#SBATCH --mem=94G\n#SBATCH --exclude=g[003,011,017]')" ]
 	term_keys q
 	term_dead
 	term_left
 	[ "${lines[0]}" = "#SBATCH --time=02:00:00" ]
 	[ "${lines[1]}" = "#SBATCH --mem=94G" ]
-	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[2]}" = "#SBATCH --exclude=g[003,011,017]" ]
+	[ "${#lines[@]}" -eq 3 ]
 }
 
 @test "sp-browse: a failed write on the way out: restored, one line, exit 2" {
@@ -357,7 +359,7 @@ gone() {
 	term_exec 80 24 "sp-browse '$DEMO' >/dev/full"
 	term_wait_for "? keys"
 	term_keys Down y
-	term_wait_for "copied 2"
+	term_wait_for "copied 3"
 	term_keys q
 	# The family's status for a failed write, whatever it is.
 	local want

@@ -42,7 +42,8 @@ pad(struct sp_buf *b, size_t n)
 		sp_buf_addc(b, ' ');
 }
 
-/* Calls each(flag's advice) for every flag the workload's advice has. */
+/* Calls each(flag's advice) for every flag the workload's advice has,
+ * --exclude last (where the node rule names machines). */
 static size_t
 each_advice(struct browse *B, size_t wl,
 	    void (*each)(struct browse *, const struct sp_advice *, void *),
@@ -59,6 +60,12 @@ each_advice(struct browse *B, size_t wl,
 	for (int f = 0; f < SP_FLAG_N; f++) {
 		if (sp_size_advise(h, &site, (enum sp_flag)f, &a) < 0)
 			continue;
+		each(B, &a, arg);
+		n++;
+	}
+	/* The node rule's --exclude, as sp-size writes it. */
+	if (sp_wl_exclude_of(B->m->nodes, &B->m->set,
+			     (size_t)B->m->info[wl].hist, &a)) {
 		each(B, &a, arg);
 		n++;
 	}

@@ -263,6 +263,9 @@ part_advice(const struct opts *o)
 			if (was > 0 && will > 0)
 				it.change = k == RAISE ? will / was :
 					    was / will;
+			/* Machines that fail the work: before any size. */
+			if (sp_slice_eq(r.f[c.flag], "--exclude"))
+				it.change = INFINITY;
 		}
 		shelf = k == HOLD && !o->all ? &holds : &changes;
 		shelf->total++;
@@ -286,7 +289,6 @@ part_advice(const struct opts *o)
 		print_kind(&holds, HOLD);
 		print_kind(&changes, LOWER);
 	}
-	exclude_lines(o, 0);
 	left = changes.total - changes.n + holds.total - holds.n;
 	if (left > 0)
 		printf("%zu more%s%s\n", left, o->more ? ": " : "",
