@@ -18,6 +18,7 @@
 #include "sp_state.h"
 #include "sp_suggest.h"
 #include "sp_units.h"
+#include "sp_verdict.h"
 
 static enum sp_gather
 gather_of(const struct sp_site *site)
@@ -1431,6 +1432,10 @@ sp_rules_job(const struct sp_diag *d, struct sp_findings *out)
 		rule_exit(&x);
 		rule_gpu(&x);
 		rule_node_history(&x);
+		/* The workload's rule wins: its advice, as every screen
+		 * gives it. */
+		if (d->workload != NULL)
+			sp_wl_verdict_finding(d->workload, &x.wsite, out);
 	}
 	sp_findings_sort(out, from);
 	sp_draft_free(&x.dr);

@@ -145,3 +145,49 @@ sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
 	sp_node_table_free(&tab);
 	return named;
 }
+
+void
+sp_wl_verdict_finding(const struct sp_hist *h,
+		      const struct sp_size_site *site, struct sp_findings *out)
+{
+	struct sp_wl_verdict v = { 0 };
+	struct sp_draft d = { 0 };
+	long runs = 0;
+
+	sp_wl_verdict(h, site, 1, &v);
+	for (int f = 0; f < SP_FLAG_N; f++) {
+		const struct sp_advice *a = &v.adv[f];
+
+		if (!v.has[f] || !sp_verdict_actionable(a->verdict) ||
+		    a->sbatch.len == 0)
+			continue;
+		if (a->runs > runs)
+			runs = a->runs;
+		sp_buf_printf(&d.ev, "%s %s %s", d.ev.len > 0 ? ";" :
+			      "", sp_verdict_name(a->verdict),
+			      sp_flag_name(a->flag));
+		if (a->requested_txt.len > 0)
+			sp_buf_printf(&d.ev, " from %s",
+				      sp_buf_str(&a->requested_txt));
+		sp_buf_printf(&d.ev, ": %s", sp_buf_str(&a->basis));
+		if (d.act.len > 0)
+			sp_buf_adds(&d.act, "  ");
+		sp_buf_add(&d.act, a->sbatch.p, a->sbatch.len);
+	}
+	if (d.act.len > 0) {
+		struct sp_buf head = { 0 };
+
+		/* The evidence so far is the changes; the lead goes first. */
+		sp_buf_printf(&head, "Its workload's verdict (sp-size, from "
+			      "%ld runs; the workload's severity: %s):",
+			      runs, sp_wl_severity_name(v.severity));
+		sp_buf_add(&head, d.ev.p, d.ev.len);
+		sp_buf_addc(&head, '.');
+		sp_buf_clear(&d.ev);
+		sp_buf_add(&d.ev, head.p, head.len);
+		sp_buf_free(&head);
+		sp_findings_add(out, "workload-advice", SP_SEV_INFO, &d);
+	}
+	sp_draft_free(&d);
+	sp_wl_verdict_free(&v);
+}

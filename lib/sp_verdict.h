@@ -63,6 +63,17 @@ int sp_wl_exclude(const struct sp_node_table *tab, enum sp_node_metric m,
 int sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
 		     size_t i, struct sp_advice *a);
 
+/*
+ * One job's post-mortem carries its workload's verdict (design.md): when
+ * the verdict of workload h asks for a change (a raise or a lower), one
+ * info finding, workload-advice, naming the workload's severity, each
+ * change and why, and as its action the same #SBATCH lines the report
+ * and sp-size give.  Appended to out; nothing when nothing changes.
+ */
+void sp_wl_verdict_finding(const struct sp_hist *h,
+			   const struct sp_size_site *site,
+			   struct sp_findings *out);
+
 /* "ok", "info", "warning", "critical": the word on every screen; ""
  * (unknown) for SP_WL_UNKNOWN. */
 const char *sp_wl_severity_name(int severity);

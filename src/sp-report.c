@@ -34,7 +34,7 @@ static const char usage_text[] =
 "                 [--top n] [--more text] [--width n]\n"
 "                 [--tsv | --plain | --json | --csv]\n"
 "       sp-report advice --rollup file --advice file [--all] [--top n]\n"
-"                 [--more text] [--exclude file]\n"
+"                 [--more text]\n"
 "       sp-report exclude --exclude file [--all]\n"
 "       sp-report sources --sources file [--top n] [--width n]\n"
 "                 [--tsv | --plain | --json | --csv]\n"
