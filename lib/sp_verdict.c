@@ -158,8 +158,9 @@ sp_wl_verdict_finding(const struct sp_hist *h,
 	for (int f = 0; f < SP_FLAG_N; f++) {
 		const struct sp_advice *a = &v.adv[f];
 
-		if (!v.has[f] || !sp_verdict_actionable(a->verdict) ||
-		    a->sbatch.len == 0)
+		/* Every line the advice gives: a change, or the figure
+		 * where the runs asked for nothing. */
+		if (!v.has[f] || a->sbatch.len == 0)
 			continue;
 		if (a->runs > runs)
 			runs = a->runs;

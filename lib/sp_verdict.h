@@ -65,7 +65,8 @@ int sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
 
 /*
  * One job's post-mortem carries its workload's verdict (design.md): when
- * the verdict of workload h asks for a change (a raise or a lower), one
+ * the verdict of workload h gives a line to paste (a raise or a lower, or
+ * a figure where the runs asked for none), one
  * info finding, workload-advice, naming the workload's severity, each
  * change and why, and as its action the same #SBATCH lines the report
  * and sp-size give.  Appended to out; nothing when nothing changes.

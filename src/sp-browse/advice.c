@@ -111,7 +111,9 @@ sbatch_line(struct browse *B, const struct sp_advice *a, void *arg)
 	struct sp_buf *b = arg;
 
 	(void)B;
-	if (a->sbatch.len == 0 || !sp_verdict_actionable(a->verdict))
+	/* Every line the advice gives, as sp-size and the report give it
+	 * (a keep gives one only where the runs asked for nothing). */
+	if (a->sbatch.len == 0)
 		return;
 	sp_buf_add(b, a->sbatch.p, a->sbatch.len);
 	sp_buf_addc(b, '\n');

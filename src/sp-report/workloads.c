@@ -1,7 +1,8 @@
 /*
  * workloads.c - the workloads in the rollup's order (most compute
- * first), each as severe as the most severe of its findings across runs:
- * the table shows no verdict the findings do not show.
+ * first), each with its verdict's severity as sp-group --rollup wrote it
+ * (sp_wl_verdict: the most severe of its findings across runs, ok, or
+ * unknown); from the findings only for a rollup without the column.
  */
 #include <math.h>
 #include <string.h>
@@ -12,14 +13,26 @@ static const char *const table_cols[] = { "workload", "user", "partition",
 	"runs", "failed", "noop", "gpu_h", "core_h", "share", "severity",
 	NULL };
 
-/* Every rollup record, its severity the findings'. */
-static void
+/* The rank of a row's severity: the rollup's word, else the findings'. */
+static int
+rank_of(const struct sp_reader *r, int at, int key,
+	const struct severities *sev)
+{
+	if (at < 0)
+		return severity_of(sev, r->f[key]);
+	if (r->f[at].n == 0)
+		return -1;	/* unknown: shown empty */
+	return severity_rank(r->f[at]);
+}
+
+/* Every rollup record, its severity the verdict's. */
+static int
 records(struct sp_reader *r, const struct severities *sev,
 	const struct opts *o)
 {
 	struct sp_writer w;
 	int key = sp_reader_need(r, "workload_key", "sp-group");
-	int at = sp_reader_col(r, "severity");
+	int at = sp_reader_col(r, "severity"), worst = 0;
 
 	sp_writer_init(&w, stdout, o->fmt);
 	sp_writer_columns_from(&w, r);
@@ -27,8 +40,11 @@ records(struct sp_reader *r, const struct severities *sev,
 		sp_writer_column(&w, "severity");
 	sp_writer_header(&w);
 	while (sp_next_or_die(r)) {
-		const char *word = severity_word(severity_of(sev, r->f[key]));
+		int rank = rank_of(r, at, key, sev);
+		const char *word = severity_word(rank);
 
+		if (rank > worst)
+			worst = rank;
 		for (size_t i = 0; i < r->ncols; i++)
 			if ((int)i == at)
 				sp_writer_str(&w, word);
@@ -39,6 +55,7 @@ records(struct sp_reader *r, const struct severities *sev,
 		sp_writer_end(&w);
 	}
 	sp_writer_finish(&w);
+	return worst;
 }
 
 /* The first --top workloads as a table, the rest summed in one line;
@@ -52,6 +69,7 @@ table(struct sp_reader *r, const struct severities *sev,
 	long more_runs = 0;
 	double more_share = 0;
 	int key = sp_reader_need(r, "workload_key", "sp-group");
+	int at = sp_reader_col(r, "severity");
 	int c[9], worst = 0;
 	static const char *const from[] = { "label", "user", "partition",
 		"runs", "failed", "noop", "gpu_h", "core_h", "share" };
@@ -65,7 +83,7 @@ table(struct sp_reader *r, const struct severities *sev,
 			/* The header waits for a row: none has a line. */
 			if (shown == 0)
 				table_start(&w, o, table_cols);
-			int rank = severity_of(sev, r->f[key]);
+			int rank = rank_of(r, at, key, sev);
 
 			for (int i = 0; i < 9; i++)
 				sp_writer_slice(&w, r->f[c[i]]);
@@ -109,8 +127,8 @@ part_workloads(const struct opts *o)
 	if (o->fmt == SP_FMT_PLAIN) {
 		status = table(&r, &sev, o) >= 3 ? SP_EXIT_FAIL : SP_EXIT_OK;
 	} else {
-		records(&r, &sev, o);
-		status = sev.worst >= 3 ? SP_EXIT_FAIL : SP_EXIT_OK;
+		status = records(&r, &sev, o) >= 3 ? SP_EXIT_FAIL :
+		    SP_EXIT_OK;
 	}
 	sp_reader_close(&r);
 	severities_free(&sev);
