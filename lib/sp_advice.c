@@ -25,7 +25,7 @@ sp_verdict_name(enum sp_verdict v)
 static const char *const col_names[SP_COL_N] = {
 	"timelimit_s", "mem_limit_node_b", "max_rss_b", "ntasks",
 	"total_cpu_s", "alloc_cpus", "alloc_gpus", "gpu_util", "array_job",
-	"state", "elapsed_s"
+	"state", "elapsed_s", "jobid"
 };
 
 static const char *
@@ -42,7 +42,7 @@ sp_cols_missing(const struct sp_jobcols *c)
 		c->mem_limit_total_b, c->max_rss_b, c->ntasks,
 		c->total_cpu_s, c->alloc_cpus >= 0 ? c->alloc_cpus :
 		c->req_cpus, c->alloc_gpus, c->gpu_util, c->array_job,
-		c->state, c->elapsed_s
+		c->state, c->elapsed_s, c->jobid
 	};
 	unsigned m = 0;
 

@@ -25,7 +25,7 @@
 enum sp_col {
 	SP_COL_TIMELIMIT, SP_COL_MEM_LIMIT, SP_COL_RSS, SP_COL_NTASKS,
 	SP_COL_CPU, SP_COL_CORES, SP_COL_GPUS, SP_COL_GPU_UTIL,
-	SP_COL_ARRAY, SP_COL_STATE, SP_COL_ELAPSED, SP_COL_N
+	SP_COL_ARRAY, SP_COL_STATE, SP_COL_ELAPSED, SP_COL_JOBID, SP_COL_N
 };
 /* The bits of the columns c (as resolved) lacks. */
 unsigned sp_cols_missing(const struct sp_jobcols *c);

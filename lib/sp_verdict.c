@@ -19,7 +19,12 @@ sp_wl_verdict(const struct sp_hist *h, const struct sp_size_site *site,
 	sp_findings_free(&v->findings);
 	sp_rules_history(&v->findings, h, site);
 	v->severity = sp_findings_worst(&v->findings);
-	if (v->severity < 0)
+	/* Below critical, a finding the record could not make might have
+	 * been there: a column the rules read is missing, a run's state
+	 * or whether it computed is not in the record. */
+	if (v->severity < SP_SEV_CRITICAL && site->missing != 0)
+		v->severity = SP_WL_UNKNOWN;
+	else if (v->severity < 0)
 		v->severity = h->stateless > 0 || h->noop_unknown > 0 ?
 		    SP_WL_UNKNOWN : SP_WL_OK;
 	for (int f = 0; f < SP_FLAG_N; f++)
@@ -152,7 +157,6 @@ sp_wl_verdict_finding(const struct sp_hist *h,
 {
 	struct sp_wl_verdict v = { 0 };
 	struct sp_draft d = { 0 };
-	long runs = 0;
 
 	sp_wl_verdict(h, site, 1, &v);
 	for (int f = 0; f < SP_FLAG_N; f++) {
@@ -162,15 +166,17 @@ sp_wl_verdict_finding(const struct sp_hist *h,
 		 * where the runs asked for nothing. */
 		if (!v.has[f] || a->sbatch.len == 0)
 			continue;
-		if (a->runs > runs)
-			runs = a->runs;
+		/* Each change with the runs it rests on: a flag the record
+		 * cannot judge leaves the others' numbers as they are. */
 		sp_buf_printf(&d.ev, "%s %s %s", d.ev.len > 0 ? ";" :
 			      "", sp_verdict_name(a->verdict),
 			      sp_flag_name(a->flag));
 		if (a->requested_txt.len > 0)
 			sp_buf_printf(&d.ev, " from %s",
 				      sp_buf_str(&a->requested_txt));
-		sp_buf_printf(&d.ev, ": %s", sp_buf_str(&a->basis));
+		sp_buf_printf(&d.ev, " (%ld %s): %s", a->runs,
+			      a->runs == 1 ? "run" : "runs",
+			      sp_buf_str(&a->basis));
 		if (d.act.len > 0)
 			sp_buf_adds(&d.act, "  ");
 		sp_buf_add(&d.act, a->sbatch.p, a->sbatch.len);
@@ -179,9 +185,10 @@ sp_wl_verdict_finding(const struct sp_hist *h,
 		struct sp_buf head = { 0 };
 
 		/* The evidence so far is the changes; the lead goes first. */
-		sp_buf_printf(&head, "Its workload's verdict (sp-size, from "
-			      "%ld runs; the workload's severity: %s):",
-			      runs, sp_wl_severity_name(v.severity));
+		sp_buf_printf(&head, "Its workload's verdict (sp-size; the "
+			      "workload's severity: %s):",
+			      v.severity == SP_WL_UNKNOWN ? "unknown" :
+			      sp_wl_severity_name(v.severity));
 		sp_buf_add(&head, d.ev.p, d.ev.len);
 		sp_buf_addc(&head, '.');
 		sp_buf_clear(&d.ev);

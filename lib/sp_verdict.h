@@ -19,7 +19,8 @@
  * A workload's severity: SP_SEV_INFO .. SP_SEV_CRITICAL from its findings
  * across runs; SP_WL_OK when it has none; SP_WL_UNKNOWN when it has none
  * but a run's state, or whether a run computed, is not in the record (a
- * rule could not read what might have been a failure or a hang).
+ * rule could not read what might have been a failure or a hang), and
+ * below critical wherever the input lacks a column the rules read.
  */
 #define SP_WL_OK	(-1)
 #define SP_WL_UNKNOWN	(-2)

@@ -354,15 +354,6 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 		sp_histset_finish(part);
 }
 
-/* What the site and the input's columns tell the rules of workload h. */
-static void
-site_of(const struct sp_site *s, const struct sp_histset *set,
-	const struct sp_hist *h, struct sp_size_site *out)
-{
-	sp_size_site_of(s, h, out);
-	out->missing = set->missing;
-}
-
 static void
 columns(struct sp_writer *w, const char *const *cols)
 {
@@ -457,7 +448,7 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 
 		if (h->runs == 0)
 			continue;
-		site_of(s, set, h, &site);
+		sp_wl_site(s, set, h, &site);
 		for (int f = 0; f < SP_FLAG_N; f++) {
 			if (!o->flags[f] ||
 			    sp_size_advise(h, &site, (enum sp_flag)f, &a) < 0)
@@ -526,7 +517,7 @@ findings(struct sp_histset *set, const struct sp_site *s, struct sp_writer *w)
 		const struct sp_hist *h = sp_histset_hist(set, i);
 		struct sp_size_site site;
 
-		site_of(s, set, h, &site);
+		sp_wl_site(s, set, h, &site);
 		sp_rules_history(&all, h, &site);
 	}
 	sp_rules_history_sort(&all);
@@ -605,7 +596,7 @@ cost(struct sp_histset *set, struct sp_histset *part,
 			if (costed->runs == 0)
 				continue;
 		}
-		site_of(s, set, h, &site);
+		sp_wl_site(s, set, h, &site);
 		sp_size_advise(h, &site, SP_FLAG_MEM, &a[0]);
 		sp_size_advise(h, &site, SP_FLAG_CPUS, &a[1]);
 		sp_size_advise(h, &site, SP_FLAG_TIME, &a[2]);

@@ -109,9 +109,9 @@ you@example.org" ]
 @test "shard-by-user.sh --demo: the merged parts are the whole" {
 	run --separate-stderr "$EX/shard-by-user.sh" --demo
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "task 0: alice,carol, 1312 advice records" ]
+	[ "${lines[0]}" = "task 0: alice,carol, 1314 advice records" ]
 	[ "${lines[1]}" = "task 1: bob, 415 advice records" ]
-	[ "${lines[2]}" = "merged: 1727 advice records, the same as one run over the whole history" ]
+	[ "${lines[2]}" = "merged: 1729 advice records, the same as one run over the whole history" ]
 	run --separate-stderr "$EX/shard-by-user.sh" --demo 3
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 4 ]

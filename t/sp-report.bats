@@ -87,21 +87,29 @@ hangsum() {
 	[ "${lines[1]}" = "3 jobs of bob, 2026-01-05 to 2026-01-06, in 1 workloads: every run of the workloads of the 2 jobs shown (partition cpu, failed)." ]
 }
 
-@test "workloads: a workload is as severe as its findings, never more (oom_array)" {
-	# the rollup's own rule called it critical: 3 of 4 runs failed
+# The severity is the workload's verdict, which sp-group --rollup writes
+# (issue 30): rendered, never recomputed from the findings.
+@test "workloads: a workload's severity is its verdict's, as the rollup says it (oom_array)" {
 	rollup $'alice\toom_array\talice/cpu/cpu/oom_array\toom_array\tcpu\t1\t4\t1\t3\t0\t0\t3\t\t2.5\t2.5\t1\t1\tcritical\t2026-01-05T10:00:00\t2026-01-05T12:00:00'
 	printf '%s\n' "$FINDINGS_HEADER" >f
 	run sp-report workloads --plain --rollup r --findings f
-	[ "$status" -eq 0 ]
-	[ "$output" = "workload   user   partition  runs  failed  noop  gpu_h  core_h  share   severity
-oom_array  alice  cpu           4       3     0    n/a     2.5  100.0%  ok" ]
-	printf 'alice\toom_array\talice/cpu/cpu/oom_array\t1,2\tmemory-search\tcritical\tkilled\tstop\n' >>f
-	run sp-report workloads --plain --rollup r --findings f
 	[ "$status" -eq 1 ]
-	[[ "${lines[1]}" == *"  critical" ]]
+	[ "$output" = "workload   user   partition  runs  failed  noop  gpu_h  core_h  share   severity
+oom_array  alice  cpu           4       3     0    n/a     2.5  100.0%  critical" ]
 	run sp-report workloads --json --rollup r --findings f
 	[ "$status" -eq 1 ]
 	[ "$(jq -r .severity <<<"$output")" = critical ]
+	# unknown stays unknown: no finding, but runs the rules could not read
+	rollup $'alice\toom_array\talice/cpu/cpu/oom_array\toom_array\tcpu\t1\t4\t1\t3\t0\t0\t3\t\t2.5\t2.5\t1\t1\t\t2026-01-05T10:00:00\t2026-01-05T12:00:00'
+	run sp-report workloads --json --rollup r --findings f
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .severity <<<"$output")" = null ]
+	# a rollup without the column: the findings' most severe
+	cut -f1-17,19- r >r2 && mv r2 r
+	printf 'alice\toom_array\talice/cpu/cpu/oom_array\t1,2\tmemory-search\twarning\tkilled\tstop\n' >>f
+	run sp-report workloads --json --rollup r --findings f
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .severity <<<"$output")" = warning ]
 }
 
 @test "workloads: the ten costliest, the rest in one line; status from those shown" {

@@ -46,7 +46,9 @@ records(struct sp_reader *r, const struct severities *sev,
 		if (rank > worst)
 			worst = rank;
 		for (size_t i = 0; i < r->ncols; i++)
-			if ((int)i == at)
+			if ((int)i == at && rank < 0)
+				sp_writer_empty(&w);	/* unknown */
+			else if ((int)i == at)
 				sp_writer_str(&w, word);
 			else
 				sp_writer_slice(&w, r->f[i]);
@@ -87,7 +89,10 @@ table(struct sp_reader *r, const struct severities *sev,
 
 			for (int i = 0; i < 9; i++)
 				sp_writer_slice(&w, r->f[c[i]]);
-			sp_writer_str(&w, severity_word(rank));
+			if (rank < 0)
+				sp_writer_empty(&w);	/* n/a */
+			else
+				sp_writer_str(&w, severity_word(rank));
 			if (rank > worst)
 				worst = rank;
 			sp_writer_end(&w);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "size.h"
+#include "sp_verdict.h"
 
 void
 script_read(struct script_job *j, const char *path)
@@ -147,7 +148,9 @@ script_run(struct script_job *j, const struct script_opts *o,
 	h = sp_histset_hist(set, (size_t)i);
 	sp_warn("%s: the advice of %.*s, %ld %s", o->path, (int)h->keylen,
 		h->key, (long)h->runs, h->runs == 1 ? "run" : "runs");
-	sp_size_site_of(site, h, &ss);
+	/* The site sp-size's records are made with: the input's missing
+	 * columns too, so the script gets the same verdict. */
+	sp_wl_site(site, set, h, &ss);
 	for (int f = 0; f < SP_FLAG_N; f++)
 		if (o->flags[f] &&
 		    sp_size_advise(h, &ss, (enum sp_flag)f, &adv[f]) == 0)

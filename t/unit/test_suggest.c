@@ -129,7 +129,8 @@ spelling(void)
 	is_string("5", spell(SP_FLAG_CPUS, 5), "--cpus-per-task 5");
 	is_string("2.5", spell(SP_FLAG_GPUS, 2.5), "a fraction as it is");
 	is_string("--cpus-per-task", sp_flag_name(SP_FLAG_CPUS), "flag name");
-	is_string("?", sp_flag_name(SP_FLAG_N), "no such flag");
+	is_string("--exclude", sp_flag_name(SP_FLAG_EXCLUDE), "the node rule's flag");
+	is_string("?", sp_flag_name(SP_FLAG_EXCLUDE + 1), "no such flag");
 }
 
 /* A run of its own, 4 cores, 1 task, known limits. */
