@@ -52,6 +52,31 @@ sp_cols_missing(const struct sp_jobcols *c)
 	return m;
 }
 
+void
+sp_cols_seen(const struct sp_jobcols *c, const struct sp_reader *r,
+	     unsigned *seen)
+{
+	const int at[SP_COL_N] = {
+		c->timelimit_s, c->mem_limit_node_b >= 0 ? c->mem_limit_node_b :
+		c->mem_limit_total_b, c->max_rss_b, c->ntasks,
+		c->total_cpu_s, c->alloc_cpus >= 0 ? c->alloc_cpus :
+		c->req_cpus, c->alloc_gpus, c->gpu_util, c->array_job,
+		c->state, c->elapsed_s, c->jobid
+	};
+
+	if ((*seen & SP_COLS_ALWAYS) == SP_COLS_ALWAYS)
+		return;
+	for (int i = 0; i < SP_COL_N; i++)
+		if (at[i] >= 0 && r->f[at[i]].n > 0)
+			*seen |= 1u << i;
+}
+
+unsigned
+sp_cols_unseen(const struct sp_jobcols *c, unsigned seen)
+{
+	return sp_cols_missing(c) | (SP_COLS_ALWAYS & ~seen);
+}
+
 /* The columns each flag's verdict reads. */
 static unsigned
 flag_needs(enum sp_flag f)

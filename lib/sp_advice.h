@@ -29,6 +29,21 @@ enum sp_col {
 };
 /* The bits of the columns c (as resolved) lacks. */
 unsigned sp_cols_missing(const struct sp_jobcols *c);
+/*
+ * Adds to *seen the bits of the columns of c whose field in the current
+ * record of r holds a value.  After the last record, a column every
+ * finished run has (SP_COLS_ALWAYS) that was never seen is missing as
+ * much as an absent one (a dump read with --fields that lacks the field
+ * has it empty on every row): sp_cols_unseen(c, seen) gives both.  An
+ * empty array_job or gpu_util everywhere is no gap: no arrays, no GPUs.
+ */
+void sp_cols_seen(const struct sp_jobcols *c, const struct sp_reader *r,
+		  unsigned *seen);
+#define SP_COLS_ALWAYS	(1u << SP_COL_TIMELIMIT | 1u << SP_COL_MEM_LIMIT | \
+			 1u << SP_COL_CPU | 1u << SP_COL_CORES | \
+			 1u << SP_COL_STATE | 1u << SP_COL_ELAPSED | \
+			 1u << SP_COL_JOBID)
+unsigned sp_cols_unseen(const struct sp_jobcols *c, unsigned seen);
 
 /* What the site tells the rules; NaN or SP_GATHER_UNKNOWN when unknown. */
 struct sp_size_site {

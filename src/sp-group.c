@@ -257,6 +257,7 @@ read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g,
 	    struct sp_histset *set)
 {
 	struct sp_buf wl = { 0 }, key = { 0 };
+	unsigned seen = 0;
 	struct sp_jobcols c;
 	struct cols kc;
 	struct sp_job j;
@@ -272,11 +273,11 @@ read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g,
 	    "total_cpu_s", "cpu_time_s", "read_b", "write_b", "gpu_util",
 	    "workload", "workload_key", NULL);
 	sp_jobcols_want(r, &c);
-	set->missing = sp_cols_missing(&c);
 	for (size_t k = 0; g != NULL && k < g->ncol; k++)
 		sp_reader_want(r, g->col[k]);
 	while (sp_next_or_die(r)) {
 		sp_job_parse(&j, &c, r);
+		sp_cols_seen(&c, r, &seen);
 		if (g != NULL)
 			ru = group_of(g, r);
 		/* A key already on the record wins: awk may have merged two. */
@@ -294,6 +295,7 @@ read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g,
 	}
 	sp_buf_free(&wl);
 	sp_buf_free(&key);
+	set->missing = sp_cols_unseen(&c, seen);
 	sp_histset_finish(set);
 }
 

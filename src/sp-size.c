@@ -319,13 +319,13 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 	struct sp_jobcols c;
 	struct sp_job j;
 	size_t last = 0;
+	unsigned seen = 0;
 	int have_last = 0;
 	int src = part ? sp_reader_need(r, "source", "sp-attr") : -1;
 
 	resolve(&c, r);
 	sp_jobcols_want(r, &c);
 	sp_reader_want(r, src);
-	set->missing = sp_cols_missing(&c);
 	if (run)
 		sp_livecols_resolve(&run->c, r);
 	while (sp_next_or_die(r)) {
@@ -333,6 +333,7 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 		const struct sp_wl *w = have_last ? &set->v[last] : NULL;
 
 		sp_job_parse(&j, &c, r);
+		sp_cols_seen(&c, r, &seen);
 		if (run)
 			keep_running(run, r, &j);
 		/* Consecutive runs of one workload are common: skip the hash. */
@@ -349,6 +350,7 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 			sp_histset_add(part, sp_histset_find(part,
 			    j.workload_key.p, j.workload_key.n), &j);
 	}
+	set->missing = sp_cols_unseen(&c, seen);
 	sp_histset_finish(set);
 	if (part)
 		sp_histset_finish(part);

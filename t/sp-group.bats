@@ -77,19 +77,20 @@ setup() {
 }
 
 # severity is the workload's verdict (sp_wl_verdict): its findings across
-# runs, one scale with the report's and the dashboard's (issue 30).  One
-# failure in two runs is no finding; a nameless key is indistinct-runs.
+# runs, one scale with the report's and the dashboard's (issue 30).  These
+# records have no time limit, memory limit or cores: no finding below
+# critical can be ruled out, so every severity is unknown.
 @test "sp-group --rollup: one record per workload, most compute first" {
 	run --separate-stderr sp-group --rollup "$T/jobs.tsv"
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "sp-group: left out 1 open record (never ended)" ]
 	[ "$output" = "$(printf '%s\n' \
 		'user	workload	workload_key	label	partition	names	runs	completed	failed	cancelled	noop	problems	gpu_h	core_h	compute	share	cum_share	severity	first	last' \
-		'alice	s#e#	alice/gpu/gpu/s#e#	s#e#	gpu	2	2	1	1	0	0	1	1.166667	4.666667	23.333333	0.748263	0.748263	ok	2026-11-01T10:00:00	2026-11-02T10:10:00' \
-		'bob	tool-bench-#-#-#	bob/cpu/?/tool-bench-#-#-#	tool-bench-2026-03-15	cpu	1	1	0	1	0	0	1		4	4	0.128274	0.876537	ok	2026-11-05T10:00:00	2026-11-05T10:30:00' \
-		'bob	?	bob/?/gpu/?	?	?		1	0	0	1	1	1	0.222222	0.222222	3.777778	0.121147	0.997684	info	2026-11-04T10:00:00	2026-11-04T10:06:40' \
-		'bob	#	bob/cpu/?/#	20261102+1	cpu	2	2	2	0	0	0	0		0.0555556	0.0555556	0.00178158	0.999466	ok	2026-11-06T10:00:00	2026-11-07T10:01:40' \
-		'alice	mid#_#	alice/cpu/cpu/mid#_#	mid85_059	cpu	1	1	1	0	0	0	0	0	0.0166667	0.0166667	0.000534474	1	ok	2026-11-03T10:00:00	2026-11-03T10:01:00')" ]
+		'alice	s#e#	alice/gpu/gpu/s#e#	s#e#	gpu	2	2	1	1	0	0	1	1.166667	4.666667	23.333333	0.748263	0.748263		2026-11-01T10:00:00	2026-11-02T10:10:00' \
+		'bob	tool-bench-#-#-#	bob/cpu/?/tool-bench-#-#-#	tool-bench-2026-03-15	cpu	1	1	0	1	0	0	1		4	4	0.128274	0.876537		2026-11-05T10:00:00	2026-11-05T10:30:00' \
+		'bob	?	bob/?/gpu/?	?	?		1	0	0	1	1	1	0.222222	0.222222	3.777778	0.121147	0.997684		2026-11-04T10:00:00	2026-11-04T10:06:40' \
+		'bob	#	bob/cpu/?/#	20261102+1	cpu	2	2	2	0	0	0	0		0.0555556	0.0555556	0.00178158	0.999466		2026-11-06T10:00:00	2026-11-07T10:01:40' \
+		'alice	mid#_#	alice/cpu/cpu/mid#_#	mid85_059	cpu	1	1	1	0	0	0	0	0	0.0166667	0.0166667	0.000534474	1		2026-11-03T10:00:00	2026-11-03T10:01:00')" ]
 }
 
 @test "sp-group --rollup --sort: each order, ties broken by the key" {

@@ -360,6 +360,7 @@ read_records(struct model *m, struct loading *L, const struct opts *o)
 {
 	struct sp_reader r;
 	struct sp_job j;
+	unsigned seen = 0;
 
 	sp_open_or_die(&r, o->files, o->nfiles);
 	sp_reader_need(&r, "workload_key", "sp-group");
@@ -368,7 +369,7 @@ read_records(struct model *m, struct loading *L, const struct opts *o)
 	m->ncols = r.ncols;
 	/* A verdict that needs a column the input lacks says so, as in
 	 * sp-size. */
-	m->set.missing = sp_cols_missing(&m->jc);
+	m->set.missing = sp_cols_missing(&m->jc);	/* and below */
 	sp_livecols_resolve(&m->livecols, &r);
 	m->cols = sp_xcalloc(r.ncols, sizeof *m->cols);
 	for (size_t k = 0; k < r.ncols; k++)
@@ -378,6 +379,7 @@ read_records(struct model *m, struct loading *L, const struct opts *o)
 		long wl;
 
 		sp_job_parse(&j, &m->jc, &r);
+		sp_cols_seen(&m->jc, &r, &seen);
 		if (sp_job_is_step(&j)) {
 			keep_step(m, L, &r, &j);
 			continue;
@@ -393,6 +395,8 @@ read_records(struct model *m, struct loading *L, const struct opts *o)
 			note_running(m, m->nrecs);
 		keep(m, L, &r, &j, wl);
 	}
+	/* A column every run has, never filled, is missing too. */
+	m->set.missing = sp_cols_unseen(&m->jc, seen);
 	sp_reader_close(&r);
 }
 
