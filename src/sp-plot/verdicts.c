@@ -8,11 +8,11 @@
 
 #include "plot.h"
 
-#define NFLAGS 4
+#define NFLAGS 5
 #define NVERDICTS 5
 
 static const char *const flags[NFLAGS] = { "--time", "--mem",
-	"--cpus-per-task", "--gpus" };
+	"--cpus-per-task", "--gpus", "--exclude" };
 static const char *const verdicts[NVERDICTS] = { "raise", "lower", "keep",
 	"hold", "capped" };
 static const enum ink inks[NVERDICTS] = { INK_VERMILLION, INK_BLUE,
