@@ -417,11 +417,14 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		return;
 	}
 	sp_suggest(h, SP_FLAG_TIME, &s);
-	v = sp_xcalloc(h->ndone, sizeof *v);
-	for (size_t i = 0; i < h->ndone; i++)
-		v[i] = h->done_s[i];
-	p95 = sp_percentile(v, h->ndone, SP_TIME_P95);
-	free(v);
+	p95 = longest;
+	if (!a->figure_only) {
+		v = sp_xcalloc(h->ndone, sizeof *v);
+		for (size_t i = 0; i < h->ndone; i++)
+			v[i] = h->done_s[i];
+		p95 = sp_percentile(v, h->ndone, SP_TIME_P95);
+		free(v);
+	}
 
 	sp_fmt_duration(&a->observed, longest);
 	a->observed_v = longest;

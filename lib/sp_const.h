@@ -183,6 +183,17 @@
 #define SP_BUSY_FINE_BELOW		0.1
 
 /*
+ * The replay (sp-backtest): a run is judged once this many usable runs
+ * of its workload had ended before it was submitted (the advice refuses
+ * below SP_SIZE_MIN_RUNS anyway).  The naive policy it is compared with
+ * is the largest figure seen times these: what users and most sizing
+ * scripts do.
+ */
+#define SP_BACKTEST_MIN_BEFORE		3
+#define SP_BACKTEST_RULE_TIME		1.25
+#define SP_BACKTEST_RULE_MEM		1.30
+
+/*
  * Findings across runs (sp-size --findings; reference-rules.md 2.4).
  */
 /* A finding lists at most this many job ids (its evidence counts all). */
