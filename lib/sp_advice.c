@@ -684,8 +684,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		clause(&a->basis, "largest peak of %ld runs within their "
 		       "limit: %s (job %s), x %.2f",
 		       (long)h->mem_trusted, t_bytes(t, h->peak.a),
-		       h->peak.jobid,
-		       SP_MEM_MARGIN);
+		       h->peak.jobid, s.margin);
 	}
 	if (mem_unknown_matters(h, a->target)) {
 		a->verdict = SP_V_REFUSE;
