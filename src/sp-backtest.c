@@ -183,7 +183,7 @@ records(long n)
 
 /* What was left out, each reason said once, with its count. */
 static void
-left_out(const struct bt_input *in, const struct bt_out *out)
+left_out(const struct bt_input *in)
 {
 	if (in->open > 0)
 		sp_warn("left out %ld open %s (never ended)", in->open,
@@ -210,12 +210,6 @@ left_out(const struct bt_input *in, const struct bt_out *out)
 	if (in->end_first > 0)
 		sp_warn("left out %ld %s that end before they were submitted",
 			in->end_first, records(in->end_first));
-	/* The records say it of each workload; the summary has none. */
-	if (out->summary && out->workloads_short > 0)
-		sp_warn("%ld of %ld %s fewer than %d usable runs: nothing to "
-			"judge", out->workloads_short, out->workloads,
-			out->workloads == 1 ? "workload has" : "workloads have",
-			SP_BACKTEST_MIN_BEFORE + 1);
 }
 
 static void
@@ -228,6 +222,7 @@ header(struct sp_writer *w, int summary)
 		sp_writer_column(w, "flag");
 		sp_writer_column(w, "policy");
 		sp_writer_column_kind(w, "runs_before", SP_KIND_TEXT);
+		sp_writer_column_kind(w, "workloads", SP_KIND_NUMBER);
 	} else {
 		sp_writer_column(w, "workload_key");
 		sp_writer_column(w, "flag");
@@ -254,6 +249,8 @@ summary(struct bt_out *out)
 				sp_writer_str(out->w,
 					bt_policy_name((enum bt_policy)p));
 				sp_writer_str(out->w, bt_level_name(l));
+				sp_writer_int(out->w,
+					      out->level[f][p][l].workloads);
 				bt_write_tally(out->w, &out->level[f][p][l],
 					       (enum bt_flag)f);
 				sp_writer_end(out->w);
@@ -288,7 +285,7 @@ main(int argc, char **argv)
 	if (o.summary)
 		summary(&out);
 	sp_writer_finish(&w);
-	left_out(&in, &out);
+	left_out(&in);
 	free(in.v);
 	free(in.unknown_name);
 	sp_intern_free(&in.keys);

@@ -691,7 +691,7 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --demo --json
 	[ "$status" -eq 1 ]
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
-	  "headline overview patterns problems hangs nodes exclude sizing cost " ]
+	  "headline overview patterns problems hangs nodes exclude sizing cost backtest " ]
 	[ "$(jq -r 'select(.section == "headline") | .lead' <<<"$output")" = idle ]
 	[ "$(jq -r 'select(.section == "headline") | .jobs' <<<"$output")" = 3611 ]
 	# sp-hang's own "section" is the row's kind
@@ -699,18 +699,24 @@ The value of following the advice" ]
 	# the problem jobs as on the screen, their own finding beside
 	[ "$(jq -s 'map(select(.section == "problems")) | length' <<<"$output")" -eq 25 ]
 	[ "$(jq -r 'select(.section == "problems") | .jobid' <<<"$output" | head -1)" = 53904442 ]
+	# the advice replayed: one record per flag, policy and evidence
+	[ "$(jq -s 'map(select(.section == "backtest")) | length' <<<"$output")" -eq 30 ]
+	jq -s -e 'map(select(.section == "backtest" and .policy == "advice" and
+		.flag == "--time" and .runs_before == "all")) | .[0].judged > 0' \
+		<<<"$output" >/dev/null
 	# numbers are numbers
 	jq -s -e 'map(select(.section == "cost" and .resource == "memory")) |
 		.[0].requested | type == "number"' <<<"$output" >/dev/null
 	jq -s -e 'map(select(.section == "sizing" and .flag == "--mem")) |
 		.[0] | (.requested | type == "number") and
 		(.observed | type == "number")' <<<"$output" >/dev/null
-	# in every section no figure is a string: ids are names, and the
+	# in every section no figure is a string: ids are names, the
 	# advice's requested_text is the flag's own text ("12", "800G")
-	# beside its requested
+	# beside its requested, and the replay's runs_before names a level
+	# of evidence ("3", "4-5", "11+", "all")
 	[ -z "$(jq -r 'to_entries[] | select((.value | type) == "string" and
 		(.value | test("^-?[0-9]+([.][0-9]+)?$")) and
-		(.key | test("^(jobid|jobid_raw|array_job|array_task|requested_text)$") | not)) |
+		(.key | test("^(jobid|jobid_raw|array_job|array_task|requested_text|runs_before)$") | not)) |
 		.key' <<<"$output" | sort -u)" ]
 	run --separate-stderr slurmpast --demo --json --overview --nodes
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
@@ -722,7 +728,7 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --json --input "$FIXTURES/slurm2sql/test-data1.txt"
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
-	  "headline overview hangs nodes exclude sizing cost " ]
+	  "headline overview hangs nodes exclude sizing cost backtest " ]
 	run --separate-stderr slurmpast --plain --problems --input "$FIXTURES/slurm2sql/test-data1.txt"
 	[ "$status" -eq 0 ]
 	[ "$output" = "Problem jobs, newest first

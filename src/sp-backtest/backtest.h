@@ -32,6 +32,7 @@ struct bt_run {
 
 /* What one policy did to one flag over some runs. */
 struct bt_tally {
+	long workloads;			/* --summary: the workloads judged */
 	long judged, cut_off, killed_again, given_room, no_figure;
 	long over_n;			/* completed runs with an overask */
 	double over_log;		/* sum of ln(limit / need) */
@@ -57,7 +58,6 @@ struct bt_out {
 	int summary;
 	int flags[BT_FLAG_N];
 	struct bt_tally level[BT_FLAG_N][BT_POLICY_N][BT_LEVEL_N];
-	long workloads, workloads_short;
 };
 
 const char *bt_flag_text(enum bt_flag f);

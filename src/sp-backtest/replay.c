@@ -116,6 +116,7 @@ judge(struct bt_tally *t, const struct sp_run *r, enum bt_flag f,
 static void
 tally_add(struct bt_tally *to, const struct bt_tally *t)
 {
+	to->workloads += t->workloads;
 	to->judged += t->judged;
 	to->cut_off += t->cut_off;
 	to->killed_again += t->killed_again;
@@ -241,10 +242,12 @@ replay_one(struct bt_run **sub, struct bt_run **end, size_t n,
 	static const enum sp_flag as_sp[BT_FLAG_N] = { SP_FLAG_TIME,
 						       SP_FLAG_MEM };
 	struct bt_tally t[BT_FLAG_N][BT_POLICY_N];
+	struct bt_tally lv[BT_FLAG_N][BT_POLICY_N][BT_LEVEL_N];
 	struct wl_state s;
 	size_t e = 0;
 
 	memset(t, 0, sizeof t);
+	memset(lv, 0, sizeof lv);
 	memset(&s, 0, sizeof s);
 	sp_hist_init(&s.h, pool, key, strlen(key));
 	s.longest_done = s.top_peak = NAN;
@@ -284,14 +287,19 @@ replay_one(struct bt_run **sub, struct bt_run **end, size_t n,
 				judge(&one, &run->r, (enum bt_flag)f, o, x, lim,
 				      before);
 				tally_add(&t[f][p], &one);
-				tally_add(&out->level[f][p][level_of(before)],
-					  &one);
-				tally_add(&out->level[f][p][BT_LEVEL_N - 1],
-					  &one);
+				tally_add(&lv[f][p][level_of(before)], &one);
+				tally_add(&lv[f][p][BT_LEVEL_N - 1], &one);
 			}
 		}
 	}
 	sp_hist_free(&s.h);
+	/* The levels, and how many workloads each rests on. */
+	for (int f = 0; f < BT_FLAG_N; f++)
+		for (int p = 0; p < BT_POLICY_N; p++)
+			for (int l = 0; l < BT_LEVEL_N; l++) {
+				lv[f][p][l].workloads = lv[f][p][l].judged > 0;
+				tally_add(&out->level[f][p][l], &lv[f][p][l]);
+			}
 	if (!out->summary)
 		write_workload(out, key, t);
 }
@@ -330,11 +338,8 @@ bt_replay(struct bt_input *in, const struct sp_site *site,
 		struct sp_hist probe;
 		struct sp_size_site ss;
 
-		/* Too few runs for any to have 3 before it: its records say
-		 * it had none to judge (--summary says how many). */
-		if (n < SP_BACKTEST_MIN_BEFORE + 1)
-			out->workloads_short++;
-		out->workloads++;
+		/* With too few runs for any to have 3 before it, its records
+		 * say it had none to judge. */
 		/* The site's facts for the workload's partition, as sp-size
 		 * finds them: from its key. */
 		sp_hist_init(&probe, &pool, key, strlen(key));
