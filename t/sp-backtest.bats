@@ -140,3 +140,34 @@ sp-backtest: left out 1 record with no submit time"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-backtest: unknown option '--bogus' (see sp-backtest --help)" ]
 }
+
+@test "sp-backtest: the same records from an input split by workload_key" {
+	key=15
+	sp-backtest "$IN" >"$BATS_TEST_TMPDIR/whole"
+	for w in slow big; do
+		awk -F '\t' -v k="$key" -v w="u/p/cpu/$w" 'NR == 1 || $k == w' "$IN" |
+			sp-backtest | tail -n +2
+	done >"$BATS_TEST_TMPDIR/parts"
+	tail -n +2 "$BATS_TEST_TMPDIR/whole" | cmp - "$BATS_TEST_TMPDIR/parts"
+}
+
+@test "t/bench/history: one seed, the same records; the replay's policies as issue 31 reads them" {
+	gen=$SP_BUILD/t/history
+	[ -x "$gen" ] || skip "build/t/history not built (make units)"
+	"$gen" --seed 7 --jobs 3000 >"$BATS_TEST_TMPDIR/a"
+	"$gen" --seed 7 --jobs 3000 | cmp - "$BATS_TEST_TMPDIR/a"
+	! "$gen" --seed 8 --jobs 3000 | cmp -s - "$BATS_TEST_TMPDIR/a"
+	# --jobs is reached, the submission in hand finished (an array whole)
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/a")" -ge 3001 ]
+	sp-group "$BATS_TEST_TMPDIR/a" | sp-backtest --summary >"$BATS_TEST_TMPDIR/s"
+	all() { awk -F '\t' -v f="$1" -v p="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$1 == f && $2 == p && $3 == "all" { print $k[c] }' "$BATS_TEST_TMPDIR/s"; }
+	for f in --time --mem; do
+		# A run's own request never cut it off, and gave no room.
+		[ "$(all $f requested cut_off)" -eq 0 ]
+		[ "$(all $f requested given_room)" -eq 0 ]
+		# The advice kills again no more often than the users did.
+		[ "$(all $f advice killed_again)" -le "$(all $f requested killed_again)" ]
+		[ "$(all $f advice judged)" -gt 2000 ]
+	done
+}

@@ -5,7 +5,8 @@
  *	history [--seed N] [--jobs N]
  *
  * Writes job records (sp-fetch's columns that sp-group and sp-size
- * read) on standard output.  Every workload has its own median runtime
+ * read) on standard output: N of them (default 100,000), and the rest of
+ * the submission in hand when N is reached (an array is written whole).  Every workload has its own median runtime
  * and peak, drawn lognormal; each run's need is lognormal around them,
  * with a log-scale spread from a few percent to 80%; a quarter of the
  * workloads grow run by run; a tenth are arrays over uneven shards (a
