@@ -206,6 +206,14 @@ $(O)/t/ptykeys: t/bench/ptykeys.c
 	@mkdir -p $(@D)
 	$(CC) $(SP_CFLAGS) $(CFLAGS) -o $@ $<
 
+# A history with the run-to-run spread real workloads show, seeded
+# (sp-backtest's calibration, t/bench/RESULTS.md); tests read it too.
+$(O)/t/history: t/bench/history.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) $(CFLAGS) -o $@ $< -lm
+
+units: $(O)/t/history
+
 bench: all $(O)/t/ptykeys
 	SP_BIN=$(abspath $(B)) PTYKEYS=$(abspath $(O))/t/ptykeys t/bench/run
 

@@ -443,11 +443,14 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		return;
 	}
 	sp_suggest(h, SP_FLAG_TIME, &s);
-	v = sp_xcalloc(h->ndone, sizeof *v);
-	for (size_t i = 0; i < h->ndone; i++)
-		v[i] = h->done_s[i];
-	p95 = sp_percentile(v, h->ndone, SP_TIME_P95);
-	free(v);
+	p95 = longest;
+	if (!a->figure_only) {
+		v = sp_xcalloc(h->ndone, sizeof *v);
+		for (size_t i = 0; i < h->ndone; i++)
+			v[i] = h->done_s[i];
+		p95 = sp_percentile(v, h->ndone, SP_TIME_P95);
+		free(v);
+	}
 
 	sp_fmt_duration(&a->observed, longest);
 	a->observed_v = longest;
@@ -759,8 +762,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		clause(&a->basis, "largest peak of %ld runs within their "
 		       "limit: %s (job %s), x %.2f",
 		       (long)h->mem_trusted, t_bytes(t, h->peak.a),
-		       h->peak.jobid,
-		       SP_MEM_MARGIN);
+		       h->peak.jobid, s.margin);
 	}
 	if (mem_unknown_matters(h, a->target)) {
 		a->verdict = SP_V_REFUSE;

@@ -89,6 +89,11 @@ struct sp_advice {
 	struct sp_buf requested_txt, suggestion, sbatch;
 	struct sp_buf observed, basis, caution;
 	struct sp_buf scratch[2];	/* the advice's own, reused */
+	/* Set by a caller that reads the verdict and the figures only
+	 * (sp-backtest asks once a run): what only the words need, and
+	 * costs more than the figure (the p95 of every completed run), is
+	 * skipped.  sp_size_advise never changes it. */
+	int figure_only;
 };
 
 void sp_advice_free(struct sp_advice *a);

@@ -132,6 +132,28 @@
  * --mem, --cpus-per-task and --gpus is made of, whoever suggests it
  * (sp-size's advice, the findings across runs, one job's findings).
  *
+ * --time and --mem from a history of n >= SP_SIZE_MIN_RUNS runs (its
+ * completed computing runs' elapsed times; its peaks within the limit
+ * of runs not killed): the largest x
+ *	max(minimum, min(MARGIN_MAX,
+ *	    exp(s x max(0, Z + FEW / n - MAX_SHARE x sqrt(2 ln n)))))
+ * where s is the sample standard deviation of the figures' natural
+ * logarithms, counted as at least PRIOR_SD x sqrt(PRIOR_RUNS /
+ * (n - 1 + PRIOR_RUNS)).  Calibrated with sp-backtest on t/bench/history
+ * (seed 1; tested on seeds 2 and 3): at most 0.5% of later runs cut off
+ * at every evidence level, with less over-asked and less memory left
+ * unused than the fixed margins below, which remain for one number (one
+ * run, a floor from a kill or a computing timeout).
+ */
+#define SP_SPREAD_Z			2.5
+#define SP_SPREAD_FEW			6.0
+#define SP_SPREAD_MAX_SHARE		0.8
+#define SP_SPREAD_PRIOR_SD		0.25
+#define SP_SPREAD_PRIOR_RUNS		3.0
+#define SP_SPREAD_MARGIN_MAX		3.0
+#define SP_TIME_MARGIN_MIN		1.10
+#define SP_MEM_MARGIN_MIN		1.00
+/*
  * --time: longest completed run x margin, rounded up to the short step
  * under SP_TIME_STEP_SWITCH_S, else to the long step; a timeout that
  * was computing, the same way, is a floor.
@@ -169,6 +191,17 @@
  * (a hundredth of a core is noise once there is a tenth). */
 #define SP_BUSY_SHOWN_MIN		0.05
 #define SP_BUSY_FINE_BELOW		0.1
+
+/*
+ * The replay (sp-backtest): a run is judged once this many usable runs
+ * of its workload had ended before it was submitted (the advice refuses
+ * below SP_SIZE_MIN_RUNS anyway).  The naive policy it is compared with
+ * is the largest figure seen times these: what users and most sizing
+ * scripts do.
+ */
+#define SP_BACKTEST_MIN_BEFORE		3
+#define SP_BACKTEST_RULE_TIME		1.25
+#define SP_BACKTEST_RULE_MEM		1.30
 
 /*
  * Findings across runs (sp-size --findings; reference-rules.md 2.4).

@@ -31,6 +31,30 @@ own_id(struct sp_hist *h, const struct sp_run *r)
 	return sp_pool_own_str(h->pool, r->jobid.p, r->jobid.n);
 }
 
+/* ------------------------------------------------------------ spread */
+
+void
+sp_spread_add(struct sp_spread *s, double x)
+{
+	double l, d;
+
+	if (!(x > 0) || !isfinite(x))
+		return;
+	l = log(x);
+	s->n++;
+	d = l - s->mean;
+	s->mean += d / (double)s->n;
+	s->m2 += d * (l - s->mean);
+}
+
+double
+sp_spread_sd(const struct sp_spread *s)
+{
+	if (s->n < 2)
+		return NAN;
+	return sqrt(s->m2 > 0 ? s->m2 / (double)(s->n - 1) : 0);
+}
+
 /* ------------------------------------------------------------ history */
 
 /* Where the key's first three '/' are; fewer than three: not a key
@@ -199,6 +223,7 @@ add_time(struct sp_hist *h, const struct sp_run *r)
 	if (r->st == SP_ST_COMPLETED && r->computed && r->elapsed_s > 0) {
 		push_float(h->pool, &h->done_s, &h->ndone, &h->donecap,
 			   r->elapsed_s);
+		sp_spread_add(&h->done_spread, r->elapsed_s);
 		sp_best_offer(&h->longest, h->pool, r->elapsed_s, limit,
 			      &r->o, r->jobid);
 		if (sp_positive(limit) &&
@@ -374,6 +399,8 @@ add_mem(struct sp_hist *h, const struct sp_run *r)
 		h->mem_measured++;
 		h->mem_trusted++;
 		h->mem_lived += r->st != SP_ST_OUT_OF_MEMORY;
+		if (r->st != SP_ST_OUT_OF_MEMORY)
+			sp_spread_add(&h->peak_spread, r->rss_b);
 		sp_best_offer(&h->peak, h->pool, r->rss_b, r->limit_b, &r->o,
 			      r->jobid);
 		if (!sp_known(h->shortest_trusted_s) ||

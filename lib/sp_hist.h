@@ -90,6 +90,20 @@ struct sp_hist_more {
 };
 
 /*
+ * How much a figure varies from run to run, on a log scale: n values'
+ * mean and sum of squared deviations of their logarithms, kept one
+ * value at a time (Welford), so a history never rereads its runs.
+ */
+struct sp_spread {
+	long n;
+	double mean, m2;
+};
+
+void sp_spread_add(struct sp_spread *s, double x);
+/* The sample standard deviation of the logarithms; NaN below 2. */
+double sp_spread_sd(const struct sp_spread *s);
+
+/*
  * A history's counters.  Each is at most the history's runs, which stay
  * below INT32_MAX (sp_hist_add_run refuses more), so 32 bits hold them.
  */
@@ -133,6 +147,9 @@ struct sp_hist {
 	float *done_s;			/* completed, computing, elapsed > 0 */
 	size_t ndone, donecap;
 	struct sp_best longest;		/* a = elapsed, b = its limit */
+	/* The spread of done_s on a log scale, kept as the runs come
+	 * (Welford): mean and sum of squared deviations of ln elapsed. */
+	struct sp_spread done_spread;
 	double comp_timeout_limit_s;	/* the largest; NaN none */
 	sp_count timeouts, hung_timeouts, comp_timeouts;
 	/* Timeouts whose cause the record cannot tell (sp_timeout_cause):
@@ -154,6 +171,8 @@ struct sp_hist {
 	/* every run one array? 1 yes, 0 no, -1 none seen */
 	int one_array;
 	struct sp_best peak;		/* a = MaxRSS, b = its limit */
+	/* The spread of the trusted peaks of runs not killed (mem_lived). */
+	struct sp_spread peak_spread;
 	double shortest_trusted_s;
 	double kill_limit_b;		/* the largest; NaN none */
 	struct sp_doneat *doneat;	/* completions, by limit */

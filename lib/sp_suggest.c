@@ -87,12 +87,46 @@ sp_suggest_busy(enum sp_flag f, double busy)
 	return x < 1 ? 1 : x;
 }
 
+/*
+ * The history's margin (sp_suggest.h, sp-size(1) "The margins"): the
+ * next run exceeds the largest of n alike runs by a share that grows
+ * with their spread and shrinks as the largest of more runs already sits
+ * further out in their distribution; a spread read from few runs may be
+ * low by chance, so it counts as at least the prior's, fading as they
+ * add up.  Calibrated by sp-backtest (t/bench/RESULTS.md).
+ */
+double
+sp_margin(enum sp_flag f, long n, double sd)
+{
+	double floor_sd, e, m, lo;
+
+	if ((f != SP_FLAG_TIME && f != SP_FLAG_MEM) ||
+	    n < SP_SIZE_MIN_RUNS || !sp_known(sd))
+		return sp_suggest_margin(f);
+	floor_sd = SP_SPREAD_PRIOR_SD * sqrt(SP_SPREAD_PRIOR_RUNS /
+	    ((double)(n - 1) + SP_SPREAD_PRIOR_RUNS));
+	if (sd < floor_sd)
+		sd = floor_sd;
+	e = SP_SPREAD_Z + SP_SPREAD_FEW / (double)n -
+	    SP_SPREAD_MAX_SHARE * sqrt(2 * log((double)n));
+	m = exp(sd * (e > 0 ? e : 0));
+	/* Runs this unlike are two kinds of work under one name more often
+	 * than one wide distribution: past this, more margin bought almost
+	 * no cut-offs back in the replay. */
+	if (m > SP_SPREAD_MARGIN_MAX)
+		m = SP_SPREAD_MARGIN_MAX;
+	lo = f == SP_FLAG_TIME ? SP_TIME_MARGIN_MIN : SP_MEM_MARGIN_MIN;
+	return m > lo ? m : lo;
+}
+
 static void
 suggest_time(const struct sp_hist *h, struct sp_suggestion *s)
 {
 	s->runs = (long)h->ndone;
+	s->margin = sp_margin(SP_FLAG_TIME, (long)h->ndone,
+			      sp_spread_sd(&h->done_spread));
 	if (h->ndone > 0)
-		s->fit = sp_suggest_time(h->longest.a);
+		s->fit = sp_round_time(h->longest.a * s->margin);
 	if (h->comp_timeouts > 0)
 		s->floor = sp_suggest_time(h->comp_timeout_limit_s);
 	s->value = s->fit;
@@ -108,8 +142,10 @@ suggest_time(const struct sp_hist *h, struct sp_suggestion *s)
 static void
 suggest_mem(const struct sp_hist *h, struct sp_suggestion *s)
 {
+	s->margin = sp_margin(SP_FLAG_MEM, h->peak_spread.n,
+			      sp_spread_sd(&h->peak_spread));
 	if (h->mem_trusted > 0)
-		s->fit = sp_suggest_mem(h->peak.a);
+		s->fit = round_mem(h->peak.a * s->margin);
 	if (h->kills > 0) {
 		s->runs = h->mem_runs;
 		s->floor = sp_suggest_mem(h->kill_limit_b);
@@ -126,7 +162,7 @@ double
 sp_suggest(const struct sp_hist *h, enum sp_flag f, struct sp_suggestion *s)
 {
 	s->flag = f;
-	s->value = s->fit = s->floor = NAN;
+	s->value = s->fit = s->floor = s->margin = NAN;
 	s->runs = 0;
 	switch (f) {
 	case SP_FLAG_TIME:

@@ -1,14 +1,17 @@
 /*
  * sp_suggest.h - the figure each flag's rule gives, written once.
  *
- *   --time           the longest completed run x SP_TIME_MARGIN, rounded
- *                    up to SP_TIME_STEP_SHORT_S under SP_TIME_STEP_SWITCH_S,
- *                    else to SP_TIME_STEP_LONG_S; the largest limit a run
- *                    timed out at while computing, the same way, is a floor
- *   --mem            the largest trustworthy peak x SP_MEM_MARGIN, whole
- *                    GiB up (under a GiB, SP_MEM_SMALL_STEP up); the
- *                    largest limit killed for memory, the same way, is a
- *                    floor
+ *   --time           the longest completed run x sp_margin (from their
+ *                    spread and number; SP_TIME_MARGIN below 3 runs),
+ *                    rounded up to SP_TIME_STEP_SHORT_S under
+ *                    SP_TIME_STEP_SWITCH_S, else to SP_TIME_STEP_LONG_S;
+ *                    the largest limit a run timed out at while computing,
+ *                    x SP_TIME_MARGIN the same way, is a floor
+ *   --mem            the largest trustworthy peak x sp_margin (from the
+ *                    peaks' spread and number; SP_MEM_MARGIN below 3),
+ *                    whole GiB up (under a GiB, SP_MEM_SMALL_STEP up); the
+ *                    largest limit killed for memory, x SP_MEM_MARGIN the
+ *                    same way, is a floor
  *   --cpus-per-task  the busiest run's busy cores per task x SP_CPU_MARGIN,
  *                    whole cores up; under SP_CPU_RAISE_MIN_BUSY busy no
  *                    margin (SP_CPU_NOISE of a core not counted)
@@ -43,6 +46,8 @@ struct sp_suggestion {
 	double floor;		/* what the runs cut off give: timeouts that
 				 * computed, kills for memory; NaN none */
 	long runs;		/* the runs the figure rests on */
+	double margin;		/* what fit adds to the largest run's
+				 * figure (sp_margin); NaN none */
 };
 
 /* The figure the history h gives for flag f, into *s; returns s->value. */
@@ -56,8 +61,15 @@ double sp_suggest_time(double elapsed_s);
 double sp_suggest_mem(double peak_b);
 /* --cpus-per-task or --gpus for busy cores per task, or busy GPUs. */
 double sp_suggest_busy(enum sp_flag f, double busy);
-/* The margin a flag's rule adds: 1.25 is a quarter more. */
+/* The margin a flag's rule adds to one number: 1.25 is a quarter more. */
 double sp_suggest_margin(enum sp_flag f);
+/*
+ * The margin --time's or --mem's rule adds to the largest of n runs
+ * whose figures spread by sd on a log scale (sp_spread_sd): the more
+ * they vary and the fewer they are, the more.  Below SP_SIZE_MIN_RUNS
+ * runs, or with the spread unknown, the one-number margin.
+ */
+double sp_margin(enum sp_flag f, long n, double sd);
 
 /* A duration rounded up to the step its size calls for. */
 double sp_round_time(double s);

@@ -5,7 +5,7 @@
 
 load lib/common
 
-PROGRAMS="sp-fetch sp-group sp-select sp-size sp-hang sp-nodes sp-show sp-page sp-attr sp-plot sp-report sp-browse sp-submit slurmpast"
+PROGRAMS="sp-fetch sp-group sp-select sp-size sp-backtest sp-hang sp-nodes sp-show sp-page sp-attr sp-plot sp-report sp-browse sp-submit slurmpast"
 
 @test "every program is built" {
 	for p in $PROGRAMS; do
@@ -47,7 +47,7 @@ PROGRAMS="sp-fetch sp-group sp-select sp-size sp-hang sp-nodes sp-show sp-page s
 }
 
 # The programs that write records in a format of the user's choosing.
-FORMATTED="sp-fetch sp-group sp-select sp-size sp-hang sp-nodes sp-show sp-report sp-attr"
+FORMATTED="sp-fetch sp-group sp-select sp-size sp-backtest sp-hang sp-nodes sp-show sp-report sp-attr"
 
 @test "two different formats are an error in every program, never the last one wins" {
 	for p in $FORMATTED; do

@@ -145,7 +145,7 @@ you@example.org" ]
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "Critical failures across runs:" ]
 	[[ "${lines[1]}" == "  rc-tok-github_code: memory-search: Memory is not the deciding variable"* ]]
-	[[ "$output" == *$'\n  #SBATCH --mem=45G\n'* ]]
+	[[ "$output" == *$'\n  #SBATCH --mem=61G\n'* ]]
 	[[ "$output" == *$'\nJob 53449206:\n  COMPLETED, 2497s of 86400s\n'* ]]
 	[[ "$output" == *$'\n  warning rss-above-limit'* ]]
 }
@@ -190,8 +190,8 @@ rollout_script() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "--- rollout.sh" ]
 	[ "${lines[6]}" = "-#SBATCH --mem=128G" ]
-	[ "${lines[9]}" = "+#SBATCH --mem=94G" ]
-	[ "${lines[11]}" = "+#SBATCH --time=02:00:00" ]
+	[ "${lines[9]}" = "+#SBATCH --mem=72G" ]
+	[ "${lines[11]}" = "+#SBATCH --time=01:45:00" ]
 	cmp rollout.sh orig
 	[ ! -e sbatch.args ]
 }

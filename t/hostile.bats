@@ -8,7 +8,7 @@
 
 load lib/common
 
-STAGES="sp-group sp-select sp-size sp-hang sp-nodes sp-show"
+STAGES="sp-group sp-select sp-size sp-backtest sp-hang sp-nodes sp-show"
 
 need() {
 	local p
@@ -61,7 +61,7 @@ need_grouped() {
 # The input a stage reads: grouped records for the stages after sp-group.
 input_for() {
 	case $1 in
-	sp-size|sp-nodes) echo "$GROUPED" ;;
+	sp-size|sp-backtest|sp-nodes) echo "$GROUPED" ;;
 	*) echo "$JOBS" ;;
 	esac
 }

@@ -112,8 +112,9 @@ setup() {
 # sp-size's requested, target and observed, --cost's figures) holds a
 # JSON number or null in every --json, never its digits as a string; and
 # no other value is a string of digits but a name that may be one: a
-# job, step or task id, a user who cancelled (name or uid), or a
-# quantity's words in its *_text key (sp-size's requested_text "12").
+# job, step or task id, a user who cancelled (name or uid), a
+# quantity's words in its *_text key (sp-size's requested_text "12"), or
+# sp-backtest's level of evidence (runs_before "3", "4-5", "all").
 @test "--json everywhere: quantities are JSON numbers, their words apart" {
 	sp-fetch --demo 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/g.tsv"
 	g=$BATS_TEST_TMPDIR/g.tsv
@@ -131,7 +132,8 @@ setup() {
 		select(.key | . == "jobid" or . == "jobid_raw" or
 			. == "array_job" or . == "array_task" or
 			. == "max_rss_step" or . == "min_cpu_task" or
-			. == "cancelled_by" or endswith("_text") | not) |
+			. == "cancelled_by" or . == "runs_before" or
+			endswith("_text") | not) |
 		select(.value | test("^-?[0-9]+([.][0-9]+)?$")) | .key] | .[]'
 	while read -r cmd; do
 		# shellcheck disable=SC2086 # the command's words apart
@@ -151,6 +153,8 @@ sp-group --rollup --json $g
 sp-size --json $g
 sp-size --findings --json $g
 sp-size --cost --json $g
+sp-backtest --json $g
+sp-backtest --summary --json $g
 sp-hang --json $g
 sp-hang --summary --json $g
 sp-nodes --json $g
@@ -172,8 +176,8 @@ EOF2
 		(.workload == "cot-exp" and .flag == "--time")) |
 		[.flag, .unit, .requested, .requested_text, .target,
 		 .observed, .observed_text] | map(tojson) | join(" ")'
-	want='"--time" "seconds" 172800 "2-00:00:00" 74700 59090 "16:24:50"
-"--mem" "bytes" 858993459200 "800G" 885837004800 680609752064 "633.9 GiB"
+	want='"--time" "seconds" 172800 "2-00:00:00" 70200 59090 "16:24:50"
+"--mem" "bytes" 858993459200 "800G" 777389080576 680609752064 "633.9 GiB"
 "--cpus-per-task" "cores" 12 "12" 6 4.788148 "4.8 cores busy per task at peak across 22 runs"
 "--gpus" "GPUs" 16 "16" 18 14.72 "14.7 GPUs busy at peak across 22 runs"
 "--time" "seconds" 1800 "00:30:00" null null "14 of 14 timeouts computed nothing"'
@@ -202,7 +206,7 @@ EOF2
 	[ -z "$(jq -r 'select(.section == "sizing") | keys[] | select(endswith("_value"))' \
 		"$BATS_TEST_TMPDIR/all.json" | sort -u)" ]
 	# --cost: the issue's "1564539.975556", a number
-	want='"memory" "GiB-hours" 1564539.975556 823984.161725 1368634.383611 1364850.864444'
+	want='"memory" "GiB-hours" 1564539.975556 823984.161725 1300221.655278 1295783.760556'
 	costs='select(.resource == "memory") | [.resource, .unit, .requested,
 		.used, .recommended, .reductions_only] | map(tojson) | join(" ")'
 	[ "$(jq -r "select(.section == \"cost\") | $costs" "$BATS_TEST_TMPDIR/all.json")" = "$want" ]

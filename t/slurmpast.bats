@@ -248,8 +248,8 @@ What the next submission should ask for" ]
 
 @test "the advice: the article's raises as #SBATCH lines, the exclude line" {
 	run part "What the next submission should ask for" < <(screen)
-	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --mem=45G'
-	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --time=05:15:00'
+	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --mem=61G'
+	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --time=12:30:00'
 	printf '%s\n' "${lines[@]}" | grep -qx '#SBATCH --exclude=g\[003,011,017\]'
 	printf '%s\n' "${lines[@]}" | grep -q '^# moe-gating-r# (bob), 5 runs: raise --mem from 24G; .*34.6 GiB'
 	printf '%s\n' "${lines[@]}" | grep -q '^# ablate-warmup-# (carol), 8 runs: raise --time from 00:35:00; .*04:10:00'
@@ -399,7 +399,7 @@ widest() {
 	term_dead
 	[ "$output" = 0 ]
 	term_left
-	[ "$output" = "$(printf '#SBATCH --time=02:00:00\n#SBATCH --mem=94G')" ]
+	[ "$output" = "$(printf '#SBATCH --time=01:45:00\n#SBATCH --mem=72G')" ]
 }
 
 @test "a terminal: the view's workloads in the dashboard, every run of them" {
@@ -581,13 +581,13 @@ widest() {
 }
 
 # Issue 14, item 4: the one-job view suggested --time=16:15:00 where
-# train-web's runs took up to 16:24:50 and --sizing said 20:45:00.
+# train-web's runs took up to 16:24:50 and --sizing said 19:30:00.
 @test "one job's view: its workload's figures, with the runs they rest on" {
 	run --separate-stderr slurmpast --demo 51176530
-	[[ "$output" == *"A tighter --time=20:45:00 (sp-size's advice from 21 runs of this workload)"* ]]
+	[[ "$output" == *"A tighter --time=19:30:00 (sp-size's advice from 21 runs of this workload)"* ]]
 	[[ "$output" != *"16:15:00"* ]]
 	run --separate-stderr slurmpast --demo 51126620
-	[[ "$output" == *"--mem=94G (sp-size's advice from 993 runs of this workload)"* ]]
+	[[ "$output" == *"--mem=72G (sp-size's advice from 993 runs of this workload)"* ]]
 	[[ "$output" != *"--mem=55G"* ]]
 }
 
@@ -615,7 +615,7 @@ widest() {
 	[ "${lines[1]}" = "What to request next time" ]
 	printf '%s\n' "$output" | grep -q '^# rc-tok-github_code (alice), 10 runs: hold --mem at 32G; .*no increment beyond 32G'
 	printf '%s\n' "$output" | grep -q '^# reasoning-exp (alice), 99 runs: hold --time at 00:30:00; blocked, not slow'
-	printf '%s\n' "$output" | grep -qx '#SBATCH --mem=45G'
+	printf '%s\n' "$output" | grep -qx '#SBATCH --mem=61G'
 	[[ "${lines[${#lines[@]} - 1]}" =~ ^[0-9]+\ refused:\ fewer\ than\ 3\ usable\ runs\ of\ the\ workload$ ]]
 	# the costliest workload first
 	[[ "${lines[2]}" == "# train-web (alice), 2"?" runs: "* ]]
@@ -673,7 +673,7 @@ The value of following the advice" ]
 	[ "$(jq -r 'select(.node == "g003") | .verdict' \
 		"$BATS_TEST_TMPDIR/nodes.json")" = worse ]
 	[ "$(jq -r 'select(.workload == "moe-gating-r#" and .flag == "--mem") | .sbatch' \
-		"$BATS_TEST_TMPDIR/sizing.json")" = "#SBATCH --mem=45G" ]
+		"$BATS_TEST_TMPDIR/sizing.json")" = "#SBATCH --mem=61G" ]
 	jq -s -e 'map(select(.resource == "memory")) | length == 1' \
 		"$BATS_TEST_TMPDIR/cost.json" >/dev/null
 }
@@ -701,7 +701,7 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --demo --json
 	[ "$status" -eq 1 ]
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
-	  "headline overview patterns problems hangs nodes exclude sizing cost " ]
+	  "headline overview patterns problems hangs nodes exclude sizing cost backtest " ]
 	[ "$(jq -r 'select(.section == "headline") | .lead' <<<"$output")" = idle ]
 	[ "$(jq -r 'select(.section == "headline") | .jobs' <<<"$output")" = 3611 ]
 	# sp-hang's own "section" is the row's kind
@@ -709,18 +709,24 @@ The value of following the advice" ]
 	# the problem jobs as on the screen, their own finding beside
 	[ "$(jq -s 'map(select(.section == "problems")) | length' <<<"$output")" -eq 25 ]
 	[ "$(jq -r 'select(.section == "problems") | .jobid' <<<"$output" | head -1)" = 53904442 ]
+	# the advice replayed: one record per flag, policy and evidence
+	[ "$(jq -s 'map(select(.section == "backtest")) | length' <<<"$output")" -eq 30 ]
+	jq -s -e 'map(select(.section == "backtest" and .policy == "advice" and
+		.flag == "--time" and .runs_before == "all")) | .[0].judged > 0' \
+		<<<"$output" >/dev/null
 	# numbers are numbers
 	jq -s -e 'map(select(.section == "cost" and .resource == "memory")) |
 		.[0].requested | type == "number"' <<<"$output" >/dev/null
 	jq -s -e 'map(select(.section == "sizing" and .flag == "--mem")) |
 		.[0] | (.requested | type == "number") and
 		(.observed | type == "number")' <<<"$output" >/dev/null
-	# in every section no figure is a string: ids are names, and the
+	# in every section no figure is a string: ids are names, the
 	# advice's requested_text is the flag's own text ("12", "800G")
-	# beside its requested
+	# beside its requested, and the replay's runs_before names a level
+	# of evidence ("3", "4-5", "11+", "all")
 	[ -z "$(jq -r 'to_entries[] | select((.value | type) == "string" and
 		(.value | test("^-?[0-9]+([.][0-9]+)?$")) and
-		(.key | test("^(jobid|jobid_raw|array_job|array_task|requested_text)$") | not)) |
+		(.key | test("^(jobid|jobid_raw|array_job|array_task|requested_text|runs_before)$") | not)) |
 		.key' <<<"$output" | sort -u)" ]
 	run --separate-stderr slurmpast --demo --json --overview --nodes
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
@@ -732,7 +738,7 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --json --input "$FIXTURES/slurm2sql/test-data1.txt"
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
-	  "headline overview hangs nodes exclude sizing cost " ]
+	  "headline overview hangs nodes exclude sizing cost backtest " ]
 	run --separate-stderr slurmpast --plain --problems --input "$FIXTURES/slurm2sql/test-data1.txt"
 	[ "$status" -eq 0 ]
 	[ "$output" = "Problem jobs, newest first
@@ -890,10 +896,10 @@ same_records() {
 	done <<<"$VIEWS"
 }
 
-@test "the view never changes the verdict: the advice (the issue's 94G)" {
+@test "the view never changes the verdict: the advice (rollout-gen's --mem)" {
 	same_records sizing '.__none'
 	run --separate-stderr slurmpast --demo --failed --sizing
-	[[ "$output" == *$'# rollout-gen (alice), 993 runs: lower --mem from 128G; largest peak of 993 runs within their limit: 71.9 GiB (job 53615427), x 1.30\n#SBATCH --mem=94G\n'* ]]
+	[[ "$output" == *$'# rollout-gen (alice), 993 runs: lower --mem from 128G; largest peak of 993 runs within their limit: 71.9 GiB (job 53615427), x 1.00\n#SBATCH --mem=72G\n'* ]]
 }
 
 @test "the view never changes the verdict: the findings across runs" {
@@ -1359,7 +1365,7 @@ rollout_sh() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(sp-fetch --demo -u alice 2>/dev/null | sp-group |
 		SLURMPAST_NO_SITE=1 sp-size --script rollout.sh -u alice 2>/dev/null)" ]
-	[[ "$output" == *$'\n#SBATCH --mem=94G\n'* ]]
+	[[ "$output" == *$'\n#SBATCH --mem=72G\n'* ]]
 	[ "${stderr_lines[0]}" = "slurmpast: rollout.sh: the advice of alice/gpu/gpu/rollout-gen, 1098 runs" ]
 	# --diff and --in-place reach it
 	run --separate-stderr slurmpast --demo -u alice --advise rollout.sh --diff
@@ -1370,7 +1376,7 @@ rollout_sh() {
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 	cmp rollout.sh~ orig
-	grep -qx '#SBATCH -t 2:00:00' rollout.sh
+	grep -qx '#SBATCH -t 1:45:00' rollout.sh
 }
 
 @test "--advise: a workload with no history, and every refusal, one line and exit 2" {

@@ -99,7 +99,7 @@ open_demo() {
 	[ "${lines[0]}" = "slurmpast · rollout-gen · alice · gpu" ]
 	[[ "${lines[1]}" == "1098 runs · 85 failed · 105 noop · 2948.2 GPU-h"* ]]
 	# every line sp-size writes, the node rule's --exclude too (issue 30)
-	[[ "${lines[2]}" == "next: #SBATCH --time=02:00:00  #SBATCH --mem=94G  #SBATCH --exc"* ]]
+	[[ "${lines[2]}" == "next: #SBATCH --time=01:45:00  #SBATCH --mem=72G  #SBATCH --exc"* ]]
 	line_with "jobid" | grep -Eq '^jobid +state +elapsed +peak mem +CPU +node +finding'
 	# Newest first.
 	[[ "${lines[5]}" == "$newest "* ]]
@@ -136,7 +136,7 @@ open_demo() {
 		line_with "$flag " | grep -Eq -- "^$flag +$verdict " ||
 			{ echo "no line for $flag $verdict"; return 1; }
 	done <"$BATS_TEST_TMPDIR/advice"
-	line_with "--time " | grep -q "08:00:00 → #SBATCH --time=02:00:00"
+	line_with "--time " | grep -q "08:00:00 → #SBATCH --time=01:45:00"
 	term_keys Tab
 	term_wait_for "3 [findings]"
 	SLURMPAST_NO_SITE=1 sp-size --findings "$DEMO" 2>/dev/null |
@@ -226,7 +226,7 @@ open_demo() {
 	term_keys Down Enter
 	term_wait_for "1 [runs]"
 	tmux -S "$TERM_SOCK" resize-window -t t -x 120 -y 30
-	term_wait_for "next: #SBATCH --time=02:00:00"
+	term_wait_for "next: #SBATCH --time=01:45:00"
 	local i
 	for i in $(seq 1 300); do
 		term_screen
@@ -344,12 +344,12 @@ gone() {
 	term_keys Down y
 	term_wait_for "copied 3 #SBATCH lines of rollout-gen"
 	# tmux took the OSC 52 into a paste buffer.
-	[ "$(tmux -S "$TERM_SOCK" show-buffer)" = "$(printf '#SBATCH --time=02:00:00\n#SBATCH --mem=94G\n#SBATCH --exclude=g[003,011,017]')" ]
+	[ "$(tmux -S "$TERM_SOCK" show-buffer)" = "$(printf '#SBATCH --time=01:45:00\n#SBATCH --mem=72G\n#SBATCH --exclude=g[003,011,017]')" ]
 	term_keys q
 	term_dead
 	term_left
-	[ "${lines[0]}" = "#SBATCH --time=02:00:00" ]
-	[ "${lines[1]}" = "#SBATCH --mem=94G" ]
+	[ "${lines[0]}" = "#SBATCH --time=01:45:00" ]
+	[ "${lines[1]}" = "#SBATCH --mem=72G" ]
 	[ "${lines[2]}" = "#SBATCH --exclude=g[003,011,017]" ]
 	[ "${#lines[@]}" -eq 3 ]
 }

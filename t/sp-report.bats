@@ -235,8 +235,8 @@ k" ]
 	[ "${lines[1]}" = "#SBATCH --exclude=g[003,011,017]" ]
 	[ "${lines[3]}" = "#SBATCH --exclude=g027" ]
 	[ "${lines[4]}" = "# ablate-warmup-# (carol), 8 runs: raise --time from 00:35:00; longest of 8 completed runs took 04:10:00" ]
-	[ "${lines[5]}" = "#SBATCH --time=05:15:00" ]
-	[ "${lines[-1]}" = "350 more: slurmpast --sizing" ]
+	[ "${lines[5]}" = "#SBATCH --time=12:30:00" ]
+	[ "${lines[-1]}" = "336 more: slurmpast --sizing" ]
 }
 
 @test "screen: titles bold and severities coloured only with --color; controls shown" {

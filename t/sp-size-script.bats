@@ -34,7 +34,7 @@ setup() {
 	EOF
 }
 
-MEM_DEMO='largest peak of 993 runs within their limit: 71.9 GiB (job 53615427), x 1.30'
+MEM_DEMO='largest peak of 993 runs within their limit: 71.9 GiB (job 53615427), x 1.00'
 TIME_DEMO='longest of 975 completed runs took 01:29:58 (p95 01:26:28)'
 HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-seconds, and a longer limit buys a longer hang; fix the blocking call (a data read, a lock, a rendezvous, a prompt); sp-hang lists the runs'
 
@@ -56,10 +56,10 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 		'#SBATCH --job-name=rollout-gen' \
 		'#SBATCH --partition=gpu' \
 		'#SBATCH --gres=gpu:2' \
-		"# slurmpast: --mem 128G -> 94G: $MEM_DEMO" \
-		'#SBATCH --mem=94G' \
-		"# slurmpast: --time 08:00:00 -> 02:00:00: $TIME_DEMO" \
-		'#SBATCH --time=02:00:00' \
+		"# slurmpast: --mem 128G -> 72G: $MEM_DEMO" \
+		'#SBATCH --mem=72G' \
+		"# slurmpast: --time 08:00:00 -> 01:45:00: $TIME_DEMO" \
+		'#SBATCH --time=01:45:00' \
 		'#SBATCH --cpus-per-task=16' \
 		'' \
 		'python rollout.py --shard "$SLURM_ARRAY_TASK_ID"')" ]
@@ -67,7 +67,7 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	# The advice records say the same: the script is their figures.
 	sp-size --mem --time "$DEMO" 2>/dev/null |
 		awk -F'\t' '$3 == "alice/gpu/gpu/rollout-gen" { print $9 }' >want
-	[ "$(cat want)" = "$(printf '#SBATCH --time=02:00:00\n#SBATCH --mem=94G')" ]
+	[ "$(cat want)" = "$(printf '#SBATCH --time=01:45:00\n#SBATCH --mem=72G')" ]
 }
 
 @test "sp-size --script: a hold and a lower, each line's comment; the user from \$USER" {
@@ -81,9 +81,9 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' '#!/bin/sh' '#SBATCH -J etl' \
 		"# slurmpast: --time 60 held: $HOLD" \
-		'# slurmpast: --mem 8192 -> 3072: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.30' \
+		'# slurmpast: --mem 8192 -> 4096: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.90' \
 		'# slurmpast: --cpus-per-task 4 -> 5: the busiest run (job 11) kept 3.9 of its 4 cores per task busy' \
-		'#SBATCH -t 60 --mem 3072 -c5' './etl')" ]
+		'#SBATCH -t 60 --mem 4096 -c5' './etl')" ]
 	[ "$stderr" = "sp-size: etl.sh: the advice of bob/cpu/cpu/etl, 6 runs" ]
 }
 
@@ -102,10 +102,10 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	[ "$output" = "$(printf '%s\n' '#!/bin/bash' '#SBATCH --job-name "train"' \
 		'# slurmpast: --gres gpu:a100:4,lscratch:100 -> gpu:a100:2,lscratch:100: the busiest run (job 21) kept 1.6 of its 4 GPUs busy' \
 		'#SBATCH --gres=gpu:a100:2,lscratch:100' \
-		'# slurmpast: --mem 64g -> 28g: largest peak of 3 runs within their limit: 20.9 GiB (job 22), x 1.30' \
-		'#SBATCH --mem=28g' \
-		'# slurmpast: --time 4:00:00 -> 2:00:00: longest of 3 completed runs took 01:26:40' \
-		'#SBATCH --time 2:00:00   # four hours' \
+		'# slurmpast: --mem 64g -> 40g: largest peak of 3 runs within their limit: 20.9 GiB (job 22), x 1.90' \
+		'#SBATCH --mem=40g' \
+		'# slurmpast: --time 4:00:00 -> 2:45:00: longest of 3 completed runs took 01:26:40' \
+		'#SBATCH --time 2:45:00   # four hours' \
 		'# slurmpast: --cpus-per-task 8 -> 5: the busiest run (job 22) kept 4.0 of its 8 cores per task busy' \
 		'#SBATCH -c 5' 'srun python train.py')" ]
 }
@@ -117,40 +117,40 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	[ "$output" = "$(printf '%s\n' '#!/bin/bash' '#SBATCH -J train' \
 		'# slurmpast: --gres gpu:4 -> gpu:2: the busiest run (job 21) kept 1.6 of its 4 GPUs busy' \
 		'#SBATCH --gres=gpu:2' \
-		'# slurmpast: --mem 64G -> 28G: largest peak of 3 runs within their limit: 20.9 GiB (job 22), x 1.30' \
-		'#SBATCH --mem 28G' \
-		'# slurmpast: --time 4:00:00 -> 2:00:00: longest of 3 completed runs took 01:26:40' \
-		'#SBATCH -t 2:00:00' \
+		'# slurmpast: --mem 64G -> 40G: largest peak of 3 runs within their limit: 20.9 GiB (job 22), x 1.90' \
+		'#SBATCH --mem 40G' \
+		'# slurmpast: --time 4:00:00 -> 2:45:00: longest of 3 completed runs took 01:26:40' \
+		'#SBATCH -t 2:45:00' \
 		'# slurmpast: --cpus-per-task 8 -> 5: the busiest run (job 22) kept 4.0 of its 8 cores per task busy' \
 		'#SBATCH -c 5' 'run')" ]
 }
 
 @test "sp-size --script: --mem-per-cpu per CPU, as the cores per task are rewritten" {
-	printf '#!/bin/bash\n#SBATCH -J train -G 4\n#SBATCH --mem-per-cpu=8G -c 8\nrun\n' >t.sh
+	printf '#!/bin/bash\n#SBATCH -J train -G 4\n#SBATCH --mem-per-cpu=6G -c 8\nrun\n' >t.sh
 	run --separate-stderr sp-size --script t.sh --mem --cpus-per-task jobs.tsv
 	[ "$status" -eq 0 ]
-	# 28G a node over 5 cores: 5734.4M, up to 5735M
+	# 40G a node over 5 cores: 8G each
 	[ "$output" = "$(printf '%s\n' '#!/bin/bash' '#SBATCH -J train -G 4' \
-		'# slurmpast: --mem-per-cpu 8G -> 5735M: 28G a node over 5 CPUs a node; largest peak of 3 runs within their limit: 20.9 GiB (job 22), x 1.30' \
+		'# slurmpast: --mem-per-cpu 6G -> 8G: 40G a node over 5 CPUs a node; largest peak of 3 runs within their limit: 20.9 GiB (job 22), x 1.90' \
 		'# slurmpast: --cpus-per-task 8 -> 5: the busiest run (job 22) kept 4.0 of its 8 cores per task busy' \
-		'#SBATCH --mem-per-cpu=5735M -c 5' 'run')" ]
+		'#SBATCH --mem-per-cpu=8G -c 5' 'run')" ]
 }
 
 @test "sp-size --script: CR LF line ends said and kept, a last line without a newline kept so" {
 	printf '#!/bin/sh\r\n#SBATCH -J etl --mem=8G\r\n./etl\r\n' >crlf.sh
 	run --separate-stderr sp-size --script crlf.sh --mem jobs.tsv
 	[ "$status" -eq 0 ]
-	printf '#!/bin/sh\r\n# slurmpast: --mem 8G -> 3G: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.30\r\n#SBATCH -J etl --mem=3G\r\n./etl\r\n' >want
+	printf '#!/bin/sh\r\n# slurmpast: --mem 8G -> 4G: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.90\r\n#SBATCH -J etl --mem=4G\r\n./etl\r\n' >want
 	sp-size --script crlf.sh --mem jobs.tsv 2>/dev/null | cmp - want
 	[ "${stderr_lines[0]}" = "sp-size: crlf.sh: 3 lines end in CR LF (DOS): sbatch refuses such a script (dos2unix fixes it); the line ends are kept" ]
 
 	printf '#!/bin/sh\n#SBATCH -J etl\n#SBATCH --mem=8G' >open.sh
-	printf '#!/bin/sh\n#SBATCH -J etl\n# slurmpast: --mem 8G -> 3G: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.30\n#SBATCH --mem=3G' >want
+	printf '#!/bin/sh\n#SBATCH -J etl\n# slurmpast: --mem 8G -> 4G: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.90\n#SBATCH --mem=4G' >want
 	sp-size --script open.sh --mem jobs.tsv 2>/dev/null | cmp - want
 	# added after that last line: still no newline at the end
 	printf '#!/bin/sh\n#SBATCH -J etl' >bare.sh
 	sp-size --script bare.sh --mem --add jobs.tsv 2>/dev/null >out
-	[ "$(tail -c 16 out)" = "#SBATCH --mem=3G" ]
+	[ "$(tail -c 16 out)" = "#SBATCH --mem=4G" ]
 	[ "$(head -n 2 out)" = "$(printf '#!/bin/sh\n#SBATCH -J etl')" ]
 }
 
@@ -159,7 +159,7 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	run --separate-stderr sp-size --script late.sh --mem jobs.tsv
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(cat late.sh)" ]
-	[ "${stderr_lines[1]}" = "sp-size: late.sh: --mem is not in the script; the advice is --mem=3G (largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.30): --add adds it" ]
+	[ "${stderr_lines[1]}" = "sp-size: late.sh: --mem is not in the script; the advice is --mem=4G (largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.90): --add adds it" ]
 }
 
 @test "sp-size --script --add: a flag the script lacks, after its last directive, with its reason" {
@@ -169,8 +169,8 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	[ "$output" = "$(printf '%s\n' '#!/bin/sh' '#SBATCH -J etl' \
 		'# slurmpast: --cpus-per-task 4 -> 5: the busiest run (job 11) kept 3.9 of its 4 cores per task busy' \
 		'#SBATCH -c 5' \
-		'# slurmpast: --mem=3G added: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.30' \
-		'#SBATCH --mem=3G' '' './etl')" ]
+		'# slurmpast: --mem=4G added: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.90' \
+		'#SBATCH --mem=4G' '' './etl')" ]
 	# a hold has no line to add: --time stays out
 	[[ "$output" != *--time* ]]
 }
@@ -345,7 +345,7 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	printf '#!/bin/sh\n#SBATCH -J etl --mem=8\033[2JG\n./etl\n' >esc.sh
 	run --separate-stderr sp-size --script esc.sh --mem jobs.tsv
 	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = '# slurmpast: --mem 8\x1b[2JG left as it is: not a size sbatch reads; the advice is --mem=3G: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.30' ]
+	[ "${lines[1]}" = '# slurmpast: --mem 8\x1b[2JG left as it is: not a size sbatch reads; the advice is --mem=4G: largest peak of 3 runs within their limit: 2.0 GiB (job 11), x 1.90' ]
 	# and the directive itself is the script's own, byte for byte
 	[ "${lines[2]}" = "$(printf '#SBATCH -J etl --mem=8\033[2JG')" ]
 }

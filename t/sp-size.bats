@@ -11,7 +11,8 @@ setup() {
 	T=$BATS_TEST_TMPDIR
 	export SLURMPAST_NO_SITE=1
 	# midtrain: the newest run asks 2 hours, older ones 8; one run is
-	# still open.  dedup: two runs.  once: one failure.
+	# still open.  Three runs that barely vary count the prior spread:
+	# x 1.90 on the longest and on the largest peak (sp-size(1)).  dedup: two runs.  once: one failure.
 	cat >"$T/jobs.tsv" <<-'EOF'
 	jobid	array_job	state	elapsed_s	timelimit_s	alloc_cpus	ntasks	total_cpu_s	mem_limit_node_b	max_rss_b	alloc_gpus	gpu_util	start	workload_key
 	101		COMPLETED	6000	28800	4	1	23000	214748364800	198100000000	3	0.9	2026-01-01T10:00:00	alice/gpu/gpu/midtrain
@@ -42,8 +43,8 @@ setup() {
 	caveat='MaxRSS reads high where jobacct_gather/linux counts shared pages once per process (the gather type here is unknown): an upper bound; a live reading of the running job measures the real footprint'
 	[ "$output" = "$(printf '%s\n' \
 		'user	workload	workload_key	flag	runs	verdict	requested_text	suggestion	sbatch	observed_text	basis	caution	unit	requested	target	observed' \
-		'alice	midtrain	alice/gpu/gpu/midtrain	--time	3	raise	02:00:00	--time=02:30:00	#SBATCH --time=02:30:00	01:52:49	longest of 3 completed runs took 01:52:49	job 103 finished 00:07:11 inside its 02:00:00 limit	seconds	7200	9000	6769' \
-		"alice	midtrain	alice/gpu/gpu/midtrain	--mem	3	keep	200G			184.6 GiB	largest peak of 3 runs within their limit: 184.6 GiB (job 102), x 1.30; 240G would do, within 20% of the request	$caveat	bytes	214748364800	257698037760	198200000000" \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--time	3	raise	02:00:00	--time=03:45:00	#SBATCH --time=03:45:00	01:52:49	longest of 3 completed runs took 01:52:49	job 103 finished 00:07:11 inside its 02:00:00 limit	seconds	7200	13500	6769' \
+		"alice	midtrain	alice/gpu/gpu/midtrain	--mem	3	raise	200G	--mem=351G	#SBATCH --mem=351G	184.6 GiB	largest peak of 3 runs within their limit: 184.6 GiB (job 102), x 1.90	$caveat	bytes	214748364800	376883380224	198200000000" \
 		'alice	midtrain	alice/gpu/gpu/midtrain	--cpus-per-task	3	raise	4	--cpus-per-task=5	#SBATCH --cpus-per-task=5	3.8 cores busy per task at peak across 3 runs	the busiest run (job 101) kept 3.8 of its 4 cores per task busy		cores	4	5	3.833333' \
 		'alice	midtrain	alice/gpu/gpu/midtrain	--gpus	3	keep	3			2.8 GPUs busy at peak across 3 runs	the busiest run (job 103) kept 2.8 of its 3 GPUs busy; a busy GPU is no evidence that another would help: the code decides how many it can use, so the record never raises --gpus		GPUs	3	4	2.85' \
 		'bob	dedup	bob/cpu/cpu/dedup	--time	2	refuse	01:00:00			00:16:40	needs 3 completed runs; there were 2		seconds	3600		1000' \
@@ -117,15 +118,15 @@ setup() {
 	# The row names its unit: no column claims hours for GiB-hours.
 	[ "$output" = "$(printf '%s\n' \
 		'resource	unit	runs	requested	used	recommended	reductions_only	note' \
-		"memory	GiB-hours	3	1070.5	987.765211	1070.5	1070.5	used is the MaxRSS peak held for the run's length: an upper bound, so the real gap is wider" \
+		"memory	GiB-hours	3	1070.5	987.765211	1878.7275	1070.5	used is the MaxRSS peak held for the run's length: an upper bound, so the real gap is wider" \
 		'cpu	core-hours	3	21.41	18.583056	26.7625	21.41	used is the CPU time the work steps burned' \
-		'time	limit-hours	3	18	5.3525	7.5	18	used is the wall clock the runs took')
+		'time	limit-hours	3	18	5.3525	11.25	18	used is the wall clock the runs took')
 sp-size: left out 1 open record (never ended)" ]
 }
 
 @test "sp-size: no direction without a request: raise only below an earlier one" {
 	# The newest run of each recorded no --time (a partition default).
-	# up: earlier runs asked 1 h, under the 01:15:00 target.  same:
+	# up: earlier runs asked 1 h, under the 01:45:00 target.  same:
 	# earlier runs asked 2 h.  never: no run recorded one.
 	{
 		printf 'jobid\tstate\telapsed_s\ttimelimit_s\ttotal_cpu_s\tworkload_key\n'
@@ -138,9 +139,9 @@ sp-size: left out 1 open record (never ended)" ]
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' \
 		'user	workload	workload_key	flag	runs	verdict	requested_text	suggestion	sbatch	observed_text	basis	caution	unit	requested	target	observed' \
-		'u	never	u/p/cpu/never	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		4500	3000' \
-		'u	same	u/p/cpu/same	--time	3	keep		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		4500	3000' \
-		'u	up	u/p/cpu/up	--time	3	raise		--time=01:15:00	#SBATCH --time=01:15:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00		seconds		4500	3000')" ]
+		'u	never	u/p/cpu/never	--time	3	keep		--time=01:45:00	#SBATCH --time=01:45:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		6300	3000' \
+		'u	same	u/p/cpu/same	--time	3	keep		--time=01:45:00	#SBATCH --time=01:45:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		6300	3000' \
+		'u	up	u/p/cpu/up	--time	3	raise		--time=01:45:00	#SBATCH --time=01:45:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00		seconds		6300	3000')" ]
 }
 
 @test "sp-size: a missing column names the stage that adds it" {
@@ -197,14 +198,14 @@ for line in sys.stdin:
     print(r[\"workload\"], r[\"flag\"], r[\"runs\"], r[\"verdict\"], r[\"suggestion\"])
 "' sh "$T/jobs.tsv"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "midtrain --time 3 raise --time=02:30:00" ]
-	[ "${lines[1]}" = "midtrain --mem 3 keep None" ]
+	[ "${lines[0]}" = "midtrain --time 3 raise --time=03:45:00" ]
+	[ "${lines[1]}" = "midtrain --mem 3 raise --mem=351G" ]
 	# the figures in the flag's unit are numbers too, null where none
 	run sh -c 'sp-size --json "$1" 2>/dev/null |
 		jq -r "[.unit, .requested, .target, .observed] |
 		map(tojson) | join(\" \")"' sh "$T/jobs.tsv"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = '"seconds" 7200 9000 6769' ]
+	[ "${lines[0]}" = '"seconds" 7200 13500 6769' ]
 	[ "${lines[4]}" = '"seconds" 3600 null 1000' ]
 	[ "${lines[6]}" = '"cores" 1 null null' ]
 }
@@ -247,7 +248,7 @@ fake_site() {
 	done
 	unset SLURMPAST_NO_SITE
 	run sh -c 'PATH="$1/bin:$PATH" sp-size --mem "$2" | cut -f6,8,12' sh "$T" "$T/thin.tsv"
-	[ "${lines[1]}" = "$(printf 'lower\t--mem=13G\tthinly sampled: the shortest run had at most 3 samples in 00:01:00 (JobAcctGatherFrequency=30s), so its peak may be low: lower with care; MaxRSS reads high under jobacct_gather/linux, which counts shared pages once per process: an upper bound; a live reading of the running job measures the real footprint')" ]
+	[ "${lines[1]}" = "$(printf 'lower\t--mem=19G\tthinly sampled: the shortest run had at most 3 samples in 00:01:00 (JobAcctGatherFrequency=30s), so its peak may be low: lower with care; MaxRSS reads high under jobacct_gather/linux, which counts shared pages once per process: an upper bound; a live reading of the running job measures the real footprint')" ]
 }
 
 @test "sp-size: the same records from an input split by workload_key" {
@@ -272,20 +273,23 @@ fake_site() {
 	# 99 timeouts that computed nothing: a longer limit buys a longer hang.
 	[ "$(pick reasoning-exp --time)" = "hold 00:30:00 " ]
 	[ "$(pick cot-exp --time)" = "hold 00:30:00 " ]
-	# The gating experiment asked 24G after a run peaked at 34.56 GiB.
-	[ "$(pick moe-gating-r# --mem)" = "raise 24G --mem=45G" ]
-	# The 35-minute family whose longest run took 4:10:00.
-	[ "$(pick ablate-warmup-# --time)" = "raise 00:35:00 --time=05:15:00" ]
-	# The pretraining slice, 1:16 inside its 8-hour limit.
-	[ "$(pick pretrain-slice-# --time)" = "raise 08:00:00 --time=10:00:00" ]
-	[ "$(pick midtrain --time)" = "raise 02:00:00 --time=02:30:00" ]
+	# The gating experiment asked 24G after a run peaked at 34.56 GiB
+	# (5 peaks from 19 to 35 GiB: x 1.76).
+	[ "$(pick moe-gating-r# --mem)" = "raise 24G --mem=61G" ]
+	# The 35-minute family whose longest run took 4:10:00: its runs vary
+	# so (18 minutes to 4 hours) that the margin stops at its most, x 3.
+	[ "$(pick ablate-warmup-# --time)" = "raise 00:35:00 --time=12:30:00" ]
+	# The pretraining slice, 1:16 inside its 8-hour limit (4 runs: x 1.60).
+	[ "$(pick pretrain-slice-# --time)" = "raise 08:00:00 --time=13:00:00" ]
+	# 14 runs that grow a little each time: x 1.13.
+	[ "$(pick midtrain --time)" = "raise 02:00:00 --time=02:15:00" ]
 	[ "$(pick midtrain --mem | cut -d' ' -f1)" = keep ]
 	# Single saturated cores stay at one; the busy multi-threaded rise.
 	[ "$(pick dedup-shards --cpus-per-task)" = "keep 1 " ]
 	[ "$(pick json-to-arrow --cpus-per-task)" = "keep 1 " ]
 	[ "$(pick compress-ckpt --cpus-per-task)" = "raise 8 --cpus-per-task=10" ]
 	[ "$(pick render-plots --cpus-per-task)" = "lower 32 --cpus-per-task=4" ]
-	[ "$(pick eval-ckpt-# --time)" = "lower 1-00:00:00 --time=01:00:00" ]
+	[ "$(pick eval-ckpt-# --time)" = "lower 1-00:00:00 --time=01:15:00" ]
 }
 
 @test "sp-size --findings: the demo's patterns across runs" {

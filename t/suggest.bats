@@ -37,22 +37,22 @@ advice() {
 		$c["flag"] == flag { print $c["verdict"], $c["suggestion"] }'
 }
 
-@test "--time: 480 s and float noise is 00:10:00 for one job and for the workload" {
+@test "--time: 480 s and float noise x 1.90 is 00:20:00 for one job and for the workload" {
 	workload 480.00000008 3600 1 470 "" "" >"$T/w.tsv"
 	run action walltime-slack "$T/w.tsv"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "A tighter --time=00:10:00 (sp-size's advice from 3 runs of this workload) starts sooner"* ]]
+	[[ "$output" == "A tighter --time=00:20:00 (sp-size's advice from 3 runs of this workload) starts sooner"* ]]
 	run advice --time "$T/w.tsv"
-	[ "$output" = "lower --time=00:10:00" ]
+	[ "$output" = "lower --time=00:20:00" ]
 }
 
-@test "--mem: a peak a hair over 10 GiB is 13G for one job and for the workload" {
+@test "--mem: a peak a hair over 10 GiB x 1.90 is 19G for one job and for the workload" {
 	workload 1000 3600 1 900 68719476736 10737418240.000002 >"$T/w.tsv"
 	run action memory-slack "$T/w.tsv"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "Try --mem=13G (sp-size's advice from 3 runs of this workload)."* ]]
+	[[ "$output" == "Try --mem=19G (sp-size's advice from 3 runs of this workload)."* ]]
 	run advice --mem "$T/w.tsv"
-	[ "$output" = "lower --mem=13G" ]
+	[ "$output" = "lower --mem=19G" ]
 }
 
 @test "--cpus-per-task: two busy cores of 16 are 3 for one job and for the workload" {
@@ -128,8 +128,8 @@ advice() {
 	[[ "$output" != *$'\n'* ]] || { echo "$output"; false; }
 	[[ "$output" != "0 checked"* ]]
 	# The issue's two jobs.
-	grep -q $'^alice\ttrain-web\t[^\t]*\t51176530\twalltime-slack\t.*--time=20:45:00 (sp-size.s advice from 21 runs of this workload)' "$T/findings.tsv"
-	grep -q $'\t51126620\tmemory-slack\t.*--mem=94G (sp-size.s advice from 993 runs of this workload)' "$T/findings.tsv"
+	grep -q $'^alice\ttrain-web\t[^\t]*\t51176530\twalltime-slack\t.*--time=19:30:00 (sp-size.s advice from 21 runs of this workload)' "$T/findings.tsv"
+	grep -q $'\t51126620\tmemory-slack\t.*--mem=72G (sp-size.s advice from 993 runs of this workload)' "$T/findings.tsv"
 }
 
 # Issue 15, item 11: "a tighter --time=00:05:00" to a job that asked

@@ -216,10 +216,11 @@ PLOT_KIND(advice)
 	sp_buf_printf(caption, "The workloads with a --mem verdict, most "
 		      "compute first, from sp-size: the ring is what the newest "
 		      "run requested, the diamond what the record recommends "
-		      "(the largest trustworthy peak x %.2f, in whole GiB; a "
-		      "floor from runs killed for memory), the tick that peak; "
-		      "no diamond for a hold. MaxRSS reads high, so a peak is "
-		      "an upper bound.", SP_MEM_MARGIN);
+		      "(the largest trustworthy peak x a margin that grows "
+		      "with how much the peaks vary and shrinks with how many "
+		      "there are, in whole GiB; a floor from runs killed for "
+		      "memory), the tick that peak; no diamond for a hold. "
+		      "MaxRSS reads high, so a peak is an upper bound.");
 	plot_left_out(caption, " Not drawn:", (const struct plot_omit[]){
 		{ a.more, "more verdict", "more verdicts" },
 		{ a.refused, "refusal", "refusals" },

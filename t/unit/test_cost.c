@@ -37,15 +37,15 @@ cost(void)
 	is_int(3, c.runs[SP_COST_MEM], "cost: three runs in the memory panel");
 	is_double(96, c.requested[SP_COST_MEM], 1e-9, "cost: 32 GiB x 3 h");
 	is_double(30, c.used[SP_COST_MEM], 1e-9, "cost: 10 GiB x 3 h used");
-	is_double(39, c.recommended[SP_COST_MEM], 1e-9, "cost: 13G x 3 h recommended");
-	is_double(39, c.reductions[SP_COST_MEM], 1e-9, "cost: a lower is a reduction");
+	is_double(57, c.recommended[SP_COST_MEM], 1e-9, "cost: 19G (10 GiB x 1.90, 3 runs) x 3 h recommended");
+	is_double(57, c.reductions[SP_COST_MEM], 1e-9, "cost: a lower is a reduction");
 	is_double(12, c.requested[SP_COST_CPU], 1e-9, "cost: 4 cores x 3 h");
 	is_double(6, c.used[SP_COST_CPU], 1e-9, "cost: 2 cores x 3 h burned");
 	is_double(9, c.recommended[SP_COST_CPU], 1e-9, "cost: 2 busy x 1.2 -> 3 cores x 3 h");
 	is_double(9, c.reductions[SP_COST_CPU], 1e-9, "cost: 3 of 4 cores is a reduction");
 	is_double(24, c.requested[SP_COST_TIME], 1e-9, "cost: 8 h x 3 limit-hours");
 	is_double(3, c.used[SP_COST_TIME], 1e-9, "cost: 1 h x 3 elapsed");
-	is_double(3.75, c.recommended[SP_COST_TIME], 1e-9, "cost: 01:15:00 x 3");
+	is_double(6, c.recommended[SP_COST_TIME], 1e-9, "cost: 02:00:00 (1 h x 1.90, 3 runs) x 3");
 	for (int k = 0; k < 3; k++)
 		sp_advice_free(&a[k]);
 
@@ -60,7 +60,7 @@ cost(void)
 	sp_size_advise(h, &site, SP_FLAG_TIME, &a[2]);
 	sp_cost_init(&c);
 	sp_cost_add(&c, h, &a[0], &a[1], &a[2]);
-	is_double(3.75, c.recommended[SP_COST_TIME], 1e-9, "cost: a raise to 01:15:00 is followed");
+	is_double(6, c.recommended[SP_COST_TIME], 1e-9, "cost: a raise to 02:00:00 is followed");
 	is_double(3, c.reductions[SP_COST_TIME], 1e-9, "cost: but not among reductions");
 	is_int(0, c.runs[SP_COST_MEM], "cost: a refusal is not re-costed");
 	for (int k = 0; k < 3; k++)

@@ -780,9 +780,10 @@ test_workload(struct sp_findings *f)
 	}
 	history_of(&h, &pool, runs, 4);
 	run_in(f, &runs[3], &h);
-	ok(has(f, "walltime-slack", SP_SEV_INFO, "--time=20:45:00 (sp-size's "
+	ok(has(f, "walltime-slack", SP_SEV_INFO, "--time=1-02:30:00 (sp-size's "
 	       "advice from 4 runs of this workload)"),
-	   "walltime-slack names the workload's 20:45:00, not 16:15:00");
+	   "walltime-slack names the workload's 1-02:30:00 (x 1.60, 4 runs), "
+	   "not 16:15:00");
 	run(f, &runs[3], &site_linux, NULL, NULL);
 	ok(has(f, "walltime-slack", SP_SEV_INFO, "--time=16:15:00 (this run "
 	       "plus 25%, one run's estimate"), "alone, one run's, said so");

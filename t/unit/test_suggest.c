@@ -205,12 +205,32 @@ histories(void)
 		r = run(4 + i, SP_ST_COMPLETED, 900, 2000, 64 * GIB, 40 * GIB);
 		sp_hist_add_run(&h, &r);
 		sp_suggest(&h, SP_FLAG_MEM, &s);
-		is_double(i < 2 ? 42 * GIB : 52 * GIB, s.value, 0,
+		is_double(i < 2 ? 42 * GIB : 76 * GIB, s.value, 0,
 			  "kill and %d peaks of 40 GiB: %s", i + 1,
-			  i < 2 ? "the floor" : "the peaks, 52G");
+			  i < 2 ? "the floor" :
+			  "the peaks, 40 GiB x 1.90 (three alike) = 76G");
 	}
 	is_int(4, s.runs, "resting on the four runs");
 	sp_hist_free(&h);
+
+	/* The history's margin (sp-size(1), "The margins"). */
+	is_double(1.25, sp_margin(SP_FLAG_TIME, 2, 0.5), 0,
+		  "margin: below 3 runs, the one-number margin");
+	is_double(1.30, sp_margin(SP_FLAG_MEM, 3, NAN), 0,
+		  "margin: no spread known, the one-number margin");
+	is_double(exp(0.25 * sqrt(3.0 / 5) * (2.5 + 2 - 0.8 * sqrt(2 * log(3.0)))),
+		  sp_margin(SP_FLAG_TIME, 3, 0), 1e-12,
+		  "margin: three alike runs count the prior's spread (x 1.90)");
+	is_double(exp(0.5 * (2.5 + 0.6 - 0.8 * sqrt(2 * log(10.0)))),
+		  sp_margin(SP_FLAG_TIME, 10, 0.5), 1e-12,
+		  "margin: ten runs that spread by 0.5 (x 2.00)");
+	is_double(1.10, sp_margin(SP_FLAG_TIME, 1000, 0.01), 0,
+		  "margin: many alike runs, --time's least");
+	is_double(1.00, sp_margin(SP_FLAG_MEM, 1000, 0.01), 0,
+		  "margin: many alike peaks, --mem's least");
+	ok(sp_margin(SP_FLAG_MEM, 5, 0.4) > sp_margin(SP_FLAG_MEM, 5, 0.2) &&
+	   sp_margin(SP_FLAG_MEM, 5, 0.4) > sp_margin(SP_FLAG_MEM, 50, 0.4),
+	   "margin: more for more spread, less for more runs");
 
 	/* Timeouts that computed set a floor; the hung one does not. */
 	sp_hist_init(&h, &p, "u/p/cpu/w", 9);
