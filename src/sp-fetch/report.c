@@ -220,6 +220,19 @@ fetch_report(const struct sp_sacct *ps, unsigned long records,
 		    plural(st->stray, "holds", "hold"));
 	kind(&r, "stray_lines", st->stray);
 	odd_states(&r, ps);
+	/* Slurm's habits with CPU time: each met is said once, by name. */
+	if (st->cpu_usersys)
+		sp_buf_printf(m, "read the CPU time of %lu %s from UserCPU + "
+		    "SystemCPU: TotalCPU said 0 or nothing", st->cpu_usersys,
+		    plural(st->cpu_usersys, "job", "jobs"));
+	kind(&r, "cpu_from_usersys", st->cpu_usersys);
+	if (st->cpu_tres)
+		sp_buf_printf(m, "read the CPU time of %lu %s from "
+		    "TRESUsageInTot's cpu=: TotalCPU, UserCPU and SystemCPU "
+		    "said 0 or nothing, as Slurm 25.05 wrote them for job "
+		    "steps (user and system time unknown)", st->cpu_tres,
+		    plural(st->cpu_tres, "job", "jobs"));
+	kind(&r, "cpu_from_tres", st->cpu_tres);
 	sp_buf_free(&r.msg);
 	if (r.stats) {
 		sp_writer_finish(&r.w);

@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# Every Slurm a user runs: the habits of one version read right (Slurm
+# 25.05's zero CPU times for job steps), a saved dump that asks this
+# machine's Slurm nothing, and the fields and failures of newer versions.
+# sacct is faked by t/fake/sacct; the 25.05 history is hand-made
+# (t/data/slurm-25.05-cpu/README).
+
+load lib/common
+
+setup() {
+	PATH="$SP_TOP/t/fake:$PATH"
+	CPU25=$SP_TOP/t/data/slurm-25.05-cpu/relax-pipe.txt
+	FAKE_SACCT_LOG=$BATS_TEST_TMPDIR/argv
+	SLURMPAST_NO_SITE=1
+	export PATH FAKE_SACCT_LOG SLURMPAST_NO_SITE
+	unset FAKE_SACCT_MODE FAKE_SACCT_HELPFORMAT FAKE_SACCT_HELP_FAIL
+	unset FAKE_SACCT_ROWS SLURMPAST_TIMEOUT SLURMPAST_SITE
+}
+
+# The named columns of every record (the header not printed), space-separated, in the input's order.
+cols() {
+	awk -F'\t' -v want="$*" '
+		NR == 1 { n = split(want, w, " ")
+			  for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ line = ""
+		  for (i = 1; i <= n; i++) line = line (i > 1 ? " " : "") $c[w[i]]
+		  print line }'
+}
+
+HABIT25="sp-fetch: read the CPU time of 4 jobs from TRESUsageInTot's cpu=: TotalCPU, UserCPU and SystemCPU said 0 or nothing, as Slurm 25.05 wrote them for job steps (user and system time unknown)"
+
+# ---------------------------------------------- Slurm 25.05's CPU times
+
+@test "25.05 history, --input: CPU time from TRESUsageInTot, said once" {
+	run --separate-stderr sp-fetch --input "$CPU25" --stats "$BATS_TEST_TMPDIR/stats"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "$HABIT25" ]
+	[ "$(printf '%s\n' "$output" | cols jobid state total_cpu_s user_cpu_s sys_cpu_s)" = "5001 COMPLETED 27002  
+5002 COMPLETED 26502  
+5003 COMPLETED 27602  
+5004 TIMEOUT 54002  " ]
+	[ "$(awk -F'\t' '$1 ~ /^cpu_from/ { print $1, $2 }' "$BATS_TEST_TMPDIR/stats")" = "cpu_from_usersys 0
+cpu_from_tres 4" ]
+}
+
+@test "25.05 history, --steps: each step's own source; .extern's 0 is a reading" {
+	run --separate-stderr sp-fetch --input "$CPU25" --steps -j 5004
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cols step total_cpu_s user_cpu_s)" = " 54002 
+batch 2 
+extern 0 0
+0 54000 " ]
+}
+
+@test "25.05 history from sacct: the same records as from the dump" {
+	FAKE_SACCT_ROWS=$CPU25
+	export FAKE_SACCT_ROWS
+	run --separate-stderr sp-fetch --no-cache
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "$HABIT25" ]
+	expected=$(sp-fetch --input "$CPU25" 2>/dev/null)
+	[ "$output" = "$expected" ]
+}
+
+@test "TotalCPU 0, UserCPU + SystemCPU not: the sum, said" {
+	printf '%s\n' 'JobID|JobName|User|Partition|State|ExitCode|Start|End|ElapsedRaw|AllocCPUS|TotalCPU|UserCPU|SystemCPU|TRESUsageInTot' \
+		'9|a|u|p|COMPLETED|0:0|2026-01-01T00:00:00|2026-01-01T01:00:00|3600|1|00:00:00|00:40:00|00:10:00|' \
+		'9.batch|batch|||COMPLETED|0:0|2026-01-01T00:00:00|2026-01-01T01:00:00|3600|1|00:00:00|00:40:00|00:10:00|cpu=00:50:00' \
+		>"$BATS_TEST_TMPDIR/d"
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/d"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-fetch: read the CPU time of 1 job from UserCPU + SystemCPU: TotalCPU said 0 or nothing" ]
+	[ "$(printf '%s\n' "$output" | cols total_cpu_s user_cpu_s sys_cpu_s | tail -1)" = "3000 2400 600" ]
+}
+
+@test "25.05 history: sp-hang lists no run; the timeout is a computing one" {
+	sp-fetch --input "$CPU25" 2>/dev/null | sp-group >"$BATS_TEST_TMPDIR/g"
+	run --separate-stderr sp-hang "$BATS_TEST_TMPDIR/g"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
+	run --separate-stderr sp-size "$BATS_TEST_TMPDIR/g"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cols flag verdict suggestion basis | grep -- '^--time ')" = "--time raise --time=05:00:00 longest of 3 completed runs took 02:03:00; 1 run timed out while computing at 04:00:00, so at least 05:00:00" ]
+	[ "$(printf '%s\n' "$output" | cols flag verdict | grep -- '^--cpus')" = "--cpus-per-task raise" ]
+}
+
+@test "25.05 history, the report: no hang, a slow timeout, the habit said once" {
+	run --separate-stderr slurmpast --input "$CPU25" --plain
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | sed -n 3p)" = "A habit of Slurm met: read the CPU time of 4 jobs from TRESUsageInTot's cpu=: TotalCPU, UserCPU and SystemCPU said 0 or nothing, as Slurm 25.05 wrote them for job steps (user and system time unknown)." ]
+	printf '%s\n' "$output" | grep -q '^relax  *spalice  *cpu  *4  *1  *0 '
+	printf '%s\n' "$output" | grep -q '^5004  *relax  *TIMEOUT .*timeout-real: Ran out of wall clock at its 04:00:00 limit while working (15:00:02 of CPU)'
+	! printf '%s\n' "$output" | grep -qi 'computed nothing\|hung\|blocked'
+	[ "$stderr" = "slurmpast: ${HABIT25#sp-fetch: }" ]
+}
