@@ -34,7 +34,8 @@ static const char usage_text[] =
 "                [--refresh | --no-cache] [--stats file] [--site file]\n"
 "                [--live]\n"
 "                [--tsv | --plain | --json | --csv]\n"
-"       sp-fetch --input file [--fields list] [selection ...]\n"
+"       sp-fetch --input file [--fields list] [--site file [--local-site]]\n"
+"                [selection ...]\n"
 "       sp-fetch --demo [--demo-jobs n] [--transcripts dir] [selection ...]\n"
 "       sp-fetch --demo-sacct [--demo-jobs n]\n";
 
@@ -78,7 +79,10 @@ static const char help_text[] =
 "      --steps             a record per step after each allocation's\n"
 "      --stats file        what was read and what could not be, as records\n"
 "      --site file         also ask the site facts, kept in file for the\n"
-"                          later stages (SLURMPAST_SITE)\n"
+"                          later stages (SLURMPAST_SITE); with --input\n"
+"                          written unknown, nothing asked\n"
+"      --local-site        with --input and --site: the dump is this\n"
+"                          cluster's, so ask this machine's Slurm\n"
 "      --live              the running jobs' memory and CPU so far, from\n"
 "                          one sstat call (live_rss_b, live_rss_step,\n"
 "                          live_cpu_s, live_at; live_why where unknown)\n"
@@ -88,6 +92,7 @@ static const char help_text[] =
 enum {
 	OPT_STEPS = 0x2000, OPT_INPUT, OPT_FIELDS,
 	OPT_DEMO, OPT_DEMO_JOBS, OPT_DEMO_SACCT, OPT_STATS, OPT_SITE,
+	OPT_LOCAL_SITE,
 	OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE,
 	OPT_TRANSCRIPTS, OPT_LIVE
 };
@@ -182,6 +187,7 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		{ "demo-sacct", no_argument, NULL, OPT_DEMO_SACCT },
 		{ "stats", required_argument, NULL, OPT_STATS },
 		{ "site", required_argument, NULL, OPT_SITE },
+		{ "local-site", no_argument, NULL, OPT_LOCAL_SITE },
 		{ "refresh", no_argument, NULL, OPT_REFRESH },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "transcripts", required_argument, NULL, OPT_TRANSCRIPTS },
@@ -285,6 +291,9 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		case OPT_SITE:
 			o->site = nonempty("--site", optarg);
 			break;
+		case OPT_LOCAL_SITE:
+			o->local_site = 1;
+			break;
 		case OPT_REFRESH:
 			o->refresh = 1;
 			break;
@@ -333,6 +342,9 @@ validate(struct fetch_opts *o)
 	if (o->transcripts && (!o->demo || o->demo_sacct))
 		sp_die(SP_EXIT_USAGE, "--transcripts writes where the demo's "
 		    "jobs came from: add --demo");
+	if (o->local_site && (!o->input || !o->site))
+		sp_die(SP_EXIT_USAGE, "--local-site asks this machine's Slurm "
+		    "about a dump's cluster: it goes with --input and --site");
 	if (o->live && (o->input || o->demo))
 		sp_die(SP_EXIT_USAGE, "--live reads the jobs running now "
 		    "from sstat: not with %s", o->input ? "--input" :
@@ -728,10 +740,13 @@ main(int argc, char **argv)
 		fetch_live_begin(&run);
 	}
 
-	/* The demo's cluster is no real one: nothing to ask about it. */
+	/*
+	 * The demo's cluster is no real one, and a saved dump is another
+	 * cluster's record unless told it is this one's: nothing to ask.
+	 */
 	fetch_site_start(&site, o.site, cluster,
-	    !o.demo && (o.clusters == NULL || cluster != NULL) &&
-	    !o.all_clusters);
+	    !o.demo && (!o.input || o.local_site) &&
+	    (o.clusters == NULL || cluster != NULL) && !o.all_clusters);
 	if (o.input)
 		fetch_input(&run);
 	else if (o.demo)

@@ -93,3 +93,74 @@ extern 0 0
 	! printf '%s\n' "$output" | grep -qi 'computed nothing\|hung\|blocked'
 	[ "$stderr" = "slurmpast: ${HABIT25#sp-fetch: }" ]
 }
+
+# ------------------------------------ a saved dump is another cluster's
+
+# Stand-ins for every Slurm command, first on PATH: each records its call
+# in $CALLS and fails as a machine outside any cluster does.
+stand_ins() {
+	mkdir -p "$BATS_TEST_TMPDIR/slurm"
+	CALLS=$BATS_TEST_TMPDIR/calls
+	for c in sacct sstat scontrol sinfo squeue; do
+		cat >"$BATS_TEST_TMPDIR/slurm/$c" <<-STAND
+		#!/bin/sh
+		echo "$c \$*" >>"$CALLS"
+		echo "$c: error: resolve_ctls_from_dns_srv: res_nsearch error: Unknown host" >&2
+		exit 1
+		STAND
+		chmod +x "$BATS_TEST_TMPDIR/slurm/$c"
+	done
+	PATH=$BATS_TEST_TMPDIR/slurm:$PATH
+	unset SLURMPAST_NO_SITE
+}
+
+@test "slurmpast --input: no Slurm command runs; the site caveat said once, quietly" {
+	stand_ins
+	printf '#!/bin/sh\n#SBATCH -J relax -p cpu\n#SBATCH --time=04:00:00\n#SBATCH --mem=8G\nsrun relax\n' \
+		>"$BATS_TEST_TMPDIR/relax.sh"
+	run --separate-stderr slurmpast --input "$CPU25" --plain
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "4 jobs of spalice, 2025-09-01 to 2025-09-04, read from $CPU25 (site facts unknown: not asked of this machine), in 1 workloads." ]
+	[ "$(printf '%s\n' "$output" | grep -c 'site facts')" -eq 1 ]
+	[ "$stderr" = "slurmpast: ${HABIT25#sp-fetch: }" ]
+	run --separate-stderr slurmpast --input "$CPU25" --json -a
+	[ "$status" -eq 0 ]
+	# One job's post-mortem: its critical finding is status 1.
+	run --separate-stderr slurmpast --input "$CPU25" --plain 5004
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"timeout-real"* ]]
+	run --separate-stderr slurmpast --input "$CPU25" --advise "$BATS_TEST_TMPDIR/relax.sh" -u spalice
+	[ "$status" -eq 0 ]
+	[ ! -e "$CALLS" ]
+}
+
+@test "slurmpast --input --site: this machine's facts asked, once each" {
+	stand_ins
+	run --separate-stderr slurmpast --input "$CPU25" --site --plain
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "4 jobs of spalice, 2025-09-01 to 2025-09-04, read from $CPU25, in 1 workloads." ]
+	[ "$(sort "$CALLS")" = "scontrol show config
+sinfo -h -a -N -o %R %c %m" ]
+	run --separate-stderr slurmpast --demo --site
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --site: the demo's cluster is no real one; --site is for a dump of this cluster" ]
+}
+
+@test "sp-fetch --input --site: the facts written unknown, asked only with --local-site" {
+	stand_ins
+	run --separate-stderr sp-fetch --input "$CPU25" --site "$BATS_TEST_TMPDIR/site"
+	[ "$status" -eq 0 ]
+	[ ! -e "$CALLS" ]
+	[ "$(sed -n '3p;8p' "$BATS_TEST_TMPDIR/site")" = "scontrol	0
+sinfo	0" ]
+	# The stages after read the file: they ask nothing either.
+	printf '%s\n' "$output" | sp-group | SLURMPAST_SITE=$BATS_TEST_TMPDIR/site sp-size >/dev/null
+	[ ! -e "$CALLS" ]
+	run --separate-stderr sp-fetch --input "$CPU25" --site "$BATS_TEST_TMPDIR/site" --local-site
+	[ "$status" -eq 0 ]
+	[ "$(sort "$CALLS")" = "scontrol show config
+sinfo -h -a -N -o %R %c %m" ]
+	run --separate-stderr sp-fetch --input "$CPU25" --local-site
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: --local-site asks this machine's Slurm about a dump's cluster: it goes with --input and --site" ]
+}

@@ -41,6 +41,7 @@ struct fetch_opts {
 	int demo_sacct;
 	const char *stats;	/* --stats: where the counts go */
 	const char *site;	/* --site: where the site facts go */
+	int local_site;		/* --local-site: a dump of this cluster */
 	int refresh;		/* --refresh: the store not read */
 	int no_cache;		/* --no-cache: no store at all */
 	const char *transcripts;	/* --transcripts: the demo's sources */
