@@ -492,10 +492,43 @@ fetch_tsv_record(struct sp_buf *b, const struct sp_sacct_rec *rec)
 	b->len = (size_t)(o - b->p);
 }
 
+/*
+ * A job that ended moments ago with no CPU time in its record: its usage
+ * is not yet recorded (SP_USAGE_SETTLE_S), so unknown, never "none";
+ * its steps with it.  Called for the selected records alone.  Returns
+ * rec, or copy made so.
+ */
+static const struct sp_sacct_rec *
+unsettled(struct fetch_run *run, const struct sp_sacct_rec *rec,
+	  struct sp_sacct_rec *copy)
+{
+	struct sp_slice end = rec->text[SP_JC_end];
+	int64_t t;
+
+	if (!run->settling)
+		return rec;
+	if (rec->text[SP_JC_step].n == 0) {
+		run->last_unsettled = rec->num[SP_JC_open] == 0 &&
+		    rec->num[SP_JC_elapsed_s] > 0 &&
+		    !(rec->num[SP_JC_total_cpu_s] > 0) &&
+		    sp_parse_time(end.p, end.n, &t) == SP_VAL_OK &&
+		    t > run->settle_after;
+		run->unsettled += (unsigned long)run->last_unsettled;
+	}
+	if (!run->last_unsettled)
+		return rec;
+	*copy = *rec;
+	copy->num[SP_JC_total_cpu_s] = NAN;
+	copy->num[SP_JC_user_cpu_s] = NAN;
+	copy->num[SP_JC_sys_cpu_s] = NAN;
+	return copy;
+}
+
 static void
 emit(void *ctx, const struct sp_sacct_rec *rec)
 {
 	struct fetch_run *run = ctx;
+	struct sp_sacct_rec copy;
 	int i;
 
 	/* The demo's sources are its whole history's, whatever is chosen. */
@@ -503,6 +536,7 @@ emit(void *ctx, const struct sp_sacct_rec *rec)
 		transcripts_job(run->transcripts, rec);
 	if (!fetch_selected(run, rec))
 		return;
+	rec = unsettled(run, rec, &copy);
 	if (run->live != NULL) {
 		fetch_live_record(run, rec);
 		if (rec->text[SP_JC_step].n == 0)
@@ -554,7 +588,8 @@ fetch_parser_init(struct sp_sacct *ps, struct fetch_run *run, int delim,
 void
 fetch_said(struct fetch_run *run, const struct sp_sacct *ps)
 {
-	if (fetch_report(ps, run->records, run->unselected, run->stats) != 0 ||
+	if (fetch_report(ps, run->records, run->unselected, run->unsettled,
+	    run->stats) != 0 ||
 	    (run->stats != NULL && fclose(run->stats) != 0))
 		sp_die(SP_EXIT_USAGE, "%s:", run->o->stats);
 	run->stats = NULL;

@@ -164,3 +164,49 @@ sinfo -h -a -N -o %R %c %m" ]
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-fetch: --local-site asks this machine's Slurm about a dump's cluster: it goes with --input and --site" ]
 }
+
+# ------------------------------------------------------- just ended
+
+# A history from sacct, its times counted back from now (this machine's
+# civil time, as sacct prints it): 71 ended a minute ago with no CPU time
+# recorded, 72 two hours ago the same, 73 a minute ago having computed.
+recent_rows() {
+	local now t
+	now=$(date +%s)
+	t() { date -d "@$((now - $1))" +%Y-%m-%dT%H:%M:%S; }
+	{
+		echo 'JobID|JobName|User|Partition|State|ExitCode|Submit|Eligible|Start|End|ElapsedRaw|AllocCPUS|TotalCPU'
+		echo "71|idle|u|p|COMPLETED|0:0|$(t 1300)|$(t 1300)|$(t 1260)|$(t 60)|1200|1|00:00:00"
+		echo "71.batch|batch|||COMPLETED|0:0|$(t 1260)|$(t 1260)|$(t 1260)|$(t 60)|1200|1|00:00:00"
+		echo "72|idle|u|p|COMPLETED|0:0|$(t 8500)|$(t 8500)|$(t 8400)|$(t 7200)|1200|1|00:00:00"
+		echo "72.batch|batch|||COMPLETED|0:0|$(t 8400)|$(t 8400)|$(t 8400)|$(t 7200)|1200|1|00:00:00"
+		echo "73|work|u|p|COMPLETED|0:0|$(t 1300)|$(t 1300)|$(t 1260)|$(t 60)|1200|1|00:10:00"
+	} >"$BATS_TEST_TMPDIR/recent.psv"
+	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/recent.psv
+	export FAKE_SACCT_ROWS
+}
+
+@test "just ended with no CPU time: usage not yet recorded, not a hang" {
+	recent_rows
+	run --separate-stderr sp-fetch --no-cache --steps --stats "$BATS_TEST_TMPDIR/stats"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "sp-fetch: 1 job ended within the last 5 minutes with no CPU time recorded: usage not yet recorded, read as unknown, not as computing nothing (ask again later)" ]
+	[ "$(printf '%s\n' "$output" | cols jobid step total_cpu_s)" = "71  
+71 batch 
+72  0
+72 batch 0
+73  600" ]
+	[ "$(awk -F'\t' '$1 == "usage_not_recorded" { print $2 }' "$BATS_TEST_TMPDIR/stats")" = 1 ]
+	# The hang rule sees the one that had time to be recorded.
+	printf '%s\n' "$output" | sp-group >"$BATS_TEST_TMPDIR/g"
+	run --separate-stderr sp-hang "$BATS_TEST_TMPDIR/g"
+	[ "$status" -eq 1 ]
+	[ "$(printf '%s\n' "$output" | cols jobid)" = 72 ]
+	[ "$stderr" = "sp-hang: could not judge 1 allocation: no CPU time recorded (total_cpu_s)" ]
+	# A saved dump has no "now" of its own: read as written.
+	run --separate-stderr sp-fetch --input "$BATS_TEST_TMPDIR/recent.psv"
+	[ -z "$stderr" ]
+	[ "$(printf '%s\n' "$output" | cols jobid total_cpu_s)" = "71 0
+72 0
+73 600" ]
+}

@@ -162,7 +162,7 @@ odd_states(struct report *r, const struct sp_sacct *ps)
 
 int
 fetch_report(const struct sp_sacct *ps, unsigned long records,
-	     unsigned long unselected, FILE *stats)
+	     unsigned long unselected, unsigned long unsettled, FILE *stats)
 {
 	const struct sp_sacct_stats *st = &ps->st;
 	struct report r;
@@ -233,6 +233,13 @@ fetch_report(const struct sp_sacct *ps, unsigned long records,
 		    "steps (user and system time unknown)", st->cpu_tres,
 		    plural(st->cpu_tres, "job", "jobs"));
 	kind(&r, "cpu_from_tres", st->cpu_tres);
+	if (unsettled)
+		sp_buf_printf(m, "%lu %s ended within the last %d minutes with "
+		    "no CPU time recorded: usage not yet recorded, read as "
+		    "unknown, not as computing nothing (ask again later)",
+		    unsettled, plural(unsettled, "job", "jobs"),
+		    SP_USAGE_SETTLE_S / 60);
+	kind(&r, "usage_not_recorded", unsettled);
 	sp_buf_free(&r.msg);
 	if (r.stats) {
 		sp_writer_finish(&r.w);
