@@ -330,6 +330,7 @@ emit_group(struct sp_sacct *p)
 			p->st.cpu_tres++;
 		else if (p->rec.cpu_from & SP_CPU_FROM_USERSYS)
 			p->st.cpu_usersys++;
+		p->st.mem_update += (unsigned long)p->rec.mem_update;
 		p->st.allocations++;
 		p->cfg.emit(p->cfg.ctx, &p->rec);
 		if (!p->cfg.steps)

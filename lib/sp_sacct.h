@@ -107,6 +107,8 @@ struct sp_sacct_rec {
 	double num[SP_JC_COUNT];
 	unsigned cpu_from;	/* SP_CPU_FROM_* bits: where CPU time was
 				   read when TotalCPU had none */
+	int mem_update;		/* it asked --mem-update: its memory
+				   limits written unknown */
 };
 
 /*
@@ -172,6 +174,8 @@ struct sp_sacct_stats {
 					   SystemCPU, TotalCPU having none */
 	unsigned long cpu_tres;		/* ... TRESUsageInTot's cpu=, the
 					   other two having none */
+	unsigned long mem_update;	/* records that asked --mem-update:
+					   memory limits unknown */
 };
 
 #define SP_SACCT_DETECT	0	/* delimiter from the first line */

@@ -131,6 +131,7 @@ sp_sacct_row_values(const struct sp_slice *v, struct sp_sacct_rec *r)
 		r->text[i] = empty_slice;
 		r->num[i] = NAN;
 	}
+	r->mem_update = 0;
 	r->text[SP_JC_jobid] = v[SP_SF_JOBID];
 	r->text[SP_JC_jobid_raw] = v[SP_SF_JOBIDRAW];
 	r->text[SP_JC_name] = v[SP_SF_JOBNAME];
@@ -266,6 +267,34 @@ mem_limits(const struct sp_slice *v, struct sp_sacct_rec *r)
 		node = total / nodes;
 	r->num[SP_JC_mem_limit_node_b] = node;
 	r->num[SP_JC_mem_limit_total_b] = total;
+}
+
+/*
+ * Whether the command line asked for --mem-update (Slurm 26.05), which
+ * lowers a running job's memory limit to its usage plus a margin, once:
+ * the limit in such a job's record need not be the one it ran, or was
+ * killed, under.  The option in a batch script's #SBATCH lines is not in
+ * the record, and cannot be seen.
+ */
+static int
+asks_mem_update(struct sp_slice line)
+{
+	static const char opt[] = "--mem-update";
+	const size_t k = sizeof opt - 1;
+	const char *p = line.p, *end = line.p + line.n;
+
+	while (p != NULL && (size_t)(end - p) >= k) {
+		p = memchr(p, '-', (size_t)(end - p));
+		if (p == NULL || (size_t)(end - p) < k)
+			break;
+		if (memcmp(p, opt, k) == 0 && (p + k == end || p[k] == '=' ||
+		    is_space((unsigned char)p[k])) &&
+		    (p == line.p || is_space((unsigned char)p[-1]) ||
+		    p[-1] == '\'' || p[-1] == '"'))
+			return 1;
+		p++;
+	}
+	return 0;
 }
 
 static int
@@ -417,6 +446,11 @@ sp_sacct_fold(struct sp_sacct *p, const struct sp_slice *av, size_t first,
 
 	array_parts(r->text[SP_JC_jobid], r);
 	mem_limits(av, r);
+	r->mem_update = asks_mem_update(r->text[SP_JC_submit_line]);
+	if (r->mem_update) {
+		r->num[SP_JC_mem_limit_node_b] = NAN;
+		r->num[SP_JC_mem_limit_total_b] = NAN;
+	}
 	limit = r->num[SP_JC_mem_limit_node_b];
 	agg_init(&a);
 	for (i = 0; i < SP_SF_COUNT; i++)

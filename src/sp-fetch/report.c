@@ -240,6 +240,17 @@ fetch_report(const struct sp_sacct *ps, unsigned long records,
 		    unsettled, plural(unsettled, "job", "jobs"),
 		    SP_USAGE_SETTLE_S / 60);
 	kind(&r, "usage_not_recorded", unsettled);
+	if (st->mem_update)
+		sp_buf_printf(m, "%lu %s asked for --mem-update: Slurm may have "
+		    "lowered %s memory limit while %s ran, so the limit in the "
+		    "record need not be the one %s ran or %s killed under; "
+		    "read as unknown, never as a kill size or a request",
+		    st->mem_update, plural(st->mem_update, "job", "jobs"),
+		    plural(st->mem_update, "its", "their"),
+		    plural(st->mem_update, "it", "they"),
+		    plural(st->mem_update, "it", "they"),
+		    plural(st->mem_update, "was", "were"));
+	kind(&r, "mem_update", st->mem_update);
 	sp_buf_free(&r.msg);
 	if (r.stats) {
 		sp_writer_finish(&r.w);
