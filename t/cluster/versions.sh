@@ -26,7 +26,7 @@ PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 ROOT=${SP_CHROOT_DIR:-/var/tmp/slurmpast-chroot}
 MIRROR=${SP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What the build and the tests need inside (up.sh installs Slurm itself).
-CHROOT_PKGS=make,gcc,libc6-dev,libcsv-dev,libncurses-dev,bats,perl,procps,ca-certificates,git,util-linux,passwd,mandoc,jq
+CHROOT_PKGS=make,gcc,libc6-dev,libcsv-dev,libncurses-dev,bats,perl,procps,ca-certificates,git,util-linux,passwd,mandoc,jq,tmux,less,python3
 
 [ "$(id -u)" = 0 ] || spc_die "versions.sh needs root (debootstrap, chroot, the daemons)"
 command -v debootstrap >/dev/null ||
