@@ -271,10 +271,20 @@ EOF
 		spc_die "could not create the slurm database user"
 }
 
+# A new MariaDB (Debian 13's, in a chroot of versions.sh) can answer its
+# socket before it answers queries: slurmdbd 24.11 then dies at once
+# ("_check_mysql_concat_is_sane: null result").  Once dead, it is started
+# once more.
 start_slurmdbd() {
 	spawn slurmdbd
-	spc_wait_for 60 sacctmgr -n show cluster ||
-		spc_die "slurmdbd did not answer; see $SPC/slurm/slurmdbd.log"
+	spc_wait_for 60 sacctmgr -n show cluster && return 0
+	if ! spc_daemon_pid slurmdbd >/dev/null; then
+		spc_log "slurmdbd died starting; starting it once more"
+		sleep 2
+		spawn slurmdbd
+		spc_wait_for 60 sacctmgr -n show cluster && return 0
+	fi
+	spc_die "slurmdbd did not answer; see $SPC/slurm/slurmdbd.log"
 }
 
 register_accounting() {
