@@ -402,6 +402,9 @@ main() {
 		# Same configs: start only the daemons that are not running (a
 		# test stops one to see how sacct fails, then calls us again).
 		restart_missing
+		# A first start that died half way left them unregistered;
+		# registering is a few look-ups when nothing is missing.
+		register_accounting
 		wait_nodes_idle
 		spc_log "up again in $SPC"
 		return 0
