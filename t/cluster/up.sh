@@ -396,6 +396,8 @@ main() {
 	if ! configs_changed "$new" && [ -d "$SPC/mysql/data/mysql" ]; then
 		rm -rf "$new"
 		if healthy; then
+			# A first start that died half way left them out.
+			register_accounting
 			spc_log "already up in $SPC"
 			return 0
 		fi
