@@ -508,8 +508,11 @@ unsettled(struct fetch_run *run, const struct sp_sacct_rec *rec,
 	if (!run->settling)
 		return rec;
 	if (rec->text[SP_JC_step].n == 0) {
+		/* A state that explains an idle CPU (NODE_FAIL ...) is
+		 * never taken for a hang: nothing to wait for. */
 		run->last_unsettled = rec->num[SP_JC_open] == 0 &&
 		    rec->num[SP_JC_elapsed_s] > 0 &&
+		    !sp_state_explains_idle(sp_state_of(rec->text[SP_JC_state])) &&
 		    !(rec->num[SP_JC_total_cpu_s] > 0) &&
 		    sp_parse_time(end.p, end.n, &t) == SP_VAL_OK &&
 		    t > run->settle_after;

@@ -169,7 +169,8 @@ sinfo -h -a -N -o %R %c %m" ]
 
 # A history from sacct, its times counted back from now (this machine's
 # civil time, as sacct prints it): 71 ended a minute ago with no CPU time
-# recorded, 72 two hours ago the same, 73 a minute ago having computed.
+# recorded, 72 two hours ago the same, 73 a minute ago having computed,
+# 74 a minute ago on a node that failed (a state that explains it).
 recent_rows() {
 	local now t
 	now=$(date +%s)
@@ -181,6 +182,7 @@ recent_rows() {
 		echo "72|idle|u|p|COMPLETED|0:0|$(t 8500)|$(t 8500)|$(t 8400)|$(t 7200)|1200|1|00:00:00"
 		echo "72.batch|batch|||COMPLETED|0:0|$(t 8400)|$(t 8400)|$(t 8400)|$(t 7200)|1200|1|00:00:00"
 		echo "73|work|u|p|COMPLETED|0:0|$(t 1300)|$(t 1300)|$(t 1260)|$(t 60)|1200|1|00:10:00"
+		echo "74|idle|u|p|NODE_FAIL|1:0|$(t 1300)|$(t 1300)|$(t 1260)|$(t 60)|1200|1|00:00:00"
 	} >"$BATS_TEST_TMPDIR/recent.psv"
 	FAKE_SACCT_ROWS=$BATS_TEST_TMPDIR/recent.psv
 	export FAKE_SACCT_ROWS
@@ -195,7 +197,8 @@ recent_rows() {
 71 batch 
 72  0
 72 batch 0
-73  600" ]
+73  600
+74  0" ]
 	[ "$(awk -F'\t' '$1 == "usage_not_recorded" { print $2 }' "$BATS_TEST_TMPDIR/stats")" = 1 ]
 	# The hang rule sees the one that had time to be recorded.
 	printf '%s\n' "$output" | sp-group >"$BATS_TEST_TMPDIR/g"
@@ -208,7 +211,8 @@ recent_rows() {
 	[ -z "$stderr" ]
 	[ "$(printf '%s\n' "$output" | cols jobid total_cpu_s)" = "71 0
 72 0
-73 600" ]
+73 600
+74 0" ]
 }
 
 # ------------------------------------------- every version's fields
