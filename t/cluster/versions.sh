@@ -50,12 +50,19 @@ unmount_all() {
 }
 trap unmount_all EXIT
 
+# /sys with what is mounted under it (cgroup v1's controllers: without
+# them up.sh falls back to OverMemoryKill), its unmounts kept in here.
 mount_in() {
 	local dir=$1 what
 	for what in proc sys dev dev/pts; do
 		mkdir -p "$dir/$what"
 		mountpoint -q "$dir/$what" && continue
-		mount --bind "/$what" "$dir/$what" || return 1
+		if [ "$what" = sys ]; then
+			mount --rbind /sys "$dir/sys" &&
+				mount --make-rslave "$dir/sys" || return 1
+		else
+			mount --bind "/$what" "$dir/$what" || return 1
+		fi
 		mounted="$dir/$what $mounted"
 	done
 }
