@@ -87,6 +87,11 @@ make_chroot() {
 		{ spc_log "$suite: debootstrap failed; see $ROOT/$suite.debootstrap.log"; return 1; }
 	# The tests look up this machine's name as a node's host.
 	cp /etc/hosts "$dir/etc/hosts"
+	# A mirror serving a frozen snapshot: its sid Release file has
+	# expired, and up.sh's apt-get would refuse it (SP_DEBIAN_SNAPSHOT=1).
+	[ "${SP_DEBIAN_SNAPSHOT:-0}" = 1 ] &&
+		echo 'Acquire::Check-Valid-Until "false";' \
+			>"$dir/etc/apt/apt.conf.d/99slurmpast-snapshot"
 	touch "$dir/.slurmpast-ready"
 }
 
