@@ -263,6 +263,13 @@ start_mysqld() {
 		--innodb-lock-wait-timeout=900
 	spc_wait_for 60 mysql_ping ||
 		spc_die "MariaDB did not answer on $SPC_MYSQL_SOCK; see $SPC/mysql/mysqld.log"
+	# Debian unstable's client library (Slurm 26.05's slurmdbd) looks for
+	# the server at /run/mariadbd/ instead: the same socket, there too.
+	if [ ! -e /run/mariadbd/mysqld.sock ] &&
+	   grep -qs /run/mariadbd "$(command -v slurmdbd)" /usr/lib/*/libmariadb.so.3; then
+		mkdir -p /run/mariadbd
+		ln -sf "$SPC_MYSQL_SOCK" /run/mariadbd/mysqld.sock
+	fi
 	mariadb --no-defaults -S "$SPC_MYSQL_SOCK" -u root <<'EOF' ||
 CREATE USER IF NOT EXISTS 'slurm'@'localhost' IDENTIFIED BY 'slurmpast';
 GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost';
