@@ -4,6 +4,8 @@
 #   make check         build and run every test through one prove call
 #   make check-asan    the same suite under -fsanitize=address,undefined
 #   make check-slurm   only the tests against the real Slurm cluster
+#   make check-slurm-versions   those tests against Debian 13's and
+#                      unstable's Slurm, each in a chroot (root, network)
 #   make lint          mandoc -T lint on every man page
 #   make demo-page     examples/demo-report.html and fig-nodes.svg
 #   make install PREFIX=/usr/local DESTDIR=
@@ -106,6 +108,11 @@ check: all units
 check-slurm: all
 	$(TEST_ENV) t/suite $(SLURM_BATS)
 
+# Slurm 24.11 (trixie) and 26.05 (sid), each in a debootstrap chroot on
+# ports of its own; records t/fixtures/slurm-VERSION/ (t/cluster/README).
+check-slurm-versions:
+	t/cluster/versions.sh $(SUITES)
+
 check-asan:
 	$(MAKE) O=build-asan B=build-asan/bin CFLAGS="$(ASAN_FLAGS)" \
 		LDFLAGS="-fsanitize=address,undefined" check
@@ -133,7 +140,7 @@ demo-page: all
 clean:
 	rm -rf build build-asan build-fuzz build-clang $(PROGS)
 
-.PHONY: all units check check-slurm check-asan lint install demo demo-page \
+.PHONY: all units check check-slurm check-slurm-versions check-asan lint install demo demo-page \
 	clean
 
 -include $(LIB_OBJ:.o=.d) $(PROG_SRC:src/%.c=$(O)/src/%.d) \

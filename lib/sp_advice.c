@@ -709,6 +709,9 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			clause(&a->basis, "%ld more read above %s limit",
 			       (long)h->mem_untrusted,
 			       plural(h->mem_untrusted, "its", "their"));
+		if (h->mem_nolimit > 0)
+			clause(&a->basis, "%ld more with no known limit",
+			       (long)h->mem_nolimit);
 		computed_unknown(h, &a->basis);
 		mem_caveat(&a->caution, site->gather);
 		return;
@@ -753,6 +756,9 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			clause(&a->basis, "%ld more read above %s limit",
 			       (long)h->mem_untrusted,
 			       plural(h->mem_untrusted, "its", "their"));
+		if (h->mem_nolimit > 0)
+			clause(&a->basis, "%ld more with no known limit",
+			       (long)h->mem_nolimit);
 		computed_unknown(h, &a->basis);
 		mem_caveat(&a->caution, site->gather);
 		return;

@@ -300,6 +300,14 @@
  * controller may still rewrite it (after a restart, say).
  */
 #define SP_FETCH_CACHE_OVERLAP_S	(6 * 3600)
+/*
+ * A job sacct says ended less than this long ago, with no CPU time in
+ * its record, has its usage not yet recorded rather than none: a step's
+ * usage reaches the database from its node through the controller and
+ * slurmdbd's queue, after the job's end is written, and on a busy
+ * cluster that can take minutes.  Its CPU time is read as unknown.
+ */
+#define SP_USAGE_SETTLE_S		300
 
 /*
  * sp-attr: a claim on a job id ("Submitted batch job N" at a time) is

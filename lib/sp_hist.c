@@ -395,6 +395,8 @@ add_mem(struct sp_hist *h, const struct sp_run *r)
 
 	if (lim && (r->st == SP_ST_OUT_OF_MEMORY || (r->computed && rss)))
 		h->mem_runs++;
+	else if (!lim && (r->st == SP_ST_OUT_OF_MEMORY || (r->computed && rss)))
+		h->mem_nolimit++;
 	if (r->computed && lim && rss && r->rss_b <= r->limit_b) {
 		h->mem_measured++;
 		h->mem_trusted++;

@@ -162,6 +162,9 @@ struct sp_hist {
 	sp_count mem_runs;		/* a reading, or a kill at a limit */
 	sp_count mem_measured, mem_trusted, mem_untrusted;
 	sp_count mem_lived;		/* trusted peaks of runs not killed */
+	/* Runs with a peak or a memory kill but no known limit (none in
+	 * the record, or one --mem-update may have moved): no figure. */
+	sp_count mem_nolimit;
 	sp_count multinode;
 	sp_count kills;			/* OOM-killed with a known limit */
 	/* --cpus-per-task, --gpus */

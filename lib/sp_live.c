@@ -144,24 +144,6 @@ job_of(struct sp_sstat *s, const char *id, size_t n)
 	return &s->job[i];
 }
 
-/* The duration after "cpu=" in a TRES list, SP_VAL_UNKNOWN if none. */
-static enum sp_val
-tres_cpu(const char *p, size_t n, double *out)
-{
-	const char *end = p + n;
-
-	while (p < end) {
-		const char *comma = memchr(p, ',', (size_t)(end - p));
-		const char *e = comma ? comma : end;
-
-		if (e - p > 4 && memcmp(p, "cpu=", 4) == 0)
-			return sp_parse_duration(p + 4, (size_t)(e - p - 4),
-						 out);
-		p = comma ? comma + 1 : end;
-	}
-	return SP_VAL_UNKNOWN;
-}
-
 /*
  * A step's CPU: TRESUsageInTot's cpu=, the sum over its tasks, else
  * AveCPU x NTasks.  Per task beyond SP_LIVE_CPU_MAX_S is an overflow
@@ -181,7 +163,7 @@ step_cpu(struct sp_slice tres, struct sp_slice ave, struct sp_slice ntasks)
 		}
 		tasks = tasks * 10 + d;
 	}
-	if (tres.n > 0 && tres_cpu(tres.p, tres.n, &v) == SP_VAL_OK)
+	if (tres.n > 0 && sp_parse_tres_cpu(tres.p, tres.n, &v) == SP_VAL_OK)
 		cpu = v;
 	else if (ave.n > 0 && tasks > 0 &&
 		 sp_parse_duration(ave.p, ave.n, &v) == SP_VAL_OK)

@@ -326,6 +326,11 @@ emit_group(struct sp_sacct *p)
 		sp_sacct_fold(p, av, a + 1,
 		    p->rows[a].lost_step ? 0 : end - a - 1, &p->rec);
 		odd_state(p, p->rec.text[SP_JC_state]);
+		if (p->rec.cpu_from & SP_CPU_FROM_TRES)
+			p->st.cpu_tres++;
+		else if (p->rec.cpu_from & SP_CPU_FROM_USERSYS)
+			p->st.cpu_usersys++;
+		p->st.mem_update += (unsigned long)p->rec.mem_update;
 		p->st.allocations++;
 		p->cfg.emit(p->cfg.ctx, &p->rec);
 		if (!p->cfg.steps)

@@ -105,7 +105,20 @@ int sp_sacct_col_is_num(int jc);
 struct sp_sacct_rec {
 	struct sp_slice text[SP_JC_COUNT];
 	double num[SP_JC_COUNT];
+	unsigned cpu_from;	/* SP_CPU_FROM_* bits: where CPU time was
+				   read when TotalCPU had none */
+	int mem_update;		/* it asked --mem-update: its memory
+				   limits written unknown */
 };
+
+/*
+ * CPU time is TotalCPU's; where that is 0 or empty and another of
+ * Slurm's figures is not, it is read from that one (sp-fetch(1),
+ * "Folding the steps"), and the record says so.
+ */
+#define SP_CPU_FROM_USERSYS	1u	/* UserCPU + SystemCPU */
+#define SP_CPU_FROM_TRES	2u	/* TRESUsageInTot's cpu= (Slurm 25.05
+					   wrote 0 in the others for steps) */
 
 typedef void (*sp_sacct_emit_fn)(void *ctx, const struct sp_sacct_rec *rec);
 
@@ -157,6 +170,12 @@ struct sp_sacct_stats {
 	unsigned long headers;		/* header lines skipped */
 	unsigned long unknown_states;	/* records in a state slurmpast does
 					   not know (written as printed) */
+	unsigned long cpu_usersys;	/* records whose CPU time is UserCPU +
+					   SystemCPU, TotalCPU having none */
+	unsigned long cpu_tres;		/* ... TRESUsageInTot's cpu=, the
+					   other two having none */
+	unsigned long mem_update;	/* records that asked --mem-update:
+					   memory limits unknown */
 };
 
 #define SP_SACCT_DETECT	0	/* delimiter from the first line */

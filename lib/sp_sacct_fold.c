@@ -39,6 +39,44 @@ const int sp_sacct_measured[] = {
 };
 
 /*
+ * A row's CPU time, from the three places Slurm writes it.  TotalCPU is
+ * the reference.  Where it is 0 or empty while UserCPU + SystemCPU, or
+ * else TRESUsageInTot's cpu=, holds more, that figure is the row's: a
+ * Slurm habit, not a job that computed nothing (Slurm 25.05 wrote 0 in
+ * TotalCPU, UserCPU and SystemCPU of job steps and the right figure in
+ * cpu=).  Zeros contradicted so are no reading of user and system time:
+ * unknown.  When no figure is above zero, the first known one stands.
+ */
+static void
+row_cpu(const struct sp_slice *v, struct sp_sacct_rec *r)
+{
+	double total = duration(v[SP_SF_TOTALCPU]);
+	double user = duration(v[SP_SF_USERCPU]);
+	double sys = duration(v[SP_SF_SYSTEMCPU]);
+	double both = isnan(user) ? sys : isnan(sys) ? user : user + sys;
+	double tres = NAN;
+	struct sp_slice t = v[SP_SF_TRESUSAGEINTOT];
+
+	r->cpu_from = 0;
+	if (!(total > 0)) {
+		if (t.n > 0)
+			(void)sp_parse_tres_cpu(t.p, t.n, &tres);
+		if (both > 0) {
+			total = both;
+			r->cpu_from = SP_CPU_FROM_USERSYS;
+		} else if (tres > 0) {
+			total = tres;
+			user = sys = NAN;
+			r->cpu_from = SP_CPU_FROM_TRES;
+		} else if (isnan(total))
+			total = isnan(both) ? tres : both;
+	}
+	r->num[SP_JC_total_cpu_s] = total;
+	r->num[SP_JC_user_cpu_s] = user;
+	r->num[SP_JC_sys_cpu_s] = sys;
+}
+
+/*
  * What a row measured: all the fold reads from a step, so steps are not
  * parsed for identity and times nobody asks for.
  */
@@ -55,9 +93,7 @@ row_measures(const struct sp_slice *v, struct sp_sacct_rec *r)
 	    r->num[SP_JC_max_rss_b] / r->num[SP_JC_ave_rss_b] : NAN;
 	r->num[SP_JC_max_vmsize_b] = bytes(v[SP_SF_MAXVMSIZE]);
 
-	r->num[SP_JC_total_cpu_s] = duration(v[SP_SF_TOTALCPU]);
-	r->num[SP_JC_user_cpu_s] = duration(v[SP_SF_USERCPU]);
-	r->num[SP_JC_sys_cpu_s] = duration(v[SP_SF_SYSTEMCPU]);
+	row_cpu(v, r);
 	d = count(v[SP_SF_CPUTIMERAW]);
 	r->num[SP_JC_cpu_time_s] = isnan(d) ? duration(v[SP_SF_CPUTIME]) : d;
 	r->num[SP_JC_ave_cpu_s] = duration(v[SP_SF_AVECPU]);
@@ -95,6 +131,7 @@ sp_sacct_row_values(const struct sp_slice *v, struct sp_sacct_rec *r)
 		r->text[i] = empty_slice;
 		r->num[i] = NAN;
 	}
+	r->mem_update = 0;
 	r->text[SP_JC_jobid] = v[SP_SF_JOBID];
 	r->text[SP_JC_jobid_raw] = v[SP_SF_JOBIDRAW];
 	r->text[SP_JC_name] = v[SP_SF_JOBNAME];
@@ -232,6 +269,34 @@ mem_limits(const struct sp_slice *v, struct sp_sacct_rec *r)
 	r->num[SP_JC_mem_limit_total_b] = total;
 }
 
+/*
+ * Whether the command line asked for --mem-update (Slurm 26.05), which
+ * lowers a running job's memory limit to its usage plus a margin, once:
+ * the limit in such a job's record need not be the one it ran, or was
+ * killed, under.  The option in a batch script's #SBATCH lines is not in
+ * the record, and cannot be seen.
+ */
+static int
+asks_mem_update(struct sp_slice line)
+{
+	static const char opt[] = "--mem-update";
+	const size_t k = sizeof opt - 1;
+	const char *p = line.p, *end = line.p + line.n;
+
+	while (p != NULL && (size_t)(end - p) >= k) {
+		p = memchr(p, '-', (size_t)(end - p));
+		if (p == NULL || (size_t)(end - p) < k)
+			break;
+		if (memcmp(p, opt, k) == 0 && (p + k == end || p[k] == '=' ||
+		    is_space((unsigned char)p[k])) &&
+		    (p == line.p || is_space((unsigned char)p[-1]) ||
+		    p[-1] == '\'' || p[-1] == '"'))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 static int
 is_extern(struct sp_slice step)
 {
@@ -256,6 +321,8 @@ struct agg {
 	struct sp_slice peak_step, peak_node, work_step, work_node;
 	int work_over;
 	double total, user, sys, cpu_den;
+	int user_gap, sys_gap;	/* a step with CPU time lacks that part */
+	unsigned cpu_from;	/* the work steps' SP_CPU_FROM_* */
 	double read_sum, write_sum, read_max, write_max;
 	double vmsize, pages, gpu_mem, gpu_util, imbalance, ntasks;
 	double freq, freq_cpu;
@@ -329,6 +396,10 @@ agg_step(struct agg *a, struct sp_slice name, const struct sp_sacct_rec *s,
 		add_to(&a->total, v);
 		add_to(&a->user, s->num[SP_JC_user_cpu_s]);
 		add_to(&a->sys, s->num[SP_JC_sys_cpu_s]);
+		/* A sum over some steps is no job's figure. */
+		a->user_gap |= isnan(s->num[SP_JC_user_cpu_s]);
+		a->sys_gap |= isnan(s->num[SP_JC_sys_cpu_s]);
+		a->cpu_from |= s->cpu_from;
 	}
 	max_to(&a->cpu_den, s->num[SP_JC_cpu_time_s]);
 	add_to(&a->read_sum, s->num[SP_JC_read_b]);
@@ -375,6 +446,11 @@ sp_sacct_fold(struct sp_sacct *p, const struct sp_slice *av, size_t first,
 
 	array_parts(r->text[SP_JC_jobid], r);
 	mem_limits(av, r);
+	r->mem_update = asks_mem_update(r->text[SP_JC_submit_line]);
+	if (r->mem_update) {
+		r->num[SP_JC_mem_limit_node_b] = NAN;
+		r->num[SP_JC_mem_limit_total_b] = NAN;
+	}
 	limit = r->num[SP_JC_mem_limit_node_b];
 	agg_init(&a);
 	for (i = 0; i < SP_SF_COUNT; i++)
@@ -407,8 +483,9 @@ sp_sacct_fold(struct sp_sacct *p, const struct sp_slice *av, size_t first,
 	}
 	if (!isnan(a.total)) {
 		r->num[SP_JC_total_cpu_s] = a.total;
-		r->num[SP_JC_user_cpu_s] = a.user;
-		r->num[SP_JC_sys_cpu_s] = a.sys;
+		r->num[SP_JC_user_cpu_s] = a.user_gap ? NAN : a.user;
+		r->num[SP_JC_sys_cpu_s] = a.sys_gap ? NAN : a.sys;
+		r->cpu_from = a.cpu_from;
 	} else if (open && r->num[SP_JC_total_cpu_s] == 0) {
 		r->num[SP_JC_total_cpu_s] = NAN;
 		r->num[SP_JC_user_cpu_s] = NAN;

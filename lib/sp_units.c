@@ -453,6 +453,25 @@ sp_parse_duration(const char *s, size_t n, double *seconds)
 	return SP_VAL_OK;
 }
 
+enum sp_val
+sp_parse_tres_cpu(const char *s, size_t n, double *seconds)
+{
+	const char *end = s + n;
+
+	if (seconds)
+		*seconds = NAN;
+	while (s != NULL && s < end) {
+		const char *comma = memchr(s, ',', (size_t)(end - s));
+		const char *e = comma ? comma : end;
+
+		if (e - s > 4 && memcmp(s, "cpu=", 4) == 0)
+			return sp_parse_duration(s + 4, (size_t)(e - s - 4),
+			    seconds);
+		s = comma ? comma + 1 : end;
+	}
+	return SP_VAL_UNKNOWN;
+}
+
 int64_t
 sp_days_from_civil(int64_t y, int64_t m, int64_t d)
 {

@@ -90,6 +90,12 @@ enum sp_val sp_parse_mem(const char *s, size_t n, double bare_unit,
  * sentinels are unknown.
  */
 enum sp_val sp_parse_duration(const char *s, size_t n, double *seconds);
+/*
+ * The CPU time in a TRES usage list (sacct's and sstat's TRESUsageInTot,
+ * "cpu=02:00:00,energy=0,mem=1104K"): the duration after "cpu=", or
+ * SP_VAL_UNKNOWN when the list has none.
+ */
+enum sp_val sp_parse_tres_cpu(const char *s, size_t n, double *seconds);
 
 /* ISO 8601 "2026-11-29T14:03:11" (sacct's standard format), as UTC-free
  * local civil time mapped to seconds since the epoch by timegm(). */

@@ -34,7 +34,8 @@ static const char usage_text[] =
 "                [--refresh | --no-cache] [--stats file] [--site file]\n"
 "                [--live]\n"
 "                [--tsv | --plain | --json | --csv]\n"
-"       sp-fetch --input file [--fields list] [selection ...]\n"
+"       sp-fetch --input file [--fields list] [--site file [--local-site]]\n"
+"                [selection ...]\n"
 "       sp-fetch --demo [--demo-jobs n] [--transcripts dir] [selection ...]\n"
 "       sp-fetch --demo-sacct [--demo-jobs n]\n";
 
@@ -78,7 +79,10 @@ static const char help_text[] =
 "      --steps             a record per step after each allocation's\n"
 "      --stats file        what was read and what could not be, as records\n"
 "      --site file         also ask the site facts, kept in file for the\n"
-"                          later stages (SLURMPAST_SITE)\n"
+"                          later stages (SLURMPAST_SITE); with --input\n"
+"                          written unknown, nothing asked\n"
+"      --local-site        with --input and --site: the dump is this\n"
+"                          cluster's, so ask this machine's Slurm\n"
 "      --live              the running jobs' memory and CPU so far, from\n"
 "                          one sstat call (live_rss_b, live_rss_step,\n"
 "                          live_cpu_s, live_at; live_why where unknown)\n"
@@ -88,6 +92,7 @@ static const char help_text[] =
 enum {
 	OPT_STEPS = 0x2000, OPT_INPUT, OPT_FIELDS,
 	OPT_DEMO, OPT_DEMO_JOBS, OPT_DEMO_SACCT, OPT_STATS, OPT_SITE,
+	OPT_LOCAL_SITE,
 	OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE,
 	OPT_TRANSCRIPTS, OPT_LIVE
 };
@@ -182,6 +187,7 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		{ "demo-sacct", no_argument, NULL, OPT_DEMO_SACCT },
 		{ "stats", required_argument, NULL, OPT_STATS },
 		{ "site", required_argument, NULL, OPT_SITE },
+		{ "local-site", no_argument, NULL, OPT_LOCAL_SITE },
 		{ "refresh", no_argument, NULL, OPT_REFRESH },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "transcripts", required_argument, NULL, OPT_TRANSCRIPTS },
@@ -285,6 +291,9 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		case OPT_SITE:
 			o->site = nonempty("--site", optarg);
 			break;
+		case OPT_LOCAL_SITE:
+			o->local_site = 1;
+			break;
 		case OPT_REFRESH:
 			o->refresh = 1;
 			break;
@@ -333,6 +342,9 @@ validate(struct fetch_opts *o)
 	if (o->transcripts && (!o->demo || o->demo_sacct))
 		sp_die(SP_EXIT_USAGE, "--transcripts writes where the demo's "
 		    "jobs came from: add --demo");
+	if (o->local_site && (!o->input || !o->site))
+		sp_die(SP_EXIT_USAGE, "--local-site asks this machine's Slurm "
+		    "about a dump's cluster: it goes with --input and --site");
 	if (o->live && (o->input || o->demo))
 		sp_die(SP_EXIT_USAGE, "--live reads the jobs running now "
 		    "from sstat: not with %s", o->input ? "--input" :
@@ -480,10 +492,46 @@ fetch_tsv_record(struct sp_buf *b, const struct sp_sacct_rec *rec)
 	b->len = (size_t)(o - b->p);
 }
 
+/*
+ * A job that ended moments ago with no CPU time in its record: its usage
+ * is not yet recorded (SP_USAGE_SETTLE_S), so unknown, never "none";
+ * its steps with it.  Called for the selected records alone.  Returns
+ * rec, or copy made so.
+ */
+static const struct sp_sacct_rec *
+unsettled(struct fetch_run *run, const struct sp_sacct_rec *rec,
+	  struct sp_sacct_rec *copy)
+{
+	struct sp_slice end = rec->text[SP_JC_end];
+	int64_t t;
+
+	if (!run->settling)
+		return rec;
+	if (rec->text[SP_JC_step].n == 0) {
+		/* A state that explains an idle CPU (NODE_FAIL ...) is
+		 * never taken for a hang: nothing to wait for. */
+		run->last_unsettled = rec->num[SP_JC_open] == 0 &&
+		    rec->num[SP_JC_elapsed_s] > 0 &&
+		    !sp_state_explains_idle(sp_state_of(rec->text[SP_JC_state])) &&
+		    !(rec->num[SP_JC_total_cpu_s] > 0) &&
+		    sp_parse_time(end.p, end.n, &t) == SP_VAL_OK &&
+		    t > run->settle_after;
+		run->unsettled += (unsigned long)run->last_unsettled;
+	}
+	if (!run->last_unsettled)
+		return rec;
+	*copy = *rec;
+	copy->num[SP_JC_total_cpu_s] = NAN;
+	copy->num[SP_JC_user_cpu_s] = NAN;
+	copy->num[SP_JC_sys_cpu_s] = NAN;
+	return copy;
+}
+
 static void
 emit(void *ctx, const struct sp_sacct_rec *rec)
 {
 	struct fetch_run *run = ctx;
+	struct sp_sacct_rec copy;
 	int i;
 
 	/* The demo's sources are its whole history's, whatever is chosen. */
@@ -491,6 +539,7 @@ emit(void *ctx, const struct sp_sacct_rec *rec)
 		transcripts_job(run->transcripts, rec);
 	if (!fetch_selected(run, rec))
 		return;
+	rec = unsettled(run, rec, &copy);
 	if (run->live != NULL) {
 		fetch_live_record(run, rec);
 		if (rec->text[SP_JC_step].n == 0)
@@ -542,7 +591,8 @@ fetch_parser_init(struct sp_sacct *ps, struct fetch_run *run, int delim,
 void
 fetch_said(struct fetch_run *run, const struct sp_sacct *ps)
 {
-	if (fetch_report(ps, run->records, run->unselected, run->stats) != 0 ||
+	if (fetch_report(ps, run->records, run->unselected, run->unsettled,
+	    run->stats) != 0 ||
 	    (run->stats != NULL && fclose(run->stats) != 0))
 		sp_die(SP_EXIT_USAGE, "%s:", run->o->stats);
 	run->stats = NULL;
@@ -728,10 +778,13 @@ main(int argc, char **argv)
 		fetch_live_begin(&run);
 	}
 
-	/* The demo's cluster is no real one: nothing to ask about it. */
+	/*
+	 * The demo's cluster is no real one, and a saved dump is another
+	 * cluster's record unless told it is this one's: nothing to ask.
+	 */
 	fetch_site_start(&site, o.site, cluster,
-	    !o.demo && (o.clusters == NULL || cluster != NULL) &&
-	    !o.all_clusters);
+	    !o.demo && (!o.input || o.local_site) &&
+	    (o.clusters == NULL || cluster != NULL) && !o.all_clusters);
 	if (o.input)
 		fetch_input(&run);
 	else if (o.demo)

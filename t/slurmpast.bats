@@ -1019,7 +1019,7 @@ same_records() {
 	run --separate-stderr slurmpast --input - -S 2026-03-01 -E 2026-03-02 \
 		--overview <"$BATS_TEST_TMPDIR/dump.psv"
 	[ "$status" -eq 0 ]
-	[[ "${lines[1]}" == *", read from -, since 2026-03-01 until 2026-03-02, in 30 workloads." ]]
+	[[ "${lines[1]}" == *", read from - (site facts unknown: not asked of this machine), since 2026-03-01 until 2026-03-02, in 30 workloads." ]]
 }
 
 @test "--log-dir with --demo or --no-logs has no effect, and says so" {
@@ -1048,7 +1048,7 @@ same_records() {
 	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/dump.psv" --overview
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == *" of them in allocations that never computed" ]]
-	printf '%s\n' "$output" | grep -qx "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-1[0-9], read from $BATS_TEST_TMPDIR/dump.psv, in 470 workloads; 4 still running or pending, left out."
+	printf '%s\n' "$output" | grep -qx "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-1[0-9], read from $BATS_TEST_TMPDIR/dump.psv (site facts unknown: not asked of this machine), in 470 workloads; 4 still running or pending, left out."
 	[[ "$output" != *"Demo:"* ]]
 }
 
@@ -1069,7 +1069,7 @@ same_records() {
 	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/running.psv"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "No job has ended yet" ]
-	[ "${lines[1]}" = "0 jobs, none ended, read from $BATS_TEST_TMPDIR/running.psv, in 0 workloads; 1 still running or pending, left out." ]
+	[ "${lines[1]}" = "0 jobs, none ended, read from $BATS_TEST_TMPDIR/running.psv (site facts unknown: not asked of this machine), in 0 workloads; 1 still running or pending, left out." ]
 	[[ "$output" == *$'Workloads by compute\nNone with a run that ended.\n'* ]]
 	[[ "$output" == *$'No job failed or sat idle.'* ]]
 	[ "${lines[${#lines[@]} - 1]}" = "No advice: no run has ended." ]
@@ -1104,7 +1104,7 @@ same_records() {
 	run --separate-stderr slurmpast --input "$dump" --overview \
 		--fields JobID,JobIDRaw,Cluster,Partition,QOS,Account,Group,GID,User,UID,Submit,Eligible,Start,End,Elapsed,ExitCode,State,NNodes,NCPUS,ReqCPUS,ReqMem,ReqTRES,AllocTRES,Timelimit,NodeList,JobName
 	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "11704 jobs of 18 users, 2016-12-22 to 2017-01-01, read from $dump, in 10378 workloads." ]
+	[ "${lines[1]}" = "11704 jobs of 18 users, 2016-12-22 to 2017-01-01, read from $dump (site facts unknown: not asked of this machine), in 10378 workloads." ]
 }
 
 @test "--fields: only with --input, and not empty" {

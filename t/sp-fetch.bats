@@ -562,7 +562,11 @@ partial_records	0
 left_out	1	left out 1 allocation whose own row was dropped
 orphan_steps	1	ignored 1 step row without its allocation row
 stray_lines	1	ignored 1 line that holds no record
-unknown_states	1	1 record in a state slurmpast does not know (FOO): kept as printed, counted as neither success nor failure" ]
+unknown_states	1	1 record in a state slurmpast does not know (FOO): kept as printed, counted as neither success nor failure
+cpu_from_usersys	0	
+cpu_from_tres	0	
+usage_not_recorded	0	
+mem_update	0	" ]
 	# The lines on stderr are the messages, in the same order.
 	[ "$stderr" = "$(awk -F'\t' 'NR > 1 && $3 != "" { print "sp-fetch: " $3 }' "$BATS_TEST_TMPDIR/stats")" ]
 	run --separate-stderr sp-fetch --demo --stats /nonexistent/dir/s

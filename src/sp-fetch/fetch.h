@@ -41,6 +41,7 @@ struct fetch_opts {
 	int demo_sacct;
 	const char *stats;	/* --stats: where the counts go */
 	const char *site;	/* --site: where the site facts go */
+	int local_site;		/* --local-site: a dump of this cluster */
 	int refresh;		/* --refresh: the store not read */
 	int no_cache;		/* --no-cache: no store at all */
 	const char *transcripts;	/* --transcripts: the demo's sources */
@@ -71,6 +72,12 @@ struct fetch_run {
 	struct sp_buf *out;	/* where TSV records go; NULL: stdout */
 	struct demo_transcripts *transcripts;	/* --transcripts, or NULL */
 	struct fetch_live *live;	/* --live, or NULL */
+	/* From sacct (settling 1): a job that ended after settle_after
+	 * (civil time) with no CPU time has its usage not yet recorded. */
+	int settling;
+	int64_t settle_after;
+	unsigned long unsettled;	/* such jobs written */
+	int last_unsettled;		/* the last allocation was one */
 };
 
 /* sp-fetch.c */
@@ -132,11 +139,12 @@ void fetch_select_free(struct fetch_run *run);
  * when it happened ("sp-fetch: read 846 rows short of ..."), and, with
  * stats not NULL, every kind as a row of a small record file (key,
  * count, message: sp-fetch(1), --stats).  unselected is the number of
- * records the selection left out.  Returns 0, or -1 when writing stats
- * failed.
+ * records the selection left out, unsettled the jobs whose usage was
+ * not yet recorded.  Returns 0, or -1 when writing stats failed.
  */
 int fetch_report(const struct sp_sacct *ps, unsigned long records,
-		 unsigned long unselected, FILE *stats);
+		 unsigned long unselected, unsigned long unsettled,
+		 FILE *stats);
 
 /*
  * store.c: what sacct answers, units put in Submit order (ties by

@@ -411,6 +411,9 @@ add_counts(struct sp_sacct *sum, const struct part *pt)
 	a->stray += b->stray;
 	a->headers += b->headers;
 	a->unknown_states += b->unknown_states;
+	a->cpu_usersys += b->cpu_usersys;
+	a->cpu_tres += b->cpu_tres;
+	a->mem_update += b->mem_update;
 	for (k = 0; k < sum->ncols; k++)
 		sum->rejoined_at[k] += pt->rejoined_at[k];
 	for (k = 0; k < pt->odd.n; k++)

@@ -162,7 +162,7 @@ odd_states(struct report *r, const struct sp_sacct *ps)
 
 int
 fetch_report(const struct sp_sacct *ps, unsigned long records,
-	     unsigned long unselected, FILE *stats)
+	     unsigned long unselected, unsigned long unsettled, FILE *stats)
 {
 	const struct sp_sacct_stats *st = &ps->st;
 	struct report r;
@@ -220,6 +220,37 @@ fetch_report(const struct sp_sacct *ps, unsigned long records,
 		    plural(st->stray, "holds", "hold"));
 	kind(&r, "stray_lines", st->stray);
 	odd_states(&r, ps);
+	/* Slurm's habits with CPU time: each met is said once, by name. */
+	if (st->cpu_usersys)
+		sp_buf_printf(m, "read the CPU time of %lu %s from UserCPU + "
+		    "SystemCPU: TotalCPU said 0 or nothing", st->cpu_usersys,
+		    plural(st->cpu_usersys, "job", "jobs"));
+	kind(&r, "cpu_from_usersys", st->cpu_usersys);
+	if (st->cpu_tres)
+		sp_buf_printf(m, "read the CPU time of %lu %s from "
+		    "TRESUsageInTot's cpu=: TotalCPU, UserCPU and SystemCPU "
+		    "said 0 or nothing, as Slurm 25.05 wrote them for job "
+		    "steps (user and system time unknown)", st->cpu_tres,
+		    plural(st->cpu_tres, "job", "jobs"));
+	kind(&r, "cpu_from_tres", st->cpu_tres);
+	if (unsettled)
+		sp_buf_printf(m, "%lu %s ended within the last %d minutes with "
+		    "no CPU time recorded: usage not yet recorded, read as "
+		    "unknown, not as computing nothing (ask again later)",
+		    unsettled, plural(unsettled, "job", "jobs"),
+		    SP_USAGE_SETTLE_S / 60);
+	kind(&r, "usage_not_recorded", unsettled);
+	if (st->mem_update)
+		sp_buf_printf(m, "%lu %s asked for --mem-update: Slurm may have "
+		    "lowered %s memory limit while %s ran, so the limit in the "
+		    "record need not be the one %s ran or %s killed under; "
+		    "read as unknown, never as a kill size or a request",
+		    st->mem_update, plural(st->mem_update, "job", "jobs"),
+		    plural(st->mem_update, "its", "their"),
+		    plural(st->mem_update, "it", "they"),
+		    plural(st->mem_update, "it", "they"),
+		    plural(st->mem_update, "was", "were"));
+	kind(&r, "mem_update", st->mem_update);
 	sp_buf_free(&r.msg);
 	if (r.stats) {
 		sp_writer_finish(&r.w);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "sp.h"
 #include "fetch.h"
@@ -366,6 +367,11 @@ fetch_sacct(struct fetch_run *run, double timeout, const char *user,
 	size_t bytes;
 	int with_delim;
 
+	/* What sacct says is as of now: a job that just ended may not have
+	 * its usage written yet. */
+	run->settling = 1;
+	run->settle_after = sp_civil_local((int64_t)time(NULL)) -
+	    SP_USAGE_SETTLE_S;
 	negotiate(o, timeout, &format);
 	fetch_store_init(&store, run, user, since, sp_buf_str(&format));
 	if (o->verbose && store.path != NULL)

@@ -25,6 +25,7 @@ struct head {
 	long shown;			/* records a view shows, or -1 */
 	long running_critical;		/* sp-size --running's, or -1 */
 	struct sp_buf read;		/* what sp-fetch could not read */
+	struct sp_buf habits;		/* Slurm's habits it read around */
 };
 
 static void
@@ -83,6 +84,11 @@ read_fetch_stats(struct head *h, const struct opts *o)
 			h->rows = isnan(n) ? -1 : (long)n;
 		} else if (sp_slice_eq(r.f[key], "records")) {
 			continue;
+		} else if (r.f[message].n > 0 && n > 0 &&
+		    r.f[key].n > 9 && memcmp(r.f[key].p, "cpu_from_", 9) == 0) {
+			/* Read whole, from another of Slurm's figures. */
+			sp_buf_adds(&h->habits, h->habits.len ? "; " : "");
+			field_text(&h->habits, r.f[message]);
 		} else if (r.f[message].n > 0 && n > 0) {
 			if (sp_slice_eq(r.f[key], "unknown_states"))
 				h->unknown_states = (long)n;
@@ -261,6 +267,7 @@ write_record(struct head *h, const struct opts *o, const char *kind,
 	sp_writer_column_kind(&w, "unknown_states", SP_KIND_NUMBER);
 	sp_writer_column(&w, "unread");
 	sp_writer_column_kind(&w, "running_critical", SP_KIND_NUMBER);
+	sp_writer_column(&w, "read_around");
 	if (split != NULL) {
 		static const char *const cols[] = { "attributed",
 			"session_runs", "sessions", "file_runs", "files", NULL };
@@ -305,6 +312,7 @@ write_record(struct head *h, const struct opts *o, const char *kind,
 		sp_writer_int(&w, h->running_critical);
 	else
 		sp_writer_empty(&w);
+	sp_writer_raw(&w, sp_buf_str(&h->habits), h->habits.len);
 	if (split != NULL) {
 		sp_writer_int(&w, split->attributed);
 		sp_writer_int(&w, split->session_runs);
@@ -356,6 +364,9 @@ part_headline(const struct opts *o)
 		if (h.read.len > 0)
 			printf("Not all of the input was read: %s.\n",
 			       sp_buf_str(&h.read));
+		if (h.habits.len > 0)
+			printf("A habit of Slurm met: %s.\n",
+			       sp_buf_str(&h.habits));
 	} else {
 		write_record(&h, o, kind, &text, &more, &win,
 			     o->in[IN_SOURCES] ? &split : NULL, &said);
@@ -369,6 +380,7 @@ part_headline(const struct opts *o)
 	sp_buf_free(&h.first);
 	sp_buf_free(&h.last);
 	sp_buf_free(&h.read);
+	sp_buf_free(&h.habits);
 	sp_intern_free(&h.users);
 	return SP_EXIT_OK;
 }

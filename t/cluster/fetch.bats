@@ -328,8 +328,13 @@ between() {
 	run --separate-stderr sp-fetch --all-users -S "$(mix_since)"
 	[ "$status" = 0 ]
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/window.tsv"
-	# sacct leaves jobs cancelled before they started out of -S windows.
-	attempts_match "$BATS_TEST_TMPDIR/window.tsv" "cancel_pending cancel_held"
+	# sacct leaves jobs cancelled before they started out of -S windows,
+	# and so the deadline job where it was never eligible (Slurm 24.11
+	# and later: mix.sh holds it until its deadline passes; 22.05 ends it
+	# at once, eligible, without a node).
+	local never="cancel_pending cancel_held"
+	[ -n "$(rec deadline eligible)" ] || never="$never deadline"
+	attempts_match "$BATS_TEST_TMPDIR/window.tsv" "$never"
 }
 
 @test "-u spalice gives spalice's jobs and no one else's" {

@@ -263,6 +263,13 @@ start_mysqld() {
 		--innodb-lock-wait-timeout=900
 	spc_wait_for 60 mysql_ping ||
 		spc_die "MariaDB did not answer on $SPC_MYSQL_SOCK; see $SPC/mysql/mysqld.log"
+	# Debian unstable's client library (Slurm 26.05's slurmdbd) looks for
+	# the server at /run/mariadbd/ instead: the same socket, there too.
+	if [ ! -e /run/mariadbd/mysqld.sock ] &&
+	   grep -qs /run/mariadbd "$(command -v slurmdbd)" /usr/lib/*/libmariadb.so.3; then
+		mkdir -p /run/mariadbd
+		ln -sf "$SPC_MYSQL_SOCK" /run/mariadbd/mysqld.sock
+	fi
 	mariadb --no-defaults -S "$SPC_MYSQL_SOCK" -u root <<'EOF' ||
 CREATE USER IF NOT EXISTS 'slurm'@'localhost' IDENTIFIED BY 'slurmpast';
 GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost';
@@ -271,10 +278,20 @@ EOF
 		spc_die "could not create the slurm database user"
 }
 
+# A new MariaDB (Debian 13's, in a chroot of versions.sh) can answer its
+# socket before it answers queries: slurmdbd 24.11 then dies at once
+# ("_check_mysql_concat_is_sane: null result").  Once dead, it is started
+# once more.
 start_slurmdbd() {
 	spawn slurmdbd
-	spc_wait_for 60 sacctmgr -n show cluster ||
-		spc_die "slurmdbd did not answer; see $SPC/slurm/slurmdbd.log"
+	spc_wait_for 60 sacctmgr -n show cluster && return 0
+	if ! spc_daemon_pid slurmdbd >/dev/null; then
+		spc_log "slurmdbd died starting; starting it once more"
+		sleep 2
+		spawn slurmdbd
+		spc_wait_for 60 sacctmgr -n show cluster && return 0
+	fi
+	spc_die "slurmdbd did not answer; see $SPC/slurm/slurmdbd.log"
 }
 
 register_accounting() {
@@ -386,12 +403,17 @@ main() {
 	if ! configs_changed "$new" && [ -d "$SPC/mysql/data/mysql" ]; then
 		rm -rf "$new"
 		if healthy; then
+			# A first start that died half way left them out.
+			register_accounting
 			spc_log "already up in $SPC"
 			return 0
 		fi
 		# Same configs: start only the daemons that are not running (a
 		# test stops one to see how sacct fails, then calls us again).
 		restart_missing
+		# A first start that died half way left them unregistered;
+		# registering is a few look-ups when nothing is missing.
+		register_accounting
 		wait_nodes_idle
 		spc_log "up again in $SPC"
 		return 0

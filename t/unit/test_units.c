@@ -293,6 +293,31 @@ test_duration(void)
 	}
 }
 
+/* TRESUsageInTot's cpu=, where Slurm 25.05 kept a step's CPU time. */
+static void
+test_tres_cpu(void)
+{
+	static const char list[] =
+	    "cpu=15:00:00,energy=0,fs/disk=1048576,mem=3120M";
+	double v;
+
+	is_int(SP_VAL_OK, sp_parse_tres_cpu(list, strlen(list), &v),
+	       "tres cpu: first item");
+	is_double(54000, v, 0, "tres cpu: its duration");
+	is_int(SP_VAL_OK, sp_parse_tres_cpu("energy=0,cpu=1-00:00:01", 23,
+	       &v), "tres cpu: a later item");
+	is_double(86401, v, 0, "tres cpu: days");
+	is_int(SP_VAL_UNKNOWN, sp_parse_tres_cpu("energy=0,vmem=4M", 16, &v),
+	       "tres cpu: none in the list");
+	ok(isnan(v), "tres cpu: none is NaN, never 0");
+	is_int(SP_VAL_UNKNOWN, sp_parse_tres_cpu("xcpu=5,cpu=", 11, &v),
+	       "tres cpu: no key that only ends in cpu, no empty value");
+	is_int(SP_VAL_BAD, sp_parse_tres_cpu("cpu=5x", 6, &v),
+	       "tres cpu: a value that is no duration");
+	is_int(SP_VAL_UNKNOWN, sp_parse_tres_cpu(NULL, 0, &v),
+	       "tres cpu: NULL");
+}
+
 static void
 test_time(void)
 {
@@ -1057,6 +1082,7 @@ main(void)
 	test_sentinels();
 	test_mem();
 	test_duration();
+	test_tres_cpu();
 	test_time();
 	test_fmt_duration();
 	test_fmt_bytes();
