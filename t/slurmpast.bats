@@ -292,7 +292,7 @@ fake_advice() {
 	cat >"$bin/sp-size" <<FAKE
 #!/bin/sh
 case "\${1:-}" in
---findings|--cost) exec "$SP_BIN/sp-size" "\$@" ;;
+--findings|--cost|--running) exec "$SP_BIN/sp-size" "\$@" ;;
 --findings-to=*) "$SP_BIN/sp-size" --findings >"\${1#*=}" ;;
 *) cat >/dev/null ;;
 esac
@@ -691,7 +691,7 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --demo --json
 	[ "$status" -eq 1 ]
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
-	  "headline overview patterns problems hangs nodes exclude sizing cost " ]
+	  "headline overview running patterns problems hangs nodes exclude sizing cost " ]
 	[ "$(jq -r 'select(.section == "headline") | .lead' <<<"$output")" = idle ]
 	[ "$(jq -r 'select(.section == "headline") | .jobs' <<<"$output")" = 3611 ]
 	# sp-hang's own "section" is the row's kind
@@ -982,18 +982,50 @@ same_records() {
 	# sp-fetch chose them: eligible or running during the window
 	n=$(sp-fetch --demo -S 2026-03-01 -E 2026-03-02 | sp-select -s CD,F,TO,OOM,CA,NF | tail -n +2 | wc -l)
 	[ "$n" -gt 0 ]
-	[ "${lines[2]}" = "$n jobs of alice, bob and carol, 2026-02-27 to 2026-03-02, since 2026-03-01 until 2026-03-02, in 30 workloads." ]
+	[ "${lines[1]}" = "Its clock reads 2026-03-16 09:30: now, today and now-N count back from there." ]
+	[ "${lines[3]}" = "$n jobs of alice, bob and carol, 2026-02-27 to 2026-03-02, since 2026-03-01 until 2026-03-02, in 30 workloads." ]
 	[ "${#stderr_lines[@]}" -eq 0 ]
-	# today is long after the demo: nothing of it ended in the last month
-	run --separate-stderr slurmpast --demo -S now-30days --overview
+}
+
+@test "--demo has its own clock: now, today and now-N count back from it" {
+	[ "$(sp-fetch --demo-clock)" = 2026-03-16T09:30:00 ]
+	run --separate-stderr sp-fetch --demo-clock --demo
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: --demo-clock writes the demo's clock alone: give it by itself" ]
+	# now-7days is 2026-03-09T09:30 on the demo's clock, whatever today is
+	[ "$(sp-fetch --demo -S now-7days | tail -n +2 | md5sum)" = \
+	  "$(sp-fetch --demo -S 2026-03-09T09:30 | tail -n +2 | md5sum)" ]
+	run --separate-stderr slurmpast --demo -S now-7days --overview
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"0 jobs, none ended, since now-30days"* ]]
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+	[ "${lines[1]}" = "Its clock reads 2026-03-16 09:30: now, today and now-N count back from there." ]
+	[ "${lines[4]}" = "101 jobs of alice, bob and carol, 2026-03-09 to 2026-03-13, since now-7days, in 20 workloads; 4 still running or pending, left out." ]
+	# nothing of the demo ended today, and no section shows its running jobs
+	run --separate-stderr slurmpast --demo -S today --overview
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: no job of the demo (its clock reads 2026-03-16 09:30) ended in the window (since today)" ]
+	# a JSON answer says the clock on standard error
+	run --separate-stderr slurmpast --demo -S now-1days --json
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[1]}" = "slurmpast: --demo: its clock reads 2026-03-16 09:30: now, today and now-N count back from there" ]
+	[[ "${lines[1]}" == '{"section":"running",'* ]]
+}
+
+@test "--demo --running: the demo's running jobs, as sp-size --running has them" {
+	run --separate-stderr slurmpast --demo --running
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "Running now" ]
+	n=$(sp-fetch --demo | sp-group | sp-size --running | cut -f4 | tail -n +2 | sort -u | wc -l)
+	[ "$n" -eq 3 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^job ')" -eq "$n" ]
+	[[ "$output" == *$'\nwarning   live-past-usual\n'* ]]
 }
 
 @test "a fixed history's window and job ids: the job shown whatever the window" {
 	run --separate-stderr slurmpast --demo -S 2026-03-01 -E 2026-03-02 51031108
 	[ "$status" -eq 0 ]
-	[[ "${lines[2]}" == "51031108  dedup-tables  COMPLETED exit 0"* ]]
+	[[ "${lines[3]}" == "51031108  dedup-tables  COMPLETED exit 0"* ]]
 	# standard input read twice (the ids, the window): kept
 	sp-fetch --demo-sacct >"$BATS_TEST_TMPDIR/dump.psv"
 	run --separate-stderr slurmpast --input - -S 2026-03-01 -E 2026-03-02 \
@@ -1046,17 +1078,16 @@ same_records() {
 	[ "$stderr" = "slurmpast: no job in - matches" ]
 }
 
-@test "a window where nothing has ended: said, not an error" {
+@test "a window where nothing has ended is an empty window: one line, exit 2" {
 	head -1 "$SP_TOP/t/fake/rows.psv" >"$BATS_TEST_TMPDIR/running.psv"
 	echo '2001|2001|train|alice|1000|lab|c1|gpu|normal|RUNNING|0:0|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:00:10|Unknown|01:00:00|3600|02:00:00|8G|8|billing=8,cpu=8,mem=8G,node=1|8|1|n1|00:00:00|08:00:00||00:00:10|/home/alice/out.txt' \
 		>>"$BATS_TEST_TMPDIR/running.psv"
-	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/running.psv"
-	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "No job has ended yet" ]
-	[ "${lines[1]}" = "0 jobs, none ended, read from $BATS_TEST_TMPDIR/running.psv, in 0 workloads; 1 still running or pending, left out." ]
-	[[ "$output" == *$'Workloads by compute\nNone with a run that ended.\n'* ]]
-	[[ "$output" == *$'No job failed or sat idle.'* ]]
-	[ "${lines[${#lines[@]} - 1]}" = "No advice: no run has ended." ]
+	for how in "" --json --html --overview; do
+		run --separate-stderr slurmpast $how --input "$BATS_TEST_TMPDIR/running.psv"
+		[ "$status" -eq 2 ] || { echo "$how: $status"; return 1; }
+		[ -z "$output" ]
+		[ "$stderr" = "slurmpast: no job in $BATS_TEST_TMPDIR/running.psv ended in the window (read from $BATS_TEST_TMPDIR/running.psv)" ]
+	done
 }
 
 @test "more than three users are counted, not named" {
