@@ -75,7 +75,9 @@ int sp_select_add(struct sp_select *s, enum sp_select_opt opt,
 		  const char *arg, struct sp_buf *err);
 /*
  * -S and -E (either may be NULL), in sacct's time syntax:
- * YYYY-MM-DD[THH:MM[:SS]], now[{+|-}N[seconds|minutes|hours|days|
+ * YYYY-MM-DD[THH:MM[:SS]], MMDD[YY], MM/DD[/YY] and MM.DD[.YY] (the
+ * year of now when none is given, YY as 20YY) each with [-HH:MM[:SS]],
+ * HH:MM[:SS] (today), now[{+|-}N[seconds|minutes|hours|days|
  * weeks]], today, midnight, noon; now is this machine's civil time
  * (sp_civil_local).  A job is then selected as sacct selects it: one that
  * was eligible or running during the window; with -s, one that was in
