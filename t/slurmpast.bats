@@ -1401,6 +1401,10 @@ rollout_sh() {
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	[ "${stderr_lines[-1]}" = "slurmpast: rollout.sh: no history for job name 'rollout-gen', user bob, partition gpu, with GPUs; no workload of bob's is near it" ]
+	# a user with no history (root, say): who ran it, and -u
+	run --separate-stderr env USER=ghost slurmpast --demo --advise rollout.sh --diff
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[-1]}" = "slurmpast: rollout.sh: no history for job name 'rollout-gen', user ghost, partition gpu, with GPUs; the name ran for other users: alice/gpu/gpu/rollout-gen (1098 runs) (-u alice advises from theirs)" ]
 	fake_sacct
 	for args in "--advise nosuch.sh" "--advise rollout.sh --overview" \
 	    "--advise rollout.sh -u alice,bob" "--advise rollout.sh -r gpu" \
