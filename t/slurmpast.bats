@@ -696,8 +696,8 @@ The value of following the advice" ]
 	[ "$(jq -r 'select(.section == "headline") | .jobs' <<<"$output")" = 3611 ]
 	# sp-hang's own "section" is the row's kind
 	[ "$(jq -r 'select(.section == "hangs") | .row' <<<"$output" | head -1)" = record ]
-	# the problem jobs as on the screen, their own finding beside
-	[ "$(jq -s 'map(select(.section == "problems")) | length' <<<"$output")" -eq 25 ]
+	# every problem job (--json is whole), their own finding beside
+	[ "$(jq -s 'map(select(.section == "problems")) | length' <<<"$output")" -eq 583 ]
 	[ "$(jq -r 'select(.section == "problems") | .jobid' <<<"$output" | head -1)" = 53904442 ]
 	# numbers are numbers
 	jq -s -e 'map(select(.section == "cost" and .resource == "memory")) |
@@ -715,6 +715,17 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --demo --json --overview --nodes
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
 	  "headline overview nodes exclude " ]
+}
+
+@test "--json is whole: every problem job, or a record saying how many more" {
+	run --separate-stderr slurmpast --demo --json --problems
+	[ "$status" -eq 0 ]
+	n=$(jq -r 'select(.section == "problems") | .jobid' <<<"$output" | wc -l)
+	[ "$n" -eq 583 ]
+	[ "$(jq -r 'select(.left_out) | .left_out' <<<"$output")" = "" ]
+	run --separate-stderr slurmpast --demo --json --problems --top 3
+	[ "$(jq -r 'select(.section == "problems" and .jobid) | .jobid' <<<"$output" | wc -l)" -eq 3 ]
+	[ "${lines[-1]}" = '{"section":"problems","left_out":580,"more":"slurmpast --json --top 0 gives every one"}' ]
 }
 
 @test "--json of a history with no problem job: every section still comes" {
