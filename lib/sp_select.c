@@ -142,6 +142,31 @@ sp_select_add(struct sp_select *s, enum sp_select_opt opt, const char *arg,
 }
 
 int
+sp_select_not_state(struct sp_select *s, const char *arg, struct sp_buf *err)
+{
+	const char *p = arg, *end = arg + strlen(arg);
+
+	for (;;) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *stop = comma ? comma : end;
+		const char *name = state_name(p, (size_t)(stop - p));
+
+		if (name == NULL) {
+			sp_buf_printf(err, "--not-state: unknown state '%.*s' "
+				      "(sacct's states, as -s takes them)",
+				      (int)(stop - p), p);
+			return -1;
+		}
+		sp_names_add(&s->not_state, name, strlen(name));
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	s->has_not_state = 1;
+	return 0;
+}
+
+int
 sp_select_failed(struct sp_select *s, struct sp_buf *err)
 {
 	if (s->given[SP_SEL_STATE]) {
@@ -361,7 +386,7 @@ sp_select_window(struct sp_select *s, const char *since, const char *until,
 int
 sp_select_any(const struct sp_select *s)
 {
-	if (s->failed || s->window)
+	if (s->failed || s->window || s->has_not_state)
 		return 1;
 	for (int i = 0; i < SP_SEL_N; i++)
 		if (s->given[i])
@@ -393,7 +418,7 @@ sp_select_columns(const struct sp_select *s, struct sp_jobcols *c,
 	for (int i = 0; i < SP_SEL_N; i++)
 		if (s->given[i])
 			need(c, r, opt_columns[i]);
-	if (s->failed)
+	if (s->failed || s->has_not_state)
 		need(c, r, "state");
 	/* The window reads whichever of the times a record has. */
 	if (s->window) {
@@ -582,6 +607,9 @@ sp_select_match(struct sp_select *s, const struct sp_job *j)
 	if (s->given[SP_SEL_STATE] && !s->window &&
 	    !in_list(&l[SP_SEL_STATE], j->state.p, j->state.n))
 		return 0;
+	if (s->has_not_state &&
+	    in_list(&s->not_state, j->state.p, j->state.n))
+		return 0;
 	if (s->given[SP_SEL_NAME] &&
 	    !in_list(&l[SP_SEL_NAME], j->name.p, j->name.n))
 		return 0;
@@ -604,6 +632,7 @@ sp_select_free(struct sp_select *s)
 	for (int i = 0; i < SP_SEL_N; i++)
 		sp_names_free(&s->list[i]);
 	sp_names_free(&s->scratch);
+	sp_names_free(&s->not_state);
 	sp_intern_free(&s->nodes);
 	sp_jobspec_free(&s->jobs);
 }

@@ -1443,3 +1443,33 @@ rollout_sh() {
 	grep -qx -- '2026-01-01' "$FAKE_SACCT_LOG"
 	grep -qx -- 'alice' "$FAKE_SACCT_LOG"
 }
+
+@test "--table, --csv, --not-state: reportseff's habits" {
+	# one row a job the view shows, as sp-show --table has it
+	run --separate-stderr slurmpast --demo --table -s OOM -r cpu
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "slurmpast: --demo: a synthetic history, not a real cluster's record" ]
+	[ "$output" = "$(sp-fetch --demo | sp-select -s OOM -r cpu | sp-show --table --no-logs)" ]
+	[ "${lines[0]}" = "$(printf 'jobid\tname\tstate\telapsed_s\ttime_eff\tcpu_eff\tmem_eff\tgpu_eff\texit_code')" ]
+	run --separate-stderr slurmpast --demo --table --plain -s OOM -r cpu
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+	[[ "${lines[1]}" == "jobid "*" exit" ]]
+	# --csv: that table as CSV, a job id's too
+	run --separate-stderr slurmpast --demo --csv 51031108
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = '"jobid","name","state","elapsed_s","time_eff","cpu_eff","mem_eff","gpu_eff","exit_code"' ]
+	[[ "${lines[1]}" == '"51031108","dedup-tables","COMPLETED",'* ]]
+	[ "${#lines[@]}" -eq 2 ]
+	# --not-state: every state but these
+	run --separate-stderr slurmpast --demo --table --not-state CD,CA,TO,F,OOM,NF
+	[ "$(printf '%s\n' "${lines[@]}" | tail -n +2 | cut -f3 | sort -u | tr '\n' ' ')" = "PENDING RUNNING " ]
+	run --separate-stderr slurmpast --demo --table --not-state CD
+	[ "$(printf '%s\n' "${lines[@]}" | tail -n +2 | cut -f3 | grep -c '^COMPLETED$')" -eq 0 ]
+	[ "${#lines[@]}" -eq "$(sp-fetch --demo | sp-select --not-state CD | wc -l)" ]
+	run --separate-stderr slurmpast --demo --not-state ZZ
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --not-state: unknown state 'ZZ' (sacct's states, as -s takes them)" ]
+	run --separate-stderr slurmpast --demo --table --overview
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --table is one row a job: leave out sections and --advise" ]
+}
