@@ -716,6 +716,7 @@ main(int argc, char **argv)
 	if (o.demo_clock) {
 		sp_fmt_time(&msg, sp_demo_now());
 		printf("%s\n", sp_buf_str(&msg));
+		sp_buf_free(&msg);
 		sp_stdout_close();
 		return SP_EXIT_OK;
 	}
