@@ -117,7 +117,7 @@ users_text(const struct sp_headline *h, struct sp_buf *b)
 void
 sp_headline_window(const struct sp_headline *h, struct sp_buf *b)
 {
-	sp_buf_printf(b, "%ld jobs", h->runs);
+	sp_buf_printf(b, "%ld %s", h->runs, h->runs == 1 ? "job" : "jobs");
 	if (h->nusers > 0) {
 		sp_buf_adds(b, " of ");
 		users_text(h, b);
@@ -128,7 +128,8 @@ sp_headline_window(const struct sp_headline *h, struct sp_buf *b)
 		sp_buf_adds(b, ", none ended");
 	if (h->source != NULL && *h->source)
 		sp_buf_printf(b, ", %s", h->source);
-	sp_buf_printf(b, ", in %ld workloads", h->workloads);
+	sp_buf_printf(b, ", in %ld %s", h->workloads,
+		      h->workloads == 1 ? "workload" : "workloads");
 	if (h->shown >= 0)
 		sp_buf_printf(b, ": every run of the workloads of the %ld jobs "
 			      "shown (%s)", h->shown, h->view ? h->view : "");

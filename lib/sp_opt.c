@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sp_opt.h"
 #include "sp_util.h"
@@ -33,6 +34,11 @@ static const struct option term_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+static const struct option pager_options[] = {
+	{ "no-pager", no_argument, NULL, SP_OPT_NO_PAGER },
+	{ NULL, 0, NULL, 0 }
+};
+
 static size_t
 options_count(const struct option *opts)
 {
@@ -59,7 +65,7 @@ options_merge(const struct option *own, const struct sp_opts *o)
 {
 	size_t n = 0, cap = options_count(own) + options_count(help_options)
 	    + options_count(format_options) + options_count(log_options)
-	    + options_count(term_options) + 1;
+	    + options_count(term_options) + options_count(pager_options) + 1;
 	struct option *all = sp_xcalloc(cap, sizeof *all);
 
 	options_append(all, &n, own);
@@ -70,6 +76,8 @@ options_merge(const struct option *own, const struct sp_opts *o)
 		options_append(all, &n, log_options);
 	if (o->term != NULL)
 		options_append(all, &n, term_options);
+	if (o->no_pager != NULL)
+		options_append(all, &n, pager_options);
 	return all;
 }
 
@@ -133,6 +141,11 @@ sp_getopt(int argc, char *const argv[], const char *own_short,
 			free(o->longopts);
 			o->longopts = NULL;
 			logs_settle(o->logs);
+			/* A person at a terminal reads the table, as the
+			 * front door shows it; a pipe gets the records. */
+			if (o->no_pager != NULL && o->fmt_opt == NULL &&
+			    !o->formatless && isatty(STDOUT_FILENO))
+				o->fmt = SP_FMT_PLAIN;
 			return -1;
 		case 'h':
 			help(o);
@@ -153,6 +166,9 @@ sp_getopt(int argc, char *const argv[], const char *own_short,
 			break;
 		case SP_OPT_NO_COLOR:
 			o->term->no_color = 1;
+			break;
+		case SP_OPT_NO_PAGER:
+			*o->no_pager = 1;
 			break;
 		case ':':
 			sp_die(SP_EXIT_USAGE, "option '%s' needs a value",

@@ -25,7 +25,8 @@
  * 0; --version the name and version; two different formats are a usage
  * error ("--json and --plain are different outputs: choose one", never
  * the last one wins); a missing value or an unknown option is one line
- * and exit 2.
+ * and exit 2.  Their --help lines are the program's own text
+ * (SP_PAGER_HELP for --no-pager).
  */
 #ifndef SP_OPT_H
 #define SP_OPT_H
@@ -34,7 +35,7 @@
 #include "sp_record.h"
 
 enum { SP_OPT_VERSION = 0x1010, SP_OPT_NO_LOGS, SP_OPT_LOG_DIR,
-	SP_OPT_ASCII, SP_OPT_NO_COLOR };
+	SP_OPT_ASCII, SP_OPT_NO_COLOR, SP_OPT_NO_PAGER };
 
 /* Where the programs that show a job look for its logs (sp-show,
  * sp-browse): --no-logs, and --log-dir dir, repeatable, searched first.
@@ -64,6 +65,11 @@ struct sp_opts {
 				 * in here */
 	struct sp_term_opts *term;	/* non-NULL: the terminal options,
 				 * filled in here */
+	int *no_pager;		/* non-NULL: a stage read on a terminal as
+				 * slurmpast is: --no-pager, set here, and
+				 * with no format asked for, --plain when
+				 * standard output is a terminal (the stage
+				 * pages it: sp_pager_start) */
 	const char *fmt_opt;	/* the option that chose it; NULL: none */
 	char *shortopts;	/* ":h" and the program's own, while parsing */
 	struct option *longopts;	/* the program's own and the shared */
@@ -76,6 +82,9 @@ struct sp_opts {
  * longindex as getopt_long's (the program's own come first, so an index
  * into own_long), or NULL.
  */
+#define SP_PAGER_HELP \
+"      --no-pager          never through a pager, even on a terminal\n"
+
 int sp_getopt(int argc, char *const argv[], const char *own_short,
 	      const struct option *own_long, int *longindex,
 	      struct sp_opts *o);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sp_pager.h"
+#include "sp_term.h"
 #include "sp_util.h"
 
 #define SP_PAGER_DEFAULT "less -FRX"
@@ -117,6 +118,17 @@ sp_pager_start(int off)
 	if (off || cmd == NULL || pager_pid > 0 || !isatty(STDOUT_FILENO) ||
 	    (term != NULL && strcmp(term, "dumb") == 0))
 		return 0;
+	/* From here standard output is the pager's pipe: a width asked for
+	 * later (a table fitted as it ends) is still the terminal's. */
+	if (getenv("COLUMNS") == NULL) {
+		int w = sp_term_width(STDOUT_FILENO);
+		char cols[24];
+
+		if (w > 0) {
+			snprintf(cols, sizeof cols, "%d", w);
+			setenv("COLUMNS", cols, 1);
+		}
+	}
 	argv = split(cmd, &copy);
 	if (argv[0] == NULL || pipe(data) != 0) {
 		free(argv);

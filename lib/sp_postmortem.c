@@ -578,6 +578,13 @@ gauge_memory(const struct draw *D, struct sp_buf *b)
 		sp_fmt_bytes(&t, c->mem_limit_b);
 		sp_buf_adds(&t, c->nodes > 1 ? " limit per node" : " limit");
 		gauge(D, b, "memory", NAN, c->mem_limit_b, oom, t.p);
+	} else if (!sp_known(j->max_rss_b)) {
+		/* No peak recorded: no bar, neither full nor empty (an OOM
+		 * kill says the limit was reached, not how the job got
+		 * there). */
+		of_limit(&t, sp_fmt_bytes, c->mem_limit_b,
+			 c->nodes > 1 ? " per node" : "", c->mem_used);
+		gauge(D, b, "memory", NAN, NAN, 0, t.p);
 	} else {
 		of_limit(&t, sp_fmt_bytes, c->mem_limit_b,
 			 c->nodes > 1 ? " per node" : "", c->mem_used);

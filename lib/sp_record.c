@@ -795,6 +795,58 @@ sp_writer_width(struct sp_writer *w, size_t width)
 }
 
 void
+sp_writer_plain_columns(struct sp_writer *w, const char *const *names)
+{
+	w->plain_only = names;
+}
+
+static int
+plain_shown(const struct sp_writer *w, const char *name)
+{
+	if (w->plain_only == NULL)
+		return 1;
+	for (const char *const *n = w->plain_only; *n; n++)
+		if (strcmp(*n, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The columns --plain does not show taken out of its table. */
+static void
+plain_select(struct sp_writer *w)
+{
+	size_t rows, keep = 0, k = 0;
+	size_t *map;
+
+	if (w->plain_only == NULL || w->ncols == 0)
+		return;
+	map = sp_xcalloc(w->ncols, sizeof *map);
+	for (size_t c = 0; c < w->ncols; c++)
+		if (plain_shown(w, w->cols[c]))
+			map[keep++] = c;
+	if (keep == 0 || keep == w->ncols) {
+		free(map);
+		return;
+	}
+	rows = w->nplain / w->ncols;
+	for (size_t r = 0; r < rows; r++)
+		for (size_t i = 0; i < keep; i++)
+			w->plain_off[k++] = w->plain_off[r * w->ncols + map[i]];
+	for (size_t c = 0, i = 0; c < w->ncols; c++)
+		if (i < keep && map[i] == c)
+			i++;
+		else
+			free(w->cols[c]);
+	for (size_t i = 0; i < keep; i++) {
+		w->kinds[i] = w->kinds[map[i]];
+		w->cols[i] = w->cols[map[i]];
+	}
+	w->ncols = keep;
+	w->nplain = k;
+	free(map);
+}
+
+void
 sp_writer_column(struct sp_writer *w, const char *name)
 {
 	size_t kcap = w->colcap;
@@ -1381,8 +1433,10 @@ sp_writer_finish(struct sp_writer *w)
 {
 	if (!w->header_done)
 		sp_writer_header(w);
-	if (w->fmt == SP_FMT_PLAIN)
+	if (w->fmt == SP_FMT_PLAIN) {
+		plain_select(w);
 		plain_flush(w);
+	}
 	fflush(w->out);
 	for (size_t i = 0; i < w->ncols; i++)
 		free(w->cols[i]);

@@ -147,6 +147,7 @@ struct sp_writer {
 	size_t nplain;
 	size_t plaincap;
 	size_t width;		/* --plain fits in this many cells; 0 any */
+	const char *const *plain_only;	/* --plain shows these; NULL all */
 	struct sp_buf rawbuf;	/* escaping for sp_writer_raw/num */
 	struct sp_buf line;	/* the TSV record being written */
 };
@@ -160,6 +161,12 @@ struct sp_writer {
 void sp_writer_init(struct sp_writer *w, FILE *out, enum sp_format fmt);
 /* Another width to fit --plain to (a --width option); 0: no limit. */
 void sp_writer_width(struct sp_writer *w, size_t width);
+/*
+ * The columns --plain shows, a list ending in NULL, kept by the caller:
+ * a person reads a row of a screen, not the record's every column (the
+ * other formats keep them all).  Columns not written are ignored.
+ */
+void sp_writer_plain_columns(struct sp_writer *w, const char *const *names);
 void sp_writer_column(struct sp_writer *w, const char *name);
 /* A column whose kind its name does not tell (a count named "jobs"). */
 void sp_writer_column_kind(struct sp_writer *w, const char *name,

@@ -1308,10 +1308,14 @@ rule_exit(struct ctx *x)
 		if (named)
 			ev(x, "Exited %.0f, and %s to confirm it.",
 			   code, why);
-		else if (code == 1)
+		else if (code == 1 && sp_positive(sp_job_gpus(j)))
 			ev(x, "Exited 1, and %s to explain it. 1 is "
 			   "what an uncaught exception gives (Python), and a "
 			   "GPU out of memory looks the same from here.", why);
+		else if (code == 1)
+			/* No GPU held: no GPU to run out of memory. */
+			ev(x, "Exited 1, and %s to explain it. 1 is "
+			   "what an uncaught exception gives (Python).", why);
 		else
 			ev(x, "Exited %.0f, but %s to explain it.",
 			   code, why);

@@ -263,6 +263,33 @@ chosen(struct finder *f, struct sp_buf *note)
 		    "in the script chooses)");
 }
 
+/* 1 when some workload of the set is the user's. */
+static int
+user_has_history(const struct finder *f)
+{
+	size_t n = strlen(f->user);
+
+	for (size_t i = 0; i < f->set->n; i++) {
+		const struct sp_wl *x = &f->set->v[i];
+
+		if (x->keylen > n && x->key[n] == '/' &&
+		    memcmp(x->key, f->user, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The user of a workload key, as -u takes it. */
+static void
+hint_user(struct sp_buf *b, const struct sp_wl *x)
+{
+	const char *slash = memchr(x->key, '/', x->keylen);
+
+	if (slash != NULL && slash > x->key)
+		sp_buf_printf(b, " (-u %.*s advises from theirs)",
+			      (int)(slash - x->key), x->key);
+}
+
 static void
 nothing(struct finder *f, struct sp_buf *why)
 {
@@ -293,6 +320,11 @@ nothing(struct finder *f, struct sp_buf *why)
 	if (f->others.n > 0) {
 		sp_buf_printf(why, "; the name ran for other users: ");
 		name_some(why, f, &f->others, 0, SP_NEAR_NAMES);
+		hint_user(why, &f->set->v[f->others.v[0].i]);
+	} else if (!user_has_history(f)) {
+		/* Whose script it is was guessed from $USER (root, say). */
+		sp_buf_printf(why, "; %s has no job in this history: -u "
+			      "names whose script it is", f->user);
 	} else {
 		sp_buf_printf(why, "; no workload of %s's is near it",
 			      f->user);

@@ -142,6 +142,31 @@ sp_select_add(struct sp_select *s, enum sp_select_opt opt, const char *arg,
 }
 
 int
+sp_select_not_state(struct sp_select *s, const char *arg, struct sp_buf *err)
+{
+	const char *p = arg, *end = arg + strlen(arg);
+
+	for (;;) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *stop = comma ? comma : end;
+		const char *name = state_name(p, (size_t)(stop - p));
+
+		if (name == NULL) {
+			sp_buf_printf(err, "--not-state: unknown state '%.*s' "
+				      "(sacct's states, as -s takes them)",
+				      (int)(stop - p), p);
+			return -1;
+		}
+		sp_names_add(&s->not_state, name, strlen(name));
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	s->has_not_state = 1;
+	return 0;
+}
+
+int
 sp_select_failed(struct sp_select *s, struct sp_buf *err)
 {
 	if (s->given[SP_SEL_STATE]) {
@@ -195,12 +220,90 @@ delta(const char *p, int64_t *out)
 	return -1;
 }
 
+/* n digits at p as a number, or -1. */
+static int
+digits(const char *p, size_t n)
+{
+	int v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	return v;
+}
+
+/* HH:MM[:SS], the whole of s[0..n), as seconds into the day; -1 if not. */
+static int64_t
+clock_time(const char *s, size_t n)
+{
+	int h, m, sec = 0;
+
+	if ((n != 5 && n != 8) || s[2] != ':' || (n == 8 && s[5] != ':'))
+		return -1;
+	h = digits(s, 2);
+	m = digits(s + 3, 2);
+	if (n == 8)
+		sec = digits(s + 6, 2);
+	if (h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec > 59)
+		return -1;
+	return h * 3600 + m * 60 + sec;
+}
+
+/*
+ * sacct's dates without a year first: MMDD[YY], MM/DD[/YY], MM.DD[.YY],
+ * the whole of s[0..n), as the day's midnight; a missing year is the
+ * year of now, YY is 20YY.  0, or -1.
+ */
+static int
+month_day(const char *s, size_t n, int64_t now, int64_t *out)
+{
+	int mo, d, y = -1, cm, cd;
+	int64_t days, cy;
+
+	if (n == 4 || n == 6) {
+		mo = digits(s, 2);
+		d = digits(s + 2, 2);
+		if (n == 6)
+			y = digits(s + 4, 2);
+	} else if ((n == 5 || n == 8) && (s[2] == '/' || s[2] == '.') &&
+		   (n == 5 || s[5] == s[2])) {
+		mo = digits(s, 2);
+		d = digits(s + 3, 2);
+		if (n == 8)
+			y = digits(s + 6, 2);
+	} else {
+		return -1;
+	}
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || (n == 6 || n == 8 ?
+	    y < 0 : 0))
+		return -1;
+	sp_civil_from_days((now - ((now % 86400) + 86400) % 86400) / 86400,
+			   &cy, &cm, &cd);
+	if (y >= 0)
+		cy = 2000 + y;
+	days = sp_days_from_civil(cy, mo, d);
+	/* No 31st of April: the day must be the date it names. */
+	{
+		int64_t yy;
+		int mm, dd;
+
+		sp_civil_from_days(days, &yy, &mm, &dd);
+		if (mm != mo || dd != d)
+			return -1;
+	}
+	*out = days * 86400;
+	return 0;
+}
+
 int
 sp_select_time(const char *spec, int64_t now, int64_t *out)
 {
 	char iso[20];
 	size_t n = strlen(spec);
-	int64_t d, day = now - ((now % 86400) + 86400) % 86400;
+	int64_t d, day = now - ((now % 86400) + 86400) % 86400, tod;
+	const char *dash;
 
 	if (strcasecmp(spec, "now") == 0) {
 		*out = now;
@@ -221,6 +324,24 @@ sp_select_time(const char *spec, int64_t now, int64_t *out)
 		*out = day + 43200;
 		return 0;
 	}
+	/* HH:MM[:SS]: today at that time. */
+	if ((tod = clock_time(spec, n)) >= 0) {
+		*out = day + tod;
+		return 0;
+	}
+	/* MMDD[YY], MM/DD[/YY], MM.DD[.YY], each [-HH:MM[:SS]]. */
+	dash = strchr(spec, '-');
+	if (n < 10 || spec[4] != '-' || spec[7] != '-') {
+		size_t dn = dash ? (size_t)(dash - spec) : n;
+
+		if (month_day(spec, dn, now, &d) != 0)
+			return -1;
+		tod = 0;
+		if (dash && (tod = clock_time(dash + 1, n - dn - 1)) < 0)
+			return -1;
+		*out = d + tod;
+		return 0;
+	}
 	/* YYYY-MM-DD, and the time of day completed with zeros. */
 	if (n != 10 && n != 16 && n != 19)
 		return -1;
@@ -233,8 +354,10 @@ int
 sp_select_window(struct sp_select *s, const char *since, const char *until,
 		 int64_t now, struct sp_buf *err)
 {
-	static const char forms[] = "YYYY-MM-DD[THH:MM[:SS]], or now-N "
-		"with seconds, minutes, hours, days or weeks";
+	static const char forms[] = "YYYY-MM-DD[THH:MM[:SS]], MMDD[YY], "
+		"MM/DD[/YY] or MM.DD[.YY] with [-HH:MM[:SS]], HH:MM[:SS], "
+		"today, midnight, noon, or now-N with seconds, minutes, "
+		"hours, days or weeks";
 
 	if (since != NULL) {
 		if (sp_select_time(since, now, &s->since) != 0) {
@@ -263,7 +386,7 @@ sp_select_window(struct sp_select *s, const char *since, const char *until,
 int
 sp_select_any(const struct sp_select *s)
 {
-	if (s->failed || s->window)
+	if (s->failed || s->window || s->has_not_state)
 		return 1;
 	for (int i = 0; i < SP_SEL_N; i++)
 		if (s->given[i])
@@ -295,7 +418,7 @@ sp_select_columns(const struct sp_select *s, struct sp_jobcols *c,
 	for (int i = 0; i < SP_SEL_N; i++)
 		if (s->given[i])
 			need(c, r, opt_columns[i]);
-	if (s->failed)
+	if (s->failed || s->has_not_state)
 		need(c, r, "state");
 	/* The window reads whichever of the times a record has. */
 	if (s->window) {
@@ -484,6 +607,9 @@ sp_select_match(struct sp_select *s, const struct sp_job *j)
 	if (s->given[SP_SEL_STATE] && !s->window &&
 	    !in_list(&l[SP_SEL_STATE], j->state.p, j->state.n))
 		return 0;
+	if (s->has_not_state &&
+	    in_list(&s->not_state, j->state.p, j->state.n))
+		return 0;
 	if (s->given[SP_SEL_NAME] &&
 	    !in_list(&l[SP_SEL_NAME], j->name.p, j->name.n))
 		return 0;
@@ -506,6 +632,7 @@ sp_select_free(struct sp_select *s)
 	for (int i = 0; i < SP_SEL_N; i++)
 		sp_names_free(&s->list[i]);
 	sp_names_free(&s->scratch);
+	sp_names_free(&s->not_state);
 	sp_intern_free(&s->nodes);
 	sp_jobspec_free(&s->jobs);
 }

@@ -57,6 +57,9 @@ struct sp_select {
 	struct sp_names list[SP_SEL_N];
 	int given[SP_SEL_N];
 	int failed;		/* --failed: the states sp_job_failed names */
+	/* --not-state (reportseff's, not sacct's): the states left out */
+	struct sp_names not_state;
+	int has_not_state;
 	/* -S/-E (sp_select_window): civil seconds, as sp_parse_time. */
 	int window;
 	int has_since, has_until;
@@ -75,7 +78,9 @@ int sp_select_add(struct sp_select *s, enum sp_select_opt opt,
 		  const char *arg, struct sp_buf *err);
 /*
  * -S and -E (either may be NULL), in sacct's time syntax:
- * YYYY-MM-DD[THH:MM[:SS]], now[{+|-}N[seconds|minutes|hours|days|
+ * YYYY-MM-DD[THH:MM[:SS]], MMDD[YY], MM/DD[/YY] and MM.DD[.YY] (the
+ * year of now when none is given, YY as 20YY) each with [-HH:MM[:SS]],
+ * HH:MM[:SS] (today), now[{+|-}N[seconds|minutes|hours|days|
  * weeks]], today, midnight, noon; now is this machine's civil time
  * (sp_civil_local).  A job is then selected as sacct selects it: one that
  * was eligible or running during the window; with -s, one that was in
@@ -87,6 +92,13 @@ int sp_select_window(struct sp_select *s, const char *since,
 /* A time in sacct's syntax (above) as civil seconds: 0, or -1. */
 int sp_select_time(const char *spec, int64_t now, int64_t *out);
 
+/*
+ * --not-state: the jobs whose state is none of these (a comma list of
+ * sacct's names or abbreviations, as -s), as reportseff takes it.  0, or
+ * -1 with a message in err.
+ */
+int sp_select_not_state(struct sp_select *s, const char *arg,
+			struct sp_buf *err);
 /* --failed; with -s given, or -s after it, a usage error in err. */
 int sp_select_failed(struct sp_select *s, struct sp_buf *err);
 /* 1 when any option narrows the selection. */

@@ -37,7 +37,8 @@ static const char usage_text[] =
 "       sp-fetch --input file [--fields list] [--site file [--local-site]]\n"
 "                [selection ...]\n"
 "       sp-fetch --demo [--demo-jobs n] [--transcripts dir] [selection ...]\n"
-"       sp-fetch --demo-sacct [--demo-jobs n]\n";
+"       sp-fetch --demo-sacct [--demo-jobs n]\n"
+"       sp-fetch --demo-clock\n";
 
 static const char help_text[] =
 "\n"
@@ -70,6 +71,8 @@ static const char help_text[] =
 "      --demo-jobs n       its size, about n allocations, never fewer than\n"
 "                          its 1,729 named cases (implies --demo)\n"
 "      --demo-sacct        write the demo as the sacct text it stands for\n"
+"      --demo-clock        write the moment the demo was read: with --demo,\n"
+"                          now, today and now-N count back from it\n"
 "      --transcripts dir   also write where part of the demo was submitted\n"
 "                          from (sessions, a driver's log), for sp-attr\n"
 "The store of finished records (sacct asked only for what is new):\n"
@@ -94,7 +97,7 @@ enum {
 	OPT_DEMO, OPT_DEMO_JOBS, OPT_DEMO_SACCT, OPT_STATS, OPT_SITE,
 	OPT_LOCAL_SITE,
 	OPT_SACCT_ONLY, OPT_REFRESH, OPT_NO_CACHE,
-	OPT_TRANSCRIPTS, OPT_LIVE
+	OPT_TRANSCRIPTS, OPT_LIVE, OPT_DEMO_CLOCK
 };
 
 /* ----------------------------------------------------------- options */
@@ -185,6 +188,7 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 		{ "demo", no_argument, NULL, OPT_DEMO },
 		{ "demo-jobs", required_argument, NULL, OPT_DEMO_JOBS },
 		{ "demo-sacct", no_argument, NULL, OPT_DEMO_SACCT },
+		{ "demo-clock", no_argument, NULL, OPT_DEMO_CLOCK },
 		{ "stats", required_argument, NULL, OPT_STATS },
 		{ "site", required_argument, NULL, OPT_SITE },
 		{ "local-site", no_argument, NULL, OPT_LOCAL_SITE },
@@ -285,6 +289,9 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 			o->demo_sacct = 1;
 			o->demo = 1;
 			break;
+		case OPT_DEMO_CLOCK:
+			o->demo_clock = 1;
+			break;
 		case OPT_STATS:
 			o->stats = nonempty("--stats", optarg);
 			break;
@@ -349,6 +356,10 @@ validate(struct fetch_opts *o)
 		sp_die(SP_EXIT_USAGE, "--live reads the jobs running now "
 		    "from sstat: not with %s", o->input ? "--input" :
 		    "--demo");
+	if (o->demo_clock && (o->input || o->demo || o->live ||
+	    o->stats || o->site || o->since || o->until))
+		sp_die(SP_EXIT_USAGE, "--demo-clock writes the demo's clock "
+		    "alone: give it by itself");
 	if (o->demo_sacct && (o->steps || o->format_set || o->stats ||
 	    o->site))
 		sp_die(SP_EXIT_USAGE, "--demo-sacct writes sacct's own text: "
@@ -752,6 +763,13 @@ main(int argc, char **argv)
 			cluster = o.clusters;
 	}
 	sp_stdout_init();
+	if (o.demo_clock) {
+		sp_fmt_time(&msg, sp_demo_now());
+		printf("%s\n", sp_buf_str(&msg));
+		sp_buf_free(&msg);
+		sp_stdout_close();
+		return SP_EXIT_OK;
+	}
 	if (o.demo_sacct) {
 		if (sp_demo_write(stdout, o.demo_jobs) != 0)
 			sp_die(SP_EXIT_USAGE, "<stdout>:");

@@ -18,12 +18,14 @@
 #include "sp.h"
 #include "sp_opt.h"
 #include "sp_intern.h"
+#include "sp_pager.h"
 #include "sp_term.h"
 #include "sp_workload.h"
 
 static const char usage_text[] =
 	"usage: sp-hang [--summary] [--tsv | --plain | --json | --csv] "
-	"[file ...]\n";
+	"[--no-pager]\n"
+	"               [file ...]\n";
 
 static const char help_text[] =
 	"\n"
@@ -31,11 +33,15 @@ static const char help_text[] =
 	"with their kind, why, and the GPU- and core-hours they held:\n"
 	"      --summary           counts and the worst allocations instead\n"
 	"      --tsv, --plain, --json, --csv\n"
-	"                          records with a header (the default),\n"
-	"                          aligned text, JSON Lines, CSV\n";
+	"                          records with a header (the default into "
+	"a pipe),\n"
+	"                          aligned text (on a terminal, paged), "
+	"JSON Lines, CSV\n"
+	SP_PAGER_HELP;
 
 struct options {
 	int summary;
+	int no_pager;
 	enum sp_format fmt;
 	char **files;
 	size_t nfiles;
@@ -654,7 +660,8 @@ write_summary_plain(const struct summary *s)
 		sp_writer_init(&w, stdout, SP_FMT_PLAIN);
 		sp_writer_column(&w, "jobid");
 		sp_writer_column(&w, "workload");
-		sp_writer_column(&w, "elapsed_s");
+		/* A duration on the screen: no unit in its name. */
+		sp_writer_column_kind(&w, "elapsed", SP_KIND_SECONDS);
 		sp_writer_column(&w, "held_gpu_h");
 		sp_writer_column(&w, "held_core_h");
 		sp_writer_column(&w, "why");
@@ -715,6 +722,7 @@ parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	memset(o, 0, sizeof *o);
+	common.no_pager = &o->no_pager;
 	while ((c = sp_getopt(argc, argv, "", longopts, NULL,
 			      &common)) != -1)
 		if (c == OPT_SUMMARY)
@@ -726,7 +734,7 @@ parse_options(int argc, char **argv, struct options *o)
 
 /* The screen shows the run, not its seventy columns. */
 static const char *const plain_columns[] = { "jobid", "user", "name",
-	"state", "elapsed_s", "kind", "held_gpu_h", "held_core_h", "why",
+	"state", "elapsed", "kind", "held_gpu_h", "held_core_h", "why",
 	NULL };
 
 static void
@@ -735,8 +743,14 @@ start_records(struct sp_writer *w, const struct sp_reader *r,
 {
 	sp_writer_init(w, stdout, o->fmt);
 	if (o->fmt == SP_FMT_PLAIN) {
+		/* elapsed is a duration (a day and more: 1-18:00:00), so
+		 * its name carries no unit; its kind is said. */
 		for (size_t i = 0; plain_columns[i]; i++)
-			sp_writer_column(w, plain_columns[i]);
+			if (strcmp(plain_columns[i], "elapsed") == 0)
+				sp_writer_column_kind(w, "elapsed",
+						      SP_KIND_SECONDS);
+			else
+				sp_writer_column(w, plain_columns[i]);
 	} else {
 		sp_writer_columns_from(w, r);
 		sp_writer_column(w, "kind");
@@ -821,6 +835,8 @@ main(int argc, char **argv)
 	summary_init(&s);
 	if (!o.summary)
 		start_records(&w, &r, &o);
+	/* The width is taken (sp_writer_init) and the header read. */
+	sp_pager_start(o.no_pager);
 
 	while (sp_next_or_die(&r)) {
 		enum sp_hang_kind k;
@@ -869,6 +885,6 @@ main(int argc, char **argv)
 	summary_free(&s);
 	sp_buf_free(&text);
 	sp_reader_close(&r);
-	sp_stdout_close();
+	sp_pager_end();
 	return critical ? SP_EXIT_FAIL : SP_EXIT_OK;
 }

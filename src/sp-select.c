@@ -27,7 +27,8 @@ static const char usage_text[] =
 "                 [-A account[,account ...]]\n"
 "                 [-r partition[,partition ...]] [-s state[,state ...] | --failed]\n"
 "                 [--name name[,name ...]] [-N nodelist] [-q qos[,qos ...]]\n"
-"                 [-M cluster[,cluster ...]] [--attributed]\n"
+"                 [-M cluster[,cluster ...]] [--not-state state[,state ...]]\n"
+"                 [--attributed]\n"
 "                 [--keys | --workloads file]\n"
 "                 [--tsv | --plain | --json | --csv] [file ...]\n";
 
@@ -45,6 +46,7 @@ static const char help_text[] =
 "  -N, --nodelist list    jobs that ran on any of these nodes (a hostlist)\n"
 "  -q, --qos list         jobs of these QOS\n"
 "  -M, --clusters list    jobs of these clusters (all: every one)\n"
+"      --not-state list   jobs in none of these states (reportseff's option)\n"
 "      --attributed       jobs whose source is known (the column sp-attr adds)\n"
 "Output:\n"
 "      --keys             the workload_key of each chosen record, once\n"
@@ -52,7 +54,7 @@ static const char help_text[] =
 "                         (its workload_key column)\n"
 "      --tsv, --plain, --json, --csv   the output format (default --tsv)\n";
 
-enum { OPT_KEYS = 0x2000, OPT_WORKLOADS, OPT_ATTRIBUTED };
+enum { OPT_KEYS = 0x2000, OPT_WORKLOADS, OPT_ATTRIBUTED, OPT_NOT_STATE };
 
 struct options {
 	struct sp_select sel;
@@ -81,6 +83,7 @@ parse_options(int argc, char **argv, struct options *o)
 		SP_SELECT_OPTIONS,
 		{ "keys", no_argument, NULL, OPT_KEYS },
 		{ "attributed", no_argument, NULL, OPT_ATTRIBUTED },
+		{ "not-state", required_argument, NULL, OPT_NOT_STATE },
 		{ "workloads", required_argument, NULL, OPT_WORKLOADS },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -103,6 +106,10 @@ parse_options(int argc, char **argv, struct options *o)
 		case 'M': selection(o, SP_SEL_CLUSTER, optarg); break;
 		case SP_SEL_OPT_FAILED:
 			if (sp_select_failed(&o->sel, &err) < 0)
+				sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&err));
+			break;
+		case OPT_NOT_STATE:
+			if (sp_select_not_state(&o->sel, optarg, &err) < 0)
 				sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&err));
 			break;
 		case OPT_KEYS:

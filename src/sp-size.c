@@ -18,6 +18,7 @@
 
 #include "sp.h"
 #include "sp_opt.h"
+#include "sp_pager.h"
 #include "sp_intern.h"
 #include "sp_rules_history.h"
 #include "sp_site.h"
@@ -33,7 +34,8 @@ static const char usage_text[] =
 	"usage: sp-size [--findings | --findings-to file | --running |\n"
 	"               --cost [--attributed]]\n"
 	"               [--time] [--mem] [--cpus-per-task] [--gpus]\n"
-	"               [--tsv | --plain | --json | --csv] [file ...]\n"
+	"               [--tsv | --plain | --json | --csv] [--no-pager] "
+	"[file ...]\n"
 	"       sp-size --script script [--diff | --in-place "
 	"[--backup suffix]]\n"
 	"               [--add] [-u user] [--time] [--mem] "
@@ -76,8 +78,13 @@ static const char help_text[] =
 	"  -u, --user user         whose workload the script is (default: "
 	"$USER)\n"
 	"      --tsv, --plain, --json, --csv\n"
-	"                          records with a header (the default),\n"
-	"                          aligned text, JSON Lines, CSV\n";
+	"                          records with a header (the default into "
+	"a pipe),\n"
+	"                          aligned text (on a terminal, the columns "
+	"a person\n"
+	"                          reads, fitted to it and paged), JSON Lines, "
+	"CSV\n"
+	SP_PAGER_HELP;
 
 enum mode { MODE_ADVICE, MODE_FINDINGS, MODE_RUNNING, MODE_COST,
 	    MODE_SCRIPT };
@@ -95,6 +102,7 @@ struct options {
 	const char *findings_to;	/* the advice, and the findings here */
 	enum sp_format fmt;
 	int fmt_given;
+	int no_pager;
 	struct script_opts script;
 	int outs_given, backup_given;
 };
@@ -153,6 +161,7 @@ parse_options(int argc, char **argv, struct options *o)
 	int ch;
 
 	memset(o, 0, sizeof *o);
+	common.no_pager = &o->no_pager;
 	o->script.backup = "~";
 	o->script.flags = o->flags;
 	while ((ch = sp_getopt(argc, argv, "u:", longopts, NULL,
@@ -440,9 +449,13 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 		"workload_key", "flag", "runs", "verdict", "requested_text",
 		"suggestion", "sbatch", "observed_text", "basis", "caution",
 		"unit", "requested", "target", "observed", NULL };
+	/* A row a person reads on one line: the figures are in the texts. */
+	static const char *const plain[] = { "user", "workload", "flag",
+		"verdict", "requested_text", "suggestion", "basis", NULL };
 
 	struct sp_advice a = { 0 };
 
+	sp_writer_plain_columns(w, plain);
 	columns(w, cols);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct sp_hist *h = sp_histset_hist(set, i);
@@ -471,8 +484,11 @@ write_findings(const struct sp_findings *all, struct sp_writer *w)
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "jobid", "code", "severity", "evidence",
 		"action", NULL };
+	static const char *const plain[] = { "user", "workload", "jobid",
+		"code", "severity", "evidence", NULL };
 	int critical = 0;
 
+	sp_writer_plain_columns(w, plain);
 	columns(w, cols);
 	/* The texts are in record form already: built from fields. */
 	for (size_t i = 0; i < all->n; i++) {
@@ -685,11 +701,16 @@ main(int argc, char **argv)
 		return critical;
 	}
 	sp_writer_init(&w, stdout, o.fmt);
+	/* The input is read and the width taken: what is shown may be
+	 * paged. */
+	sp_pager_start(o.no_pager);
 	switch (o.mode) {
 	case MODE_ADVICE:
 		advice(&o, &set, &s, nodes, &w);
+		/* The file is records unless a format was asked for. */
 		if (o.findings_to != NULL)
-			critical = findings_to(o.findings_to, o.fmt, &set, &s);
+			critical = findings_to(o.findings_to, o.fmt_given ?
+			    o.fmt : SP_FMT_TSV, &set, &s);
 		break;
 	case MODE_FINDINGS:
 		critical = findings(&set, &s, &w);
@@ -714,7 +735,7 @@ main(int argc, char **argv)
 	sp_histset_free(&set);
 	sp_histset_free(&part);
 	sp_reader_close(&r);
-	sp_stdout_close();
+	sp_pager_end();
 	/* A critical finding is the answer the caller must not miss. */
 	return critical ? SP_EXIT_FAIL : SP_EXIT_OK;
 }

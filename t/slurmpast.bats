@@ -293,7 +293,7 @@ fake_advice() {
 	cat >"$bin/sp-size" <<FAKE
 #!/bin/sh
 case "\${1:-}" in
---findings|--cost) exec "$SP_BIN/sp-size" "\$@" ;;
+--findings|--cost|--running) exec "$SP_BIN/sp-size" "\$@" ;;
 --findings-to=*) "$SP_BIN/sp-size" --findings >"\${1#*=}" ;;
 *) cat >/dev/null ;;
 esac
@@ -701,13 +701,13 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --demo --json
 	[ "$status" -eq 1 ]
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
-	  "headline overview patterns problems hangs nodes exclude sizing cost backtest " ]
+	  "headline overview running patterns problems hangs nodes exclude sizing cost backtest " ]
 	[ "$(jq -r 'select(.section == "headline") | .lead' <<<"$output")" = idle ]
 	[ "$(jq -r 'select(.section == "headline") | .jobs' <<<"$output")" = 3611 ]
 	# sp-hang's own "section" is the row's kind
 	[ "$(jq -r 'select(.section == "hangs") | .row' <<<"$output" | head -1)" = record ]
-	# the problem jobs as on the screen, their own finding beside
-	[ "$(jq -s 'map(select(.section == "problems")) | length' <<<"$output")" -eq 25 ]
+	# every problem job (--json is whole), their own finding beside
+	[ "$(jq -s 'map(select(.section == "problems")) | length' <<<"$output")" -eq 583 ]
 	[ "$(jq -r 'select(.section == "problems") | .jobid' <<<"$output" | head -1)" = 53904442 ]
 	# the advice replayed: one record per flag, policy and evidence
 	[ "$(jq -s 'map(select(.section == "backtest")) | length' <<<"$output")" -eq 30 ]
@@ -731,6 +731,17 @@ The value of following the advice" ]
 	run --separate-stderr slurmpast --demo --json --overview --nodes
 	[ "$(jq -r .section <<<"$output" | uniq | tr '\n' ' ')" = \
 	  "headline overview nodes exclude " ]
+}
+
+@test "--json is whole: every problem job, or a record saying how many more" {
+	run --separate-stderr slurmpast --demo --json --problems
+	[ "$status" -eq 0 ]
+	n=$(jq -r 'select(.section == "problems") | .jobid' <<<"$output" | wc -l)
+	[ "$n" -eq 583 ]
+	[ "$(jq -r 'select(.left_out) | .left_out' <<<"$output")" = "" ]
+	run --separate-stderr slurmpast --demo --json --problems --top 3
+	[ "$(jq -r 'select(.section == "problems" and .jobid) | .jobid' <<<"$output" | wc -l)" -eq 3 ]
+	[ "${lines[-1]}" = '{"section":"problems","left_out":580,"more":"slurmpast --json --top 0 gives every one"}' ]
 }
 
 @test "--json of a history with no problem job: every section still comes" {
@@ -998,18 +1009,50 @@ same_records() {
 	# sp-fetch chose them: eligible or running during the window
 	n=$(sp-fetch --demo -S 2026-03-01 -E 2026-03-02 | sp-select -s CD,F,TO,OOM,CA,NF | tail -n +2 | wc -l)
 	[ "$n" -gt 0 ]
-	[ "${lines[2]}" = "$n jobs of alice, bob and carol, 2026-02-27 to 2026-03-02, since 2026-03-01 until 2026-03-02, in 30 workloads." ]
+	[ "${lines[1]}" = "Its clock reads 2026-03-16 09:30: now, today and now-N count back from there." ]
+	[ "${lines[3]}" = "$n jobs of alice, bob and carol, 2026-02-27 to 2026-03-02, since 2026-03-01 until 2026-03-02, in 30 workloads." ]
 	[ "${#stderr_lines[@]}" -eq 0 ]
-	# today is long after the demo: nothing of it ended in the last month
-	run --separate-stderr slurmpast --demo -S now-30days --overview
+}
+
+@test "--demo has its own clock: now, today and now-N count back from it" {
+	[ "$(sp-fetch --demo-clock)" = 2026-03-16T09:30:00 ]
+	run --separate-stderr sp-fetch --demo-clock --demo
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-fetch: --demo-clock writes the demo's clock alone: give it by itself" ]
+	# now-7days is 2026-03-09T09:30 on the demo's clock, whatever today is
+	[ "$(sp-fetch --demo -S now-7days | tail -n +2 | md5sum)" = \
+	  "$(sp-fetch --demo -S 2026-03-09T09:30 | tail -n +2 | md5sum)" ]
+	run --separate-stderr slurmpast --demo -S now-7days --overview
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"0 jobs, none ended, since now-30days"* ]]
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+	[ "${lines[1]}" = "Its clock reads 2026-03-16 09:30: now, today and now-N count back from there." ]
+	[ "${lines[4]}" = "101 jobs of alice, bob and carol, 2026-03-09 to 2026-03-13, since now-7days, in 20 workloads; 4 still running or pending, left out." ]
+	# nothing of the demo ended today, and no section shows its running jobs
+	run --separate-stderr slurmpast --demo -S today --overview
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: no job of the demo (its clock reads 2026-03-16 09:30) ended in the window (since today)" ]
+	# a JSON answer says the clock on standard error
+	run --separate-stderr slurmpast --demo -S now-1days --json
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[1]}" = "slurmpast: --demo: its clock reads 2026-03-16 09:30: now, today and now-N count back from there" ]
+	[[ "${lines[1]}" == '{"section":"running",'* ]]
+}
+
+@test "--demo --running: the demo's running jobs, as sp-size --running has them" {
+	run --separate-stderr slurmpast --demo --running
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "Running now" ]
+	n=$(sp-fetch --demo | sp-group | sp-size --running | cut -f4 | tail -n +2 | sort -u | wc -l)
+	[ "$n" -eq 3 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^job ')" -eq "$n" ]
+	[[ "$output" == *$'\nwarning   live-past-usual\n'* ]]
 }
 
 @test "a fixed history's window and job ids: the job shown whatever the window" {
 	run --separate-stderr slurmpast --demo -S 2026-03-01 -E 2026-03-02 51031108
 	[ "$status" -eq 0 ]
-	[[ "${lines[2]}" == "51031108  dedup-tables  COMPLETED exit 0"* ]]
+	[[ "${lines[3]}" == "51031108  dedup-tables  COMPLETED exit 0"* ]]
 	# standard input read twice (the ids, the window): kept
 	sp-fetch --demo-sacct >"$BATS_TEST_TMPDIR/dump.psv"
 	run --separate-stderr slurmpast --input - -S 2026-03-01 -E 2026-03-02 \
@@ -1062,17 +1105,16 @@ same_records() {
 	[ "$stderr" = "slurmpast: no job in - matches" ]
 }
 
-@test "a window where nothing has ended: said, not an error" {
+@test "a window where nothing has ended is an empty window: one line, exit 2" {
 	head -1 "$SP_TOP/t/fake/rows.psv" >"$BATS_TEST_TMPDIR/running.psv"
 	echo '2001|2001|train|alice|1000|lab|c1|gpu|normal|RUNNING|0:0|2026-01-05T10:00:00|2026-01-05T10:00:00|2026-01-05T10:00:10|Unknown|01:00:00|3600|02:00:00|8G|8|billing=8,cpu=8,mem=8G,node=1|8|1|n1|00:00:00|08:00:00||00:00:10|/home/alice/out.txt' \
 		>>"$BATS_TEST_TMPDIR/running.psv"
-	run --separate-stderr slurmpast --input "$BATS_TEST_TMPDIR/running.psv"
-	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "No job has ended yet" ]
-	[ "${lines[1]}" = "0 jobs, none ended, read from $BATS_TEST_TMPDIR/running.psv (site facts unknown: not asked of this machine), in 0 workloads; 1 still running or pending, left out." ]
-	[[ "$output" == *$'Workloads by compute\nNone with a run that ended.\n'* ]]
-	[[ "$output" == *$'No job failed or sat idle.'* ]]
-	[ "${lines[${#lines[@]} - 1]}" = "No advice: no run has ended." ]
+	for how in "" --json --html --overview; do
+		run --separate-stderr slurmpast $how --input "$BATS_TEST_TMPDIR/running.psv"
+		[ "$status" -eq 2 ] || { echo "$how: $status"; return 1; }
+		[ -z "$output" ]
+		[ "$stderr" = "slurmpast: no job in $BATS_TEST_TMPDIR/running.psv ended" ]
+	done
 }
 
 @test "more than three users are counted, not named" {
@@ -1386,6 +1428,10 @@ rollout_sh() {
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	[ "${stderr_lines[-1]}" = "slurmpast: rollout.sh: no history for job name 'rollout-gen', user bob, partition gpu, with GPUs; no workload of bob's is near it" ]
+	# a user with no history (root, say): who ran it, and -u
+	run --separate-stderr env USER=ghost slurmpast --demo --advise rollout.sh --diff
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[-1]}" = "slurmpast: rollout.sh: no history for job name 'rollout-gen', user ghost, partition gpu, with GPUs; the name ran for other users: alice/gpu/gpu/rollout-gen (1098 runs) (-u alice advises from theirs)" ]
 	fake_sacct
 	for args in "--advise nosuch.sh" "--advise rollout.sh --overview" \
 	    "--advise rollout.sh -u alice,bob" "--advise rollout.sh -r gpu" \
@@ -1412,4 +1458,34 @@ rollout_sh() {
 	[ "${lines[1]}" = "# slurmpast: --time 2:00:00 left as it is: needs 3 completed runs; there was 1" ]
 	grep -qx -- '2026-01-01' "$FAKE_SACCT_LOG"
 	grep -qx -- 'alice' "$FAKE_SACCT_LOG"
+}
+
+@test "--table, --csv, --not-state: reportseff's habits" {
+	# one row a job the view shows, as sp-show --table has it
+	run --separate-stderr slurmpast --demo --table -s OOM -r cpu
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "slurmpast: --demo: a synthetic history, not a real cluster's record" ]
+	[ "$output" = "$(sp-fetch --demo | sp-select -s OOM -r cpu | sp-show --table --no-logs)" ]
+	[ "${lines[0]}" = "$(printf 'jobid\tname\tstate\telapsed_s\ttime_eff\tcpu_eff\tmem_eff\tgpu_eff\texit_code')" ]
+	run --separate-stderr slurmpast --demo --table --plain -s OOM -r cpu
+	[ "${lines[0]}" = "Demo: a synthetic history (sp-fetch --demo), not a real cluster's record." ]
+	[[ "${lines[1]}" == "jobid "*" exit" ]]
+	# --csv: that table as CSV, a job id's too
+	run --separate-stderr slurmpast --demo --csv 51031108
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = '"jobid","name","state","elapsed_s","time_eff","cpu_eff","mem_eff","gpu_eff","exit_code"' ]
+	[[ "${lines[1]}" == '"51031108","dedup-tables","COMPLETED",'* ]]
+	[ "${#lines[@]}" -eq 2 ]
+	# --not-state: every state but these
+	run --separate-stderr slurmpast --demo --table --not-state CD,CA,TO,F,OOM,NF
+	[ "$(printf '%s\n' "${lines[@]}" | tail -n +2 | cut -f3 | sort -u | tr '\n' ' ')" = "PENDING RUNNING " ]
+	run --separate-stderr slurmpast --demo --table --not-state CD
+	[ "$(printf '%s\n' "${lines[@]}" | tail -n +2 | cut -f3 | grep -c '^COMPLETED$')" -eq 0 ]
+	[ "${#lines[@]}" -eq "$(sp-fetch --demo | sp-select --not-state CD | wc -l)" ]
+	run --separate-stderr slurmpast --demo --not-state ZZ
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --not-state: unknown state 'ZZ' (sacct's states, as -s takes them)" ]
+	run --separate-stderr slurmpast --demo --table --overview
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --table is one row a job: leave out sections and --advise" ]
 }

@@ -210,6 +210,8 @@ open_demo() {
 	term_wait_for "which workloads to show"
 	term_keys Enter Down Down Down Enter
 	term_wait_for "(*) bob"
+	# Enter toggles a box here: the bottom line says so
+	[[ "${lines[-1]}" == "Enter toggle "* ]]
 	term_keys q
 	term_wait_for "failed only, user bob"
 	local want

@@ -456,7 +456,10 @@ sinfo	0" ]
 	[[ "$stderr" == "sp-fetch: -s: unknown state 'NOSUCH' (sacct's states: "* ]]
 	run --separate-stderr sp-fetch --demo -S yesterday
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-fetch: -S: 'yesterday' is not a time (YYYY-MM-DD[THH:MM[:SS]], or now-N with seconds, minutes, hours, days or weeks)" ]
+	[ "$stderr" = "sp-fetch: -S: 'yesterday' is not a time (YYYY-MM-DD[THH:MM[:SS]], MMDD[YY], MM/DD[/YY] or MM.DD[.YY] with [-HH:MM[:SS]], HH:MM[:SS], today, midnight, noon, or now-N with seconds, minutes, hours, days or weeks)" ]
+	# every other form sacct takes, on the demo's clock
+	[ "$(sp-fetch --demo -S 03/10 | md5sum)" = "$(sp-fetch --demo -S 2026-03-10 | md5sum)" ]
+	[ "$(sp-fetch --demo -S 03.09.26-12:00 -E 0310 | md5sum)" = "$(sp-fetch --demo -S 2026-03-09T12:00 -E 2026-03-10 | md5sum)" ]
 	run --separate-stderr sp-fetch --demo -j 12_[3
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-fetch: '12_[3' is not a job id (123, 123_4, 123_[1-3,7], 123+1)" ]

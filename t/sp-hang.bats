@@ -40,7 +40,7 @@ setup() {
 @test "sp-hang --plain: the run, not its every column" {
 	run --separate-stderr sp-hang --plain "$IN"
 	[ "$status" -eq 1 ]	# a hang: a critical finding
-	expected="jobid    user  name             state      elapsed_s   kind         held_gpu_h  held_core_h  why
+	expected="jobid    user  name             state      elapsed     kind         held_gpu_h  held_core_h  why
 5100057  yz    node-evaluation  CANCELLED  1-18:00:00  hung               84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by uid 940740146
 5100001  yz    cot-exp          TIMEOUT      00:30:26  blocked             0.5          3.0  blocked, not slow: held 1 GPU for 00:30:26 with 0.50s of CPU until its 00:30:00 limit
 5100003  yz    prep             FAILED       00:10:00  hung                0.0          0.7  held 4 cores for 00:10:00 with 2.0s of CPU, then failed with exit code 1
@@ -84,7 +84,7 @@ Not counted as hangs: 1 run moving data (340.0 GiB moved), 1 whose state says wh
 
 The worst 3, by GPU-hours held:
 
-jobid    workload         elapsed_s   held_gpu_h  held_core_h  why
+jobid    workload         elapsed     held_gpu_h  held_core_h  why
 5100057  node-evaluation  1-18:00:00        84.0        336.0  held 2 GPUs for 42:00:00 with 0.54s of CPU, then was cancelled by uid 940740146
 5100001  cot-exp            00:30:26         0.5          3.0  blocked, not slow: held 1 GPU for 00:30:26 with 0.50s of CPU until its 00:30:00 limit
 5100003  prep               00:10:00         0.0          0.7  held 4 cores for 00:10:00 with 2.0s of CPU, then failed with exit code 1

@@ -496,6 +496,60 @@ pixels() {
 	grep -qF "<h2>$headline</h2>" "$BATS_TEST_TMPDIR/page.html"
 }
 
+# rows HTML WIDTH: each table of the page that starts with a header
+# (workload, node, jobid, user), as "lines/rows" once headless chromium
+# has laid it out WIDTH pixels wide: a row wrapped is a row more.  The
+# probe is appended to a copy: the page itself holds no script.
+rows() {
+	local profile
+	profile=$(mktemp -d "$BATS_TEST_TMPDIR/chromium.XXXXXX")
+	cat "$1" - >"$1.probe.html" <<'PROBE'
+<script>
+var out = [];
+document.querySelectorAll('pre').forEach(function (p) {
+	if (!/^(workload|node|jobid|user) /.test(p.textContent)) return;
+	var s = getComputedStyle(p);
+	var h = p.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+	var n = p.textContent.replace(/\n$/, '').split('\n').length;
+	out.push(n + '/' + Math.round(h / parseFloat(s.lineHeight)));
+});
+document.body.setAttribute('data-rows', out.join(' '));
+</script>
+PROBE
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$profile" --window-size="$2,800" \
+		--dump-dom "file://$1.probe.html" 2>/dev/null |
+		sed -n 's/.*data-rows="\([^"]*\)".*/\1/p'
+}
+
+@test "slurmpast --demo --html FILE: the page in the file; at 1280 px a table's rows unwrapped" {
+	need_xmllint
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr slurmpast --demo --html page.html
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	page_ok page.html
+	slurmpast --demo --html >stdout.html 2>/dev/null || true
+	cmp page.html stdout.html
+	run --separate-stderr slurmpast --demo --html=report
+	[ "$status" -eq 1 ]
+	cmp report page.html
+	# a job id after --html is still a job id
+	run --separate-stderr slurmpast --demo --html 51031108
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "slurmpast: --html is one page of every section: leave out job ids and section options" ]
+	run --separate-stderr slurmpast --demo --html "$BATS_TEST_TMPDIR/no/such.html"
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[-1]}" = "slurmpast: cannot create regular file '$BATS_TEST_TMPDIR/no/such.html': No such file or directory" ]
+	# the overview's table no narrower than its rows, the figures below
+	grep -q '^<pre style="min-width:min(100%,calc(87ch + 1.6rem))">$' page.html
+	command -v chromium >/dev/null || skip "chromium is not installed"
+	overview=$(rows "$BATS_TEST_TMPDIR/page.html" 1280 | cut -d' ' -f1)
+	[ "$overview" = 12/12 ]
+}
+
 @test "slurmpast --html: the view chooses the workloads, as on screen" {
 	need_xmllint
 	run --separate-stderr slurmpast --demo -u bob --failed --html
@@ -538,7 +592,7 @@ pixels() {
 	    "xdmod/accounting-logs.log:$xdmod:3" \
 	    "xdmod/utf8-multibyte-chars.log:$xdmod:3" \
 	    "hpc-cost-simulator/sacct-output-v2.txt:$hpc:3" \
-	    "slurm2sql/test-data1.txt::2" "slurm2sql/test-data3.txt::0"; do
+	    "slurm2sql/test-data1.txt::2"; do
 		file=${spec%%:*} rest=${spec#*:}
 		fields=${rest%:*} figures=${rest##*:}
 		set -- --input "$FIXTURES/$file"
@@ -557,6 +611,11 @@ pixels() {
 			{ echo "$file: the UTF-8 name lost"; return 1; } ;;
 		esac
 	done
+	# a dump in which no job ended is an empty window: no page
+	run --separate-stderr slurmpast --input "$FIXTURES/slurm2sql/test-data3.txt" --html
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "slurmpast: no job in $FIXTURES/slurm2sql/test-data3.txt ended" ]
 }
 
 @test "examples/fig-nodes.svg (the README's figure) is current: make demo-page" {

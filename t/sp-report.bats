@@ -50,7 +50,7 @@ hangsum() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = $'\036''1000 GPU-hours, 100 of them in allocations that never computed' ]
 	[ "${lines[1]}" = "40 of them in train-w (50.0% of its 80 GPU-hours)." ]
-	[ "${lines[2]}" = "5 jobs of alice, 2026-01-05 to 2026-01-07, in 1 workloads." ]
+	[ "${lines[2]}" = "5 jobs of alice, 2026-01-05 to 2026-01-07, in 1 workload." ]
 	# 99 of 1000 hours: under both lines, so the failures lead
 	hangsum 1000 99
 	run sp-report headline --plain --rollup r --hang-summary h
@@ -69,7 +69,7 @@ hangsum() {
 		--source "read from dump.txt"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = $'\036''4 of 14 jobs failed' ]
-	[ "${lines[1]}" = "20 jobs of bob, 2026-01-05 to 2026-01-06, read from dump.txt, in 1 workloads." ]
+	[ "${lines[1]}" = "20 jobs of bob, 2026-01-05 to 2026-01-06, read from dump.txt, in 1 workload." ]
 	[ "${lines[2]}" = "Not all of the input was read: dropped 3 rows with more fields than the 12 named; 6 records in states slurmpast does not know (FOO, BAR): kept as printed, counted as neither success nor failure." ]
 	run sp-report headline --json --rollup r --hang-summary h --fetch-stats s
 	[ "$(jq -r .lead <<<"$output")" = failed ]
@@ -84,7 +84,7 @@ hangsum() {
 	printf 'jobid\topen\n1\t0\n2\t1\n3\t0\n' >shown
 	run sp-report headline --plain --rollup r --hang-summary h --shown shown \
 		--view "partition cpu, failed"
-	[ "${lines[1]}" = "3 jobs of bob, 2026-01-05 to 2026-01-06, in 1 workloads: every run of the workloads of the 2 jobs shown (partition cpu, failed)." ]
+	[ "${lines[1]}" = "3 jobs of bob, 2026-01-05 to 2026-01-06, in 1 workload: every run of the workloads of the 2 jobs shown (partition cpu, failed)." ]
 }
 
 # The severity is the workload's verdict, which sp-group --rollup writes

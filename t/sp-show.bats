@@ -109,6 +109,18 @@ teardown() {
 	[[ "$output" == *"system-cpu-heavy"* ]]
 }
 
+@test "an OOM kill with no peak recorded: no bar beside 'peak n/a'" {
+	{ header; record jobid=5100009 jobid_raw=5100009 name=oom user=youzhi \
+		partition=test state=OUT_OF_MEMORY exit_code=0 \
+		start=2026-11-10T08:00:00 end=2026-11-10T09:00:00 open=0 \
+		elapsed_s=3600 timelimit_s=7200 alloc_cpus=4 ntasks=1 nnodes=1 \
+		mem_limit_node_b=34359738368 total_cpu_s=3000 \
+		workdir=/nonexistent/oom; } >oom.tsv
+	run sp-show --no-color --no-logs --width 100 oom.tsv
+	memory=$(printf '%s\n' "$output" | grep '^memory ')
+	[ "$memory" = "memory                                  peak n/a of 32.0 GiB (n/a)" ]
+}
+
 @test "a healthy job: no finding, exit 0" {
 	{ header; record $HEALTHY; } >ok.tsv
 	run sp-show --plain --no-color --width 100 ok.tsv

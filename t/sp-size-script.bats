@@ -306,7 +306,7 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 
 	run --separate-stderr sp-size --script g.sh -u carol jobs.tsv
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "sp-size: g.sh: no history for job name 'etl', user carol, any partition, with GPUs; the name ran for other users: bob/cpu/cpu/etl (6 runs)" ]
+	[ "$stderr" = "sp-size: g.sh: no history for job name 'etl', user carol, any partition, with GPUs; the name ran for other users: bob/cpu/cpu/etl (6 runs) (-u bob advises from theirs)" ]
 }
 
 @test "sp-size --script: a refusal leaves the line, with why" {

@@ -369,3 +369,28 @@ pozidriv() {
 	[ "$status" -eq 1 ]
 	printf '%s\n' "$output" | awk -F '\t' '$5 == "host-oom"' | grep -q "one run's estimate"
 }
+
+@test "on a terminal: the columns a person reads, fitted, through the pager; --no-pager" {
+	load lib/tmux
+	cd "$T"
+	sp-fetch --demo 2>/dev/null | sp-group >demo.tsv 2>/dev/null
+	term_start 80 20 "SLURMPAST_PAGER='sed s/^/P:/' sp-size demo.tsv 2>/dev/null | head -0; SLURMPAST_PAGER='sed 4q;s/^/P:/' sp-size demo.tsv 2>/dev/null"
+	term_wait_done
+	term_screen
+	[ "${lines[0]}" = "P:user   workload    flag        verdict  requested_text  suggestion  basis" ]
+	[[ "${lines[1]}" == "P:alice  train-web   --time      lower    2-00:00:00      --time="* ]]
+	[ "${#lines[@]}" -eq 4 ]
+	# --no-pager: at once; no row wider than the window (wc -L counts
+	# display cells, not bytes)
+	term_start 80 20 "sp-size --no-pager jobs.tsv 2>/dev/null"
+	term_wait_done
+	term_screen
+	[ "${lines[0]}" = "user   workload  flag         verdict  requested_text  suggestion   basis" ]
+	[ "${lines[1]}" = "alice  midtrain  --time       raise    02:00:00        --time=0...  longest ..." ]
+	[ "${#lines[@]}" -eq 11 ]
+	[ "$(printf '%s\n' "${lines[@]}" | LC_ALL=C.UTF-8 wc -L)" -le 80 ]
+	term_stop
+	# into a pipe: the records, every column
+	run --separate-stderr sp-size demo.tsv
+	[[ "${lines[0]}" == $'user\tworkload\tworkload_key\tflag\t'* ]]
+}

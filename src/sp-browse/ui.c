@@ -238,7 +238,12 @@ hint(struct browse *B, const struct view *v, enum req r, struct sp_buf *b)
 	sp_buf_add(b, k->keys, sp ? (size_t)(sp - k->keys) : strlen(k->keys));
 	sp_term_paint(&B->term, b, SP_P_NONE);
 	sp_buf_addc(b, ' ');
-	sp_buf_adds(b, r == REQ_BACK && v->parent == NULL ? "quit" : k->brief);
+	if (r == REQ_BACK && v->parent == NULL)
+		sp_buf_adds(b, "quit");
+	else if (r == REQ_ENTER && strcmp(v->ops->name, "filter") == 0)
+		sp_buf_adds(b, "toggle");	/* a list of check boxes */
+	else
+		sp_buf_adds(b, k->brief);
 }
 
 /*

@@ -834,6 +834,12 @@ emit(struct demo *d)
 	demo_flush(d);
 }
 
+int64_t
+sp_demo_now(void)
+{
+	return NOW;
+}
+
 int
 sp_demo_write(FILE *out, long njobs)
 {

@@ -10,6 +10,7 @@
 #ifndef SP_FETCH_DEMO_H
 #define SP_FETCH_DEMO_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* The default size: a few thousand allocations. */
@@ -21,5 +22,13 @@
  * many allocations.  Returns 0, or -1 when a write failed.
  */
 int sp_demo_write(FILE *out, long njobs);
+
+/*
+ * The moment the demo's record was read, in civil seconds (as
+ * sp_parse_time): its jobs still running are running then, and a relative
+ * time given with --demo (now-7days, today) counts back from it, not from
+ * this machine's clock, which is past the demo's history.
+ */
+int64_t sp_demo_now(void);
 
 #endif

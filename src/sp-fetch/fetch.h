@@ -39,6 +39,7 @@ struct fetch_opts {
 	int demo;
 	long demo_jobs;
 	int demo_sacct;
+	int demo_clock;		/* --demo-clock */
 	const char *stats;	/* --stats: where the counts go */
 	const char *site;	/* --site: where the site facts go */
 	int local_site;		/* --local-site: a dump of this cluster */

@@ -11,6 +11,7 @@
 #include "sp.h"
 #include "sp_units.h"
 #include "fetch.h"
+#include "demo.h"
 
 static void
 add(struct fetch_run *run, enum sp_select_opt opt, const char *v)
@@ -42,8 +43,8 @@ fetch_select_init(struct fetch_run *run, int fixed)
 		if (o->failed && sp_select_failed(&run->sel, &err) != 0)
 			sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&err));
 		if ((o->since || o->until) && sp_select_window(&run->sel,
-		    o->since, o->until, sp_civil_local((int64_t)time(NULL)),
-		    &err) != 0)
+		    o->since, o->until, o->demo ? sp_demo_now() :
+		    sp_civil_local((int64_t)time(NULL)), &err) != 0)
 			sp_die(SP_EXIT_USAGE, "%s", sp_buf_str(&err));
 	}
 	run->selecting = sp_select_any(&run->sel);

@@ -60,6 +60,7 @@ struct section {
 	int figures;		/* its figures' <div> is open */
 	struct sp_buf text;	/* its text, escaped, not yet written */
 	int wide;		/* the text holds a wide table */
+	size_t table_w;		/* its widest table row, in characters */
 	size_t headed;		/* sections with a heading so far */
 };
 
@@ -82,13 +83,22 @@ flush_text(struct section *s, struct sp_buf *out)
 		len++;	/* the last line's own end */
 		/* HTML drops the line break right after <pre>; it keeps
 		 * the first line of the text apart in the source. */
-		sp_buf_adds(out, s->wide ? "<pre class=\"wide\">\n" :
-			    "<pre>\n");
+		if (s->wide)
+			sp_buf_adds(out, "<pre class=\"wide\">\n");
+		else if (s->table_w > 0)
+			/* A table never wraps a row: no narrower than its
+			 * widest one (up to the page's width), the figures
+			 * go below it when both do not fit side by side. */
+			sp_buf_printf(out, "<pre style=\"min-width:min(100%%,"
+				      "calc(%zuch + 1.6rem))\">\n", s->table_w);
+		else
+			sp_buf_adds(out, "<pre>\n");
 		sp_buf_add(out, s->text.p, len);
 		sp_buf_adds(out, "</pre>\n");
 	}
 	sp_buf_clear(&s->text);
 	s->wide = 0;
+	s->table_w = 0;
 }
 
 /* A row of a table: two columns apart by two spaces or more. */
@@ -161,8 +171,14 @@ text_line(struct section *s, struct sp_buf *out, struct sp_buf *sbatch,
 		sp_buf_addc(sbatch, '\n');
 		return;
 	}
-	if (sp_text_width(line, n) > WIDE_TABLE && table_row(line, n))
-		s->wide = 1;
+	if (table_row(line, n)) {
+		size_t w = sp_text_width(line, n);
+
+		if (w > WIDE_TABLE)
+			s->wide = 1;
+		if (w > s->table_w)
+			s->table_w = w;
+	}
 	escape(&s->text, line, n);
 	sp_buf_addc(&s->text, '\n');
 }

@@ -386,6 +386,17 @@ part_problems(const struct opts *o)
 		if (o->fmt == SP_FMT_PLAIN && l.total > l.n)
 			printf("%zu more%s%s\n", l.total - l.n,
 			       o->more ? ": " : "", o->more ? o->more : "");
+		/* A program reading the records is told what it lacks. */
+		if (o->fmt == SP_FMT_JSON && l.total > l.n) {
+			struct sp_buf b = { 0 };
+
+			if (o->more)
+				sp_json_string(&b, o->more, strlen(o->more));
+			printf("{\"left_out\":%zu,\"more\":%s}\n",
+			       l.total - l.n, o->more ? sp_buf_str(&b) :
+			       "null");
+			sp_buf_free(&b);
+		}
 	}
 	for (size_t i = 0; i < l.n; i++)
 		row_free(&l.v[i]);

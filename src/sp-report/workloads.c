@@ -112,8 +112,9 @@ table(struct sp_reader *r, const struct severities *sev,
 		struct sp_buf b = { 0 };
 
 		sp_fmt_percent(&b, more_share);
-		printf("%zu more workloads (%ld runs) holding %s of the "
-		       "compute\n", more, more_runs, sp_buf_str(&b));
+		printf("%zu more %s (%ld %s) holding %s of the compute\n",
+		       more, more == 1 ? "workload" : "workloads", more_runs,
+		       more_runs == 1 ? "run" : "runs", sp_buf_str(&b));
 		sp_buf_free(&b);
 	}
 	return worst;

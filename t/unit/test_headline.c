@@ -80,6 +80,14 @@ window(void)
 	sp_headline_window(&h, &b);
 	is_string("12 jobs of 4 users, none ended, read from dump.txt, in 3 "
 		  "workloads.", sp_buf_str(&b), "more users are counted");
+	sp_buf_clear(&b);
+	h.runs = 1;
+	h.workloads = 1;
+	h.nusers = 1;
+	h.source = NULL;
+	sp_headline_window(&h, &b);
+	is_string("1 job of alice, none ended, in 1 workload.",
+		  sp_buf_str(&b), "one job, one workload: no plural");
 	sp_buf_free(&b);
 }
 

@@ -461,6 +461,16 @@ test_parallel(struct sp_findings *f)
 	   "exit 1 and no log: an uncaught exception looks like this");
 	ok(has(f, "exit-nonzero-nolog", SP_SEV_WARNING, "no log was read"),
 	   "no logs looked at: says it was not read");
+	tj_num(&j, "alloc_gpus", 0);
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(has(f, "exit-nonzero-nolog", SP_SEV_WARNING, "(Python)."),
+	   "no GPU held: an uncaught exception, and no GPU words");
+	ok(strstr(find(f, "exit-nonzero-nolog")->evidence, "GPU") == NULL,
+	   "  not a GPU out of memory");
+	tj_num(&j, "alloc_gpus", 2);
+	run(f, &j, &site_linux, NULL, NULL);
+	ok(has(f, "exit-nonzero-nolog", SP_SEV_WARNING, "a GPU out of memory"),
+	   "GPUs held: a GPU out of memory looks the same");
 	tj_num(&j, "ntasks", 1);
 	run(f, &j, &site_linux, NULL, NULL);
 	ok(!find(f, "straggler") && !find(f, "task-memory-imbalance"),

@@ -463,9 +463,15 @@ test_find(void)
 	is_string("none: no history for job name 'rollout-gen', user carol, "
 		  "any partition, with GPUs; the name ran for other users: "
 		  "alice/debug/gpu/rollout-gen (2 runs), bob/gpu/gpu/"
-		  "rollout-gen (2 runs), alice/cpu/cpu/rollout-gen (1 run)",
+		  "rollout-gen (2 runs), alice/cpu/cpu/rollout-gen (1 run) "
+		  "(-u alice advises from theirs)",
 		  find("rollout-gen", NULL, 1, "carol"),
-		  "  a user with none: who ran the name");
+		  "  a user with none: who ran the name, and -u for theirs");
+	is_string("none: no history for job name 'x9', workload x#, user "
+		  "root, any partition, without GPUs; root has no job in this "
+		  "history: -u names whose script it is",
+		  find("x9", NULL, 0, "root"),
+		  "  a user with no job at all: -u");
 }
 
 int

@@ -89,6 +89,32 @@ test_times(void)
 	    t == at("2026-01-10T00:00:00"), "today is its midnight");
 	ok(sp_select_time("noon", now, &t) == 0 &&
 	    t == at("2026-01-10T12:00:00"), "noon");
+	ok(sp_select_time("03/10", now, &t) == 0 &&
+	    t == at("2026-03-10T00:00:00"), "MM/DD: this year");
+	ok(sp_select_time("03/10/25", now, &t) == 0 &&
+	    t == at("2025-03-10T00:00:00"), "MM/DD/YY");
+	ok(sp_select_time("0310", now, &t) == 0 &&
+	    t == at("2026-03-10T00:00:00"), "MMDD");
+	ok(sp_select_time("031025", now, &t) == 0 &&
+	    t == at("2025-03-10T00:00:00"), "MMDDYY");
+	ok(sp_select_time("03.10", now, &t) == 0 &&
+	    t == at("2026-03-10T00:00:00"), "MM.DD");
+	ok(sp_select_time("03.10.25-14:30", now, &t) == 0 &&
+	    t == at("2025-03-10T14:30:00"), "MM.DD.YY-HH:MM");
+	ok(sp_select_time("03/10-14:30:15", now, &t) == 0 &&
+	    t == at("2026-03-10T14:30:15"), "MM/DD-HH:MM:SS");
+	ok(sp_select_time("0310-08:00", now, &t) == 0 &&
+	    t == at("2026-03-10T08:00:00"), "MMDD-HH:MM");
+	ok(sp_select_time("08:15", now, &t) == 0 &&
+	    t == at("2026-01-10T08:15:00"), "HH:MM is today");
+	ok(sp_select_time("midnight", now, &t) == 0 &&
+	    t == at("2026-01-10T00:00:00"), "midnight");
+	ok(sp_select_time("02/30", now, &t) != 0, "no 30th of February");
+	ok(sp_select_time("03/10.25", now, &t) != 0, "one separator");
+	ok(sp_select_time("03/10-25:00", now, &t) != 0, "no 25th hour");
+	ok(sp_select_time("03/10-", now, &t) != 0, "a time after the dash");
+	ok(sp_select_time("13/01", now, &t) != 0, "no 13th month, MM/DD");
+	ok(sp_select_time("031", now, &t) != 0, "MMD is nothing");
 	ok(sp_select_time("now-7months", now, &t) != 0, "no months");
 	ok(sp_select_time("2026-13-01", now, &t) != 0, "no 13th month");
 	ok(sp_select_time("yesterday", now, &t) != 0, "no other words");
