@@ -394,12 +394,12 @@ widest() {
 	term_exec 80 24 "slurmpast --demo"
 	term_wait_for "? keys"
 	term_keys Down y
-	term_wait_for "copied 2 #SBATCH lines of rollout-gen"
+	term_wait_for "copied 3 #SBATCH lines of rollout-gen"
 	term_keys q
 	term_dead
 	[ "$output" = 0 ]
 	term_left
-	[ "$output" = "$(printf '#SBATCH --time=01:45:00\n#SBATCH --mem=72G')" ]
+	[ "$output" = "$(printf '#SBATCH --time=01:45:00\n#SBATCH --mem=72G\n#SBATCH --exclude=g[003,011,017]')" ]
 }
 
 @test "a terminal: the view's workloads in the dashboard, every run of them" {

@@ -81,7 +81,7 @@ open_demo() {
 	[[ "${lines[3]}" == "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-13, in 470"* ]]
 	header_line | grep -Eq "runs +failed +noop +GPU-h +core-h +share▾ +severity"
 	# The biggest workload first, its figures those of sp-group --rollup.
-	first_row | grep -Eq '^train-web +alice +gpu +22 +1 +0 +4204\.4 +50452\.7 +16\.8% *$'
+	first_row | grep -Eq '^train-web +alice +gpu +22 +1 +0 +4204\.4 +50452\.7 +16\.8% +ok$'
 	rows | grep -Eq '^rollout-gen +alice +gpu +1098 +85 +105 +2948\.2 +23585\.5 +10\.1% warning$'
 	# The keys, and the place, always on the last line.
 	[[ "${lines[23]}" == "Enter open  s sort  f filter  / search  y copy #SBATCH  ? keys  q quit"*"1/470" ]]
@@ -131,7 +131,7 @@ open_demo() {
 	# Every flag sp-size advises, with its verdict.
 	SLURMPAST_NO_SITE=1 sp-size "$DEMO" 2>/dev/null |
 		awk -F '\t' -v k="$key" '$3 == k { print $4, $6 }' >"$BATS_TEST_TMPDIR/advice"
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/advice")" -eq 4 ]
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/advice")" -eq 5 ]
 	while read -r flag verdict; do
 		line_with "$flag " | grep -Eq -- "^$flag +$verdict " ||
 			{ echo "no line for $flag $verdict"; return 1; }

@@ -40,13 +40,13 @@ findings() {
 	run --separate-stderr sp-size --running "$BATS_TEST_TMPDIR/jobs"
 	# The live reading, and apart from it the history of kills: one
 	# cause, one finding each, the kills said once.
-	[ "$(findings <<<"$output" | awk -F'\t' '$2 == "live-near-mem" { print $4 "|" $5 }')" = "its memory is 30.0 GiB, 93.8% of its 32.0 GiB limit (live, read at T)|it may be killed for memory before it ends; a memory limit cannot be raised while it runs; the next submission: #SBATCH --mem=54G" ]
+	[ "$(findings <<<"$output" | awk -F'\t' '$2 == "live-near-mem" { print $4 "|" $5 }')" = "its memory is 30.0 GiB, 93.8% of its 32.0 GiB limit (live, read at T)|it may be killed for memory before it ends; a memory limit cannot be raised while it runs; the next submission: #SBATCH --mem=78G" ]
 	[ "$(findings <<<"$output" | awk -F'\t' '$2 == "live-oom" { print $4 }')" = "its workload was killed for memory 1 time, at limits up to 32.0 GiB; this job's limit is 32.0 GiB" ]
 }
 
 @test "--running: will outlive its --time, with the runs, the time left and what to ask" {
 	run --separate-stderr sp-size --running "$BATS_TEST_TMPDIR/jobs"
-	[ "$(findings <<<"$output" | awk -F'\t' '$2 == "live-outlive" { print $4 "|" $5 }')" = "3 of its workload's 3 completed runs took longer than its 02:00:00 limit (the longest 02:35:00, job 1102); 01:00:00 left|an administrator can give it the time now (scontrol update JobId=3001 TimeLimit=03:15:00; a user may only lower a limit); the next submission: #SBATCH --time=03:15:00" ]
+	[ "$(findings <<<"$output" | awk -F'\t' '$2 == "live-outlive" { print $4 "|" $5 }')" = "3 of its workload's 3 completed runs took longer than its 02:00:00 limit (the longest 02:35:00, job 1102); 01:00:00 left|an administrator can give it the time now (scontrol update JobId=3001 TimeLimit=05:00:00; a user may only lower a limit); the next submission: #SBATCH --time=05:00:00" ]
 }
 
 @test "--running: computing nothing now while it holds GPUs" {

@@ -160,6 +160,9 @@ advice() {
 		mem[id] = $c[FILENAME, "mem_limit_node_b"]
 		next
 	}
+	# workload-advice states the workload'"'"'s verdict as the report does
+	# (its lines against the newest request), not a change to this job.
+	$c[FILENAME, "code"] == "workload-advice" { next }
 	{
 		a = $c[FILENAME, "action"]
 		id = $c[FILENAME, "jobid"]
