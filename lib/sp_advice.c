@@ -788,6 +788,22 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	}
 	a->verdict = judge_newest(h, a, t);
 	if (a->verdict == SP_V_LOWER && h->kills > 0 &&
+	    h->mem_lived < SP_SIZE_MIN_RUNS &&
+	    h->states[SP_ST_COMPLETED] >= SP_SIZE_MIN_RUNS) {
+		/* Runs lived, but the record has no peak of theirs: what
+		 * they needed is unknown, not a reason to keep. */
+		a->verdict = SP_V_REFUSE;
+		clause(&a->basis, "that floor, %s, is under the request, "
+		       "and %ld completed runs have no peak (max_rss_b) in "
+		       "the record to say whether less would do",
+		       t_mem(t, a->target),
+		       (long)h->states[SP_ST_COMPLETED]);
+		a->target = a->observed_v = NAN;
+		sp_buf_clear(&a->observed);
+		mem_caveat(&a->caution, site->gather);
+		return;
+	}
+	if (a->verdict == SP_V_LOWER && h->kills > 0 &&
 	    h->mem_lived < SP_SIZE_MIN_RUNS) {
 		/* A kill bounds the need from below only: without the
 		 * peaks of runs that lived, nothing says less would do. */

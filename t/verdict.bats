@@ -106,7 +106,7 @@ consistent() {
 	grep -qx $'bob/gpu/gpu/label-arxiv\tok' sev.report
 	grep -qx $'alice/gpu/gpu/reasoning-exp\twarning' sev.rollup
 	grep -qxF $'alice/gpu/gpu/rollout-gen\t#SBATCH --exclude=g[003,011,017]' adv.report
-	grep -qx $'bob/gpu/gpu/moe-gating-r#\t#SBATCH --mem=45G' adv.show
+	grep -qx $'bob/gpu/gpu/moe-gating-r#\t#SBATCH --mem=61G' adv.show
 	# the hold's size, never a size that died
 	! grep -q 'rc-tok-github_code' adv.size
 	[ "$(awk -F '\t' '$3 == "alice/cpu/cpu/rc-tok-github_code" && $4 == "--mem" { print $6, $15 }' advice)" = "hold 34359738368" ]

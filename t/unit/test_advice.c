@@ -489,12 +489,13 @@ mem_unknown_fields(void)
 		    .cpu = "600", .mem = G(12));
 	load();
 	advise(NULL, SP_FLAG_MEM);
-	is_string("keep", verdict(), "a kill's floor alone: no lower");
+	is_string("refuse", verdict(), "a kill's floor alone: no lower "
+		  "(the peaks of the runs that lived are unknown)");
 	is_string("", sp_buf_str(&adv.suggestion), "  and no figure");
 	ok(isnan(adv.target), "  no target either");
-	ok(has(&adv.basis, "that floor, 8G, is under the request, and too "
-	       "few runs that lived have a peak (max_rss_b) to say less "
-	       "would do"), "  the basis says why");
+	ok(has(&adv.basis, "that floor, 8G, is under the request, and 3 "
+	       "completed runs have no peak (max_rss_b) in the record to say "
+	       "whether less would do"), "  the basis says why");
 
 	for (int i = 0; i < 4; i++)
 		ROW(.id = N(i + 1), .state = "COMPLETED", .el = "600",
