@@ -67,8 +67,10 @@ advice_lines() {
 			}
 			next }
 		     /^# / { name = substr($0, 3); sub(/(, [0-9]+ runs?)?: .*/, "", name)
-			k = name in key && n[name] == 1 ? key[name] :
-			    name in one && m[name] == 1 ? one[name] : "ambiguous " name }
+			# (mawk takes no newline after ":")
+			if (name in key && n[name] == 1) k = key[name]
+			else if (name in one && m[name] == 1) k = one[name]
+			else k = "ambiguous " name }
 		     /^#SBATCH / { print k "\t" $0 }' rollup - | sort >adv.report
 	grep -v '	#SBATCH --exclude=' adv.size >adv.size.noexclude || :
 	# Every job of a workload carries the same lines: sort -u makes one.
