@@ -728,6 +728,10 @@ parse_options(int argc, char **argv, struct options *o)
 		if (c == OPT_SUMMARY)
 			o->summary = 1;
 	o->fmt = common.fmt;
+	/* --plain asked for is text as it comes, as slurmpast --plain:
+	 * no pager (one is for the terminal's default). */
+	if (common.fmt_opt != NULL)
+		o->no_pager = 1;
 	o->files = argv + optind;
 	o->nfiles = (size_t)(argc - optind);
 }

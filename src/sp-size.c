@@ -220,6 +220,10 @@ parse_options(int argc, char **argv, struct options *o)
 	}
 	o->fmt = common.fmt;
 	o->fmt_given = common.fmt_opt != NULL;
+	/* --plain asked for is text as it comes, as slurmpast --plain:
+	 * no pager (one is for the terminal's default). */
+	if (o->fmt_given)
+		o->no_pager = 1;
 	if (o->modes_given > 1)
 		sp_die(SP_EXIT_USAGE, "--findings, --running, --cost and "
 		       "--script are different outputs; choose one");
