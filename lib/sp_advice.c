@@ -1058,12 +1058,9 @@ refuse_missing(const struct sp_hist *h, const struct sp_size_site *site,
 	return 1;
 }
 
-int
-sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
-	       enum sp_flag flag, struct sp_advice *a)
+void
+sp_advice_reset(struct sp_advice *a, enum sp_flag flag)
 {
-	struct sp_buf *t = &a->scratch[0], *t2 = &a->scratch[1];
-
 	/* The buffers of an earlier answer are reused, not reallocated. */
 	sp_buf_clear(&a->requested_txt);
 	sp_buf_clear(&a->suggestion);
@@ -1075,6 +1072,15 @@ sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 	a->verdict = SP_V_REFUSE;
 	a->runs = 0;
 	a->requested = a->target = a->observed_v = NAN;
+}
+
+int
+sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
+	       enum sp_flag flag, struct sp_advice *a)
+{
+	struct sp_buf *t = &a->scratch[0], *t2 = &a->scratch[1];
+
+	sp_advice_reset(a, flag);
 	if ((unsigned)flag >= SP_FLAG_N || (flag == SP_FLAG_GPUS && !h->gpu))
 		return -1;
 	/* The newest run's request, not the largest. */

@@ -104,6 +104,9 @@ void sp_advice_free(struct sp_advice *a);
  * Returns 0, or -1 when the flag does not apply (--gpus for a workload
  * that holds no GPUs).
  */
+/* An advice record emptied for flag: no figure, every text cleared,
+ * verdict refuse; its buffers kept for reuse. */
+void sp_advice_reset(struct sp_advice *a, enum sp_flag flag);
 int sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 		   enum sp_flag flag, struct sp_advice *a);
 

@@ -74,16 +74,9 @@ sp_wl_exclude(const struct sp_node_table *tab, enum sp_node_metric m,
 	struct sp_buf list = { 0 };
 	size_t n = 0, more = 0;
 
-	sp_buf_clear(&a->requested_txt);
-	sp_buf_clear(&a->suggestion);
-	sp_buf_clear(&a->sbatch);
-	sp_buf_clear(&a->observed);
-	sp_buf_clear(&a->basis);
-	sp_buf_clear(&a->caution);
-	a->flag = SP_FLAG_EXCLUDE;
+	sp_advice_reset(a, SP_FLAG_EXCLUDE);
 	a->verdict = SP_V_RAISE;
 	a->runs = tab->runs;
-	a->requested = a->target = a->observed_v = NAN;
 	/* The rows are worst first, so the cap keeps the worst. */
 	for (size_t i = 0; i < tab->nrows; i++) {
 		const char *node = tab->rows[i].node;
