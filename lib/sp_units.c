@@ -456,11 +456,14 @@ sp_parse_duration(const char *s, size_t n, double *seconds)
 enum sp_val
 sp_parse_tres_cpu(const char *s, size_t n, double *seconds)
 {
-	const char *end = s + n;
+	const char *end;
 
 	if (seconds)
 		*seconds = NAN;
-	while (s != NULL && s < end) {
+	if (s == NULL)
+		return SP_VAL_UNKNOWN;
+	end = s + n;
+	while (s < end) {
 		const char *comma = memchr(s, ',', (size_t)(end - s));
 		const char *e = comma ? comma : end;
 
