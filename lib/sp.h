@@ -3,6 +3,7 @@
 #define SP_H
 
 #include "sp_util.h"
+#include "sp_spool.h"
 #include "sp_record.h"
 #include "sp_units.h"
 #include "sp_hostlist.h"

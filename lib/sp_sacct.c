@@ -90,7 +90,7 @@ view(const struct sp_sacct *p, const struct sp_sacct_row *r,
 }
 
 /* The fields named and not, in sp_sf order, for view(); those of them a
- * step is read for, for sp_sacct_view_step(). */
+ * step is read for, for view_step(). */
 static void
 name_fields(struct sp_sacct *p)
 {
@@ -136,8 +136,8 @@ sp_sacct_view(const struct sp_sacct *p, size_t i, struct sp_slice *v)
 	view(p, &p->rows[i], v);
 }
 
-void
-sp_sacct_view_step(const struct sp_sacct *p, size_t i, struct sp_slice *v)
+static void
+view_step(const struct sp_sacct *p, size_t i, struct sp_slice *v)
 {
 	view_fields(p, &p->rows[i], v, p->step_sf, p->step_pos, p->nstep,
 	    p->step_last);
@@ -323,7 +323,7 @@ emit_group(struct sp_sacct *p)
 		p->rec.num[SP_JC_attempt] = (double)(base + k);
 		if (p->rows[a].lost_step)
 			p->st.partial++;
-		sp_sacct_fold(p, av, a + 1,
+		sp_sacct_fold(p, view_step, av, a + 1,
 		    p->rows[a].lost_step ? 0 : end - a - 1, &p->rec);
 		odd_state(p, p->rec.text[SP_JC_state]);
 		if (p->rec.cpu_from & SP_CPU_FROM_TRES)

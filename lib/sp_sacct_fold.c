@@ -25,7 +25,7 @@ sp_sacct_col_is_num(int jc)
 
 /*
  * The fields row_measures reads, and a step's JobID: all the fold views
- * of a step (sp_sacct_view_step).  A field read there and missing here
+ * of a step (the reader's step view).  A field read there and missing here
  * would read as empty.
  */
 const int sp_sacct_measured[] = {
@@ -434,8 +434,9 @@ prefer(double *field, double from_steps)
  * maxima, with the step that reached them.
  */
 void
-sp_sacct_fold(struct sp_sacct *p, const struct sp_slice *av, size_t first,
-     size_t nsteps, struct sp_sacct_rec *r)
+sp_sacct_fold(struct sp_sacct *p, sp_sacct_step_view *view_step,
+	      const struct sp_slice *av, size_t first, size_t nsteps,
+	      struct sp_sacct_rec *r)
 {
 	struct sp_slice sv[SP_SF_COUNT];
 	struct sp_sacct_rec sr;
@@ -456,7 +457,7 @@ sp_sacct_fold(struct sp_sacct *p, const struct sp_slice *av, size_t first,
 	for (i = 0; i < SP_SF_COUNT; i++)
 		sv[i] = empty_slice;
 	for (i = 0; i < nsteps; i++) {
-		sp_sacct_view_step(p, first + i, sv);
+		view_step(p, first + i, sv);
 		row_measures(sv, &sr);
 		agg_step(&a, step_name(sv[SP_SF_JOBID]), &sr, limit, open);
 		p->st.steps++;

@@ -169,13 +169,17 @@ int sp_sacct_state_requeues(struct sp_slice state);
 void sp_sacct_view(const struct sp_sacct *p, size_t i, struct sp_slice *v);
 /*
  * The fields a step is read for (its JobID and what row_measures reads),
- * SP_SF_NONE ended; sp_sacct_view_step sets only those of them the input
+ * SP_SF_NONE ended; the step view sets only those of them the input
  * has, into v set empty before the first step.
  */
 extern const int sp_sacct_measured[];
 #define SP_SF_NONE (-1)
-void sp_sacct_view_step(const struct sp_sacct *p, size_t i,
-			struct sp_slice *v);
+/*
+ * Step row i's measured fields into v.  The reader owns the rows and
+ * hands this to the fold, which so needs nothing else of the reader.
+ */
+typedef void sp_sacct_step_view(const struct sp_sacct *p, size_t i,
+				struct sp_slice *v);
 
 /* ------------------------------------------------------- the folding */
 
@@ -186,8 +190,9 @@ void sp_sacct_row_values(const struct sp_slice *v, struct sp_sacct_rec *r);
  * sp_sacct_row_values), then what its nsteps step rows, rows first ...,
  * of the group say.
  */
-void sp_sacct_fold(struct sp_sacct *p, const struct sp_slice *av,
-		   size_t first, size_t nsteps, struct sp_sacct_rec *r);
+void sp_sacct_fold(struct sp_sacct *p, sp_sacct_step_view *view_step,
+		   const struct sp_slice *av, size_t first, size_t nsteps,
+		   struct sp_sacct_rec *r);
 /* A step's own record, with its allocation's identity and limits. */
 void sp_sacct_step_record(const struct sp_slice *sv,
 			  const struct sp_sacct_rec *alloc,

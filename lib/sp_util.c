@@ -21,6 +21,12 @@ sp_setprog(const char *argv0)
 	progname = slash ? slash + 1 : argv0;
 }
 
+const char *
+sp_progname(void)
+{
+	return progname;
+}
+
 static void
 vmessage(const char *fmt, va_list ap)
 {
@@ -235,26 +241,4 @@ sp_sort(void *base, size_t n, size_t size,
 	/* qsort(NULL, 0, ...) is undefined, and an empty list is common. */
 	if (n > 1)
 		qsort(base, n, size, cmp);
-}
-
-FILE *
-sp_spool_open(void)
-{
-	const char *dir = getenv("TMPDIR");
-	struct sp_buf path = { 0 };
-	FILE *spool;
-	int fd;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	sp_buf_printf(&path, "%s/%s.XXXXXX", dir, progname);
-	fd = mkstemp(path.p);
-	if (fd < 0)
-		sp_die(SP_EXIT_USAGE, "cannot make a spool file in %s:", dir);
-	unlink(path.p);
-	sp_buf_free(&path);
-	spool = fdopen(fd, "w+");
-	if (spool == NULL)
-		sp_die(SP_EXIT_USAGE, "spool file:");
-	return spool;
 }

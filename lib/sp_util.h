@@ -22,6 +22,8 @@ enum {
 };
 
 void sp_setprog(const char *argv0);
+/* The name sp_setprog() kept, for a file named after the program. */
+const char *sp_progname(void);
 
 /*
  * A format ending in ':' appends ": strerror(errno)", as err(3) does.
@@ -56,14 +58,6 @@ char *sp_xstrndup(const char *s, size_t n);
  */
 void sp_stdout_init(void);
 void sp_stdout_close(void);
-
-/*
- * A temporary file for a program to read back what it wrote: opened
- * "w+", already unlinked, in $TMPDIR (tmpfile() would ignore it), where
- * a cluster's login nodes keep the room that /tmp lacks.  Dies (exit 2)
- * when none can be made.
- */
-FILE *sp_spool_open(void);
 
 /* Parses a whole string as a number; 0 on success, -1 otherwise. */
 int sp_strtol_full(const char *s, long *out);
