@@ -6,7 +6,7 @@
 #   make check-slurm   only the tests against the real Slurm cluster
 #   make check-slurm-versions   those tests against Debian 13's and
 #                      unstable's Slurm, each in a chroot (root, network)
-#   make lint          mandoc -T lint on every man page
+#   make lint          mandoc -T lint on every man page (man1/, man7/)
 #   make demo-page     examples/demo-report.html and fig-nodes.svg
 #   make install PREFIX=/usr/local DESTDIR=
 #
@@ -34,7 +34,10 @@ PROGS := $(PROG_SRC:src/%.c=$(B)/%)
 SCRIPTS := slurmpast
 UNIT_SRC := $(wildcard t/unit/*.c)
 UNITS := $(UNIT_SRC:t/unit/%.c=$(O)/t/%.t)
-MANS := $(wildcard man1/*.1)
+MAN1 := $(wildcard man1/*.1)
+# Section 7: the rules and thresholds every program shares.
+MAN7 := $(wildcard man7/*.7)
+MANS := $(MAN1) $(MAN7)
 BATS := $(wildcard t/*.bats)
 SLURM_BATS := $(wildcard t/cluster/*.bats)
 # The files that take longest (make check -j2 on two cores), started first.
@@ -121,9 +124,11 @@ lint:
 	mandoc -T lint -W warning $(MANS)
 
 install: all
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man7
 	cp $(PROGS) bin/slurmpast $(DESTDIR)$(PREFIX)/bin/
-	cp $(MANS) $(DESTDIR)$(MANDIR)/man1/
+	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
 demo: all
 	$(B)/slurmpast --demo

@@ -198,17 +198,14 @@ pick() {
 	[ "$(sp-fetch --demo-jobs 1 | head -1 | tr '\t' '\n' | wc -l)" -eq "$said" ]
 }
 
-# The README's first screen: each command of its first block, run, gives
-# the lines shown there in that order ("..." stands for lines left out).
-@test "the README's first screen: the array view and the table, as the programs print them" {
-	awk '/^## What it shows/ { f = 1 } f && /^```$/ { if (n++) exit; next }
-		f && n' "$SP_TOP/README.md" >"$BATS_TEST_TMPDIR/block"
-	grep -q '^\$ slurmpast --demo 52581003' "$BATS_TEST_TMPDIR/block"
-	grep -q '^\$ sp-fetch --demo | sp-show --table' "$BATS_TEST_TMPDIR/block"
+# Each command of a README block that shows a command's output ("$ "
+# lines), run, gives the lines shown under it in that order ("..."
+# stands for lines left out).  $1: the blocks, one file.
+readme_commands_print() {
 	# split into one file a command: its line, then what it printed
 	awk -v dir="$BATS_TEST_TMPDIR" '/^\$ / { n++; f = dir "/cmd." n;
 		sub(/^\$ /, ""); sub(/ +#.*/, ""); print > (f ".sh"); next }
-		{ print > (f ".want") }' "$BATS_TEST_TMPDIR/block"
+		{ print > (f ".want") }' "$1"
 	for cmd in "$BATS_TEST_TMPDIR"/cmd.*.sh; do
 		want=${cmd%.sh}.want
 		sh "$cmd" >"$BATS_TEST_TMPDIR/got" 2>/dev/null || [ $? -eq 1 ]
@@ -219,6 +216,29 @@ pick() {
 			"$want" "$BATS_TEST_TMPDIR/got" ||
 			{ echo "$(cat "$cmd")"; return 1; }
 	done
+}
+
+# The README's first screen: the commands of its first block.
+@test "the README's first screen: the array view and the table, as the programs print them" {
+	awk '/^## What it shows/ { f = 1 } f && /^```$/ { if (n++) exit; next }
+		f && n' "$SP_TOP/README.md" >"$BATS_TEST_TMPDIR/block"
+	grep -q '^\$ slurmpast --demo 52581003' "$BATS_TEST_TMPDIR/block"
+	grep -q '^\$ sp-fetch --demo | sp-show --table' "$BATS_TEST_TMPDIR/block"
+	readme_commands_print "$BATS_TEST_TMPDIR/block"
 	# the first screen: both within the README's first 60 lines
 	[ "$(grep -n '^\$ sp-fetch --demo | sp-show --table' "$SP_TOP/README.md" | cut -d: -f1)" -le 60 ]
+}
+
+# The tour: its report and its resolved finding are what the demo prints.
+@test "the README's tour: the demo's report and findings, as printed now" {
+	# its plain blocks that open with a command
+	awk '/^## A tour of the demo/ { f = 1; next } f && /^## / { exit }
+		!f { next }
+		/^```/ { if (on) on = 0; else { on = 1; first = 1 }
+			plain = ($0 == "```"); next }
+		on && first { first = 0; keep = plain && /^\$ / }
+		on && keep' "$SP_TOP/README.md" >"$BATS_TEST_TMPDIR/block"
+	[ "$(grep -c '^\$ ' "$BATS_TEST_TMPDIR/block")" -ge 2 ]
+	grep -q '^\$ slurmpast --demo --plain$' "$BATS_TEST_TMPDIR/block"
+	readme_commands_print "$BATS_TEST_TMPDIR/block"
 }
