@@ -197,17 +197,6 @@ parse_options(struct opts *o, int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* One job, start to end                                              */
 
-void
-separate(const struct run *R, struct sp_buf *b)
-{
-	if (R->shown == 0)
-		return;
-	sp_buf_addc(b, '\n');
-	for (int i = 0; i < R->term.width; i++)
-		sp_buf_adds(b, sp_term_glyph(&R->term, SP_G_RULE));
-	sp_buf_adds(b, "\n\n");
-}
-
 /* A rule between two jobs' post-mortems, then the next one. */
 static void
 view_job(struct run *R, const struct shown *s)

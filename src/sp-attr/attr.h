@@ -54,6 +54,8 @@ _Static_assert(ATTR_SNIFF <= ATTR_BUF_MIN, "a buffer holds the first bytes");
  */
 #define ATTR_COMMAND_MAX	(1u << 20)
 #define ATTR_FIELD_MAX		(64u << 10)
+/* A transcript session as a source: "claude-code:<session id>". */
+#define ATTR_SESSION_PREFIX "claude-code:"
 /* The Bash calls remembered until their output arrives. */
 #define ATTR_RING		256
 

@@ -230,3 +230,32 @@ attr_claims_dump(const struct attr_claims *c, struct sp_buf *b)
 	}
 	free(o);
 }
+
+/*
+ * A claim from the file being scanned, named by its session when the
+ * line says one, else by the file; the scan and the JSON walk both make
+ * them.
+ */
+void
+attr_scan_claim(struct attr_scan *s, uint32_t job, const char *cluster,
+		size_t cluster_n, const char *session, size_t session_n,
+		const char *dir, size_t dir_n, int64_t at, int at_known)
+{
+	size_t source;
+	long d = -1;
+
+	if (session != NULL) {
+		sp_buf_clear(&s->src);
+		sp_buf_adds(&s->src, ATTR_SESSION_PREFIX);
+		sp_buf_add(&s->src, session, session_n);
+		source = sp_intern(&s->claims->sources, s->src.p, s->src.len);
+		if (dir != NULL)
+			d = (long)sp_intern(&s->claims->dirs, dir, dir_n);
+	} else if (s->path_session >= 0) {
+		source = (size_t)s->path_session;
+	} else {
+		source = s->path_source;
+	}
+	attr_claim_add(s->claims, job, cluster, cluster_n, source, d, at,
+		       at_known);
+}

@@ -29,7 +29,6 @@ static const char *const json_needles[] = { ATTR_NEEDLE, "\"Bash\"",
 static const char *const text_needles[] = { ATTR_NEEDLE, "sbatch", NULL };
 
 #define NEEDLES_MAX	3
-#define SESSION_PREFIX	"claude-code:"
 
 struct scanner {
 	struct attr_scan s;
@@ -49,68 +48,6 @@ struct scanner {
 	int bare_at_known;
 	struct attr_stats *st;
 };
-
-/* -------------------------------------------------------------- ring */
-
-struct attr_call *
-attr_ring_find(struct attr_ring *r, const char *id, size_t n)
-{
-	for (size_t k = 0; k < r->n; k++) {
-		struct attr_call *c = &r->e[k];
-
-		if (c->id_n == n && memcmp(c->id, id, n) == 0)
-			return c;
-	}
-	return NULL;
-}
-
-void
-attr_ring_add(struct attr_ring *r, const char *id, size_t n, int kind)
-{
-	struct attr_call *c;
-
-	if (n > sizeof c->id)
-		return;		/* no id of Claude Code's is this long */
-	c = &r->e[r->next];
-	if (r->n == ATTR_RING && !c->answered &&
-	    (c->kind & ATTR_CMD_PARSABLE))
-		r->awaiting--;	/* its answer never came */
-	memcpy(c->id, id, n);
-	c->id_n = n;
-	c->kind = kind;
-	c->answered = 0;
-	if (kind & ATTR_CMD_PARSABLE)
-		r->awaiting++;
-	r->next = (r->next + 1) % ATTR_RING;
-	if (r->n < ATTR_RING)
-		r->n++;
-}
-
-/* ------------------------------------------------------------ claims */
-
-void
-attr_scan_claim(struct attr_scan *s, uint32_t job, const char *cluster,
-		size_t cluster_n, const char *session, size_t session_n,
-		const char *dir, size_t dir_n, int64_t at, int at_known)
-{
-	size_t source;
-	long d = -1;
-
-	if (session != NULL) {
-		sp_buf_clear(&s->src);
-		sp_buf_adds(&s->src, SESSION_PREFIX);
-		sp_buf_add(&s->src, session, session_n);
-		source = sp_intern(&s->claims->sources, s->src.p, s->src.len);
-		if (dir != NULL)
-			d = (long)sp_intern(&s->claims->dirs, dir, dir_n);
-	} else if (s->path_session >= 0) {
-		source = (size_t)s->path_session;
-	} else {
-		source = s->path_source;
-	}
-	attr_claim_add(s->claims, job, cluster, cluster_n, source, d, at,
-		       at_known);
-}
 
 /* A UUID, as Claude Code names its sessions. */
 static int
@@ -159,7 +96,7 @@ session_of_path(struct attr_scan *s, const char *path)
 			return -1;
 	}
 	sp_buf_clear(&s->src);
-	sp_buf_adds(&s->src, SESSION_PREFIX);
+	sp_buf_adds(&s->src, ATTR_SESSION_PREFIX);
 	sp_buf_add(&s->src, p, 36);
 	return (long)sp_intern(&s->claims->sources, s->src.p, s->src.len);
 }

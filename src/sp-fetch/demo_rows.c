@@ -406,22 +406,6 @@ put_submit_line(struct demo *d, const struct djob *j, const char *name,
 	}
 }
 
-int64_t
-demo_job_cpu_ms(const struct djob *j, int which)
-{
-	int64_t t = 0;
-
-	for (int i = 0; i < j->nsteps; i++) {
-		const struct dstep *s = &j->step[i];
-
-		if (which != 2)
-			t += s->user_ms;
-		if (which != 1)
-			t += s->sys_ms;
-	}
-	return t;
-}
-
 static void
 write_alloc(struct demo *d, const struct djob *j, const char *sb)
 {

@@ -81,21 +81,28 @@ struct fetch_run {
 	int last_unsettled;		/* the last allocation was one */
 };
 
-/* sp-fetch.c */
+/* records.c */
 /*
  * The record as a TSV line, appended to b: the bytes sp_writer gives
  * (escapes, numbers), written without it, a field at a time being most
  * of the cost of writing.
  */
 void fetch_tsv_record(struct sp_buf *b, const struct sp_sacct_rec *rec);
-void fetch_parser_init(struct sp_sacct *ps, struct fetch_run *run,
-		       int delim, const char *fields);
+/* The record through the writer (--plain, --json, --csv). */
+void fetch_writer_record(struct sp_writer *w, const struct sp_sacct_rec *rec);
 /* The header line, once, before the first record (or at the end). */
 void fetch_header(struct fetch_run *run);
+
+/* emit.c */
+/* The parser, set up to hand each record to the run. */
+void fetch_parser_init(struct sp_sacct *ps, struct fetch_run *run,
+		       int delim, const char *fields);
 /* -v: the delimiter a dump was read with. */
 void fetch_say_delimiter(const struct sp_sacct *ps, const char *name);
 /* A fixed history without a record to write: what was asked, said. */
 void fetch_none_in(const struct fetch_run *run, const char *what);
+/* What the parser met, said; --stats written.  Dies if that fails. */
+void fetch_said(struct fetch_run *run, const struct sp_sacct *ps);
 
 /* parallel.c */
 /*
@@ -106,8 +113,6 @@ void fetch_none_in(const struct fetch_run *run, const char *what);
  * it on one core.
  */
 int fetch_input_parallel(struct fetch_run *run, int fd, const char *name);
-/* What the parser met, said; --stats written.  Dies if that fails. */
-void fetch_said(struct fetch_run *run, const struct sp_sacct *ps);
 
 /* sacct.c */
 /*

@@ -101,7 +101,7 @@ struct shown {
 	const struct sp_findings *findings;
 };
 
-/* sp-show.c: a rule across the window before all but the first shown. */
+/* table.c: a rule across the window before all but the first shown. */
 void separate(const struct run *R, struct sp_buf *b);
 
 /*

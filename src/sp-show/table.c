@@ -3,7 +3,7 @@
  * expect (jobid, name, state, elapsed, and how much of each request was
  * used), TSV with a header into a pipe, aligned to the window on a
  * terminal; and the aligned table itself, which the array view draws
- * too.
+ * too, and the rule between two things shown.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -252,4 +252,16 @@ jobtable_end(struct run *R)
 	table_draw(&R->table, &R->term, &R->out);
 	fwrite(R->out.p, 1, R->out.len, stdout);
 	table_free(&R->table);
+}
+
+/* Below what both the post-mortems and the array view draw. */
+void
+separate(const struct run *R, struct sp_buf *b)
+{
+	if (R->shown == 0)
+		return;
+	sp_buf_addc(b, '\n');
+	for (int i = 0; i < R->term.width; i++)
+		sp_buf_adds(b, sp_term_glyph(&R->term, SP_G_RULE));
+	sp_buf_adds(b, "\n\n");
 }
