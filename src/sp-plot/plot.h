@@ -1,7 +1,9 @@
 /*
- * plot.h - sp-plot's parts: an SVG writer (svg.c), the figures (one kind
- * a file, each a reader of one stage's records and a small function that
- * draws already computed numbers), and the page (page.c).
+ * plot.h - sp-plot's parts, bottom up: an SVG writer (svg.c), what the
+ * figures share (figure.c), the figures (one kind a file, each a reader
+ * of one stage's records and a small function that draws already
+ * computed numbers), the kinds and one drawn (plot.c), and the page
+ * (page.c).
  *
  * Coordinates are SVG user units, a CSS pixel at 100%.  A figure draws
  * its body from y = 0 down and sets how far it went (svg.bottom); the
@@ -162,9 +164,18 @@ struct plot_kind {
 		    struct sp_buf *caption, struct sp_buf *why);
 };
 
+/* plot.c */
 const struct plot_kind *plot_kind(const char *name);
 extern const struct plot_kind plot_kinds[];
+/*
+ * Draws one kind from the records in paths (none: standard input) into
+ * out.  1 drawn, 0 nothing to draw (why says).
+ */
+int plot_draw(const struct plot_kind *k, char *const *paths, size_t npaths,
+	      const struct plot_opts *o, struct sp_buf *out,
+	      struct sp_buf *why);
 
+/* figure.c */
 /* A number field: 1 and *v, 0 unknown, or the file:line message, exit 2. */
 int plot_num(const struct sp_reader *r, int col, double *v);
 /* "1 run" / "2 runs" into b. */
@@ -185,14 +196,6 @@ struct plot_omit {
  */
 void plot_left_out(struct sp_buf *caption, const char *lead,
 		   const struct plot_omit *v);
-
-/*
- * Draws one kind from the records in paths (none: standard input) into
- * out.  1 drawn, 0 nothing to draw (why says).
- */
-int plot_draw(const struct plot_kind *k, char *const *paths, size_t npaths,
-	      const struct plot_opts *o, struct sp_buf *out,
-	      struct sp_buf *why);
 
 /* Finding records (sp-size --findings): the first of a code, any order. */
 struct plot_finding {
