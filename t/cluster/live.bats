@@ -6,9 +6,10 @@
 # brings the cluster up if needed; no job mix: these jobs are its own,
 # and the running ones are cancelled before the lock is given back.
 #
-# The history: livelong completed after 65 s, livegrow was killed for
-# memory at 100M.  Running: livelong again with a 1-minute limit (it
-# will outlive it), livegrow again at 100M (it will run out of memory),
+# The history: livelong completed after 130 s, livegrow was killed for
+# memory at 100M.  Running: livelong again with a 2-minute limit (it
+# will outlive it; every reading below must be done before it ends,
+# on a machine busy with the rest of the suite), livegrow again at 100M (it will run out of memory),
 # livehog holding 180 MiB of its 200M, liveidle sleeping on a GPU.
 # The records read while they ran are browsed in a real terminal (tmux)
 # afterwards: the dashboard's Running now, with sstat and without.
@@ -108,7 +109,7 @@ submit_and_read() {
 	# The window: from just before the first job (the cluster's clock).
 	date +%Y-%m-%dT%H:%M:%S >"$D/since"
 	sleep 1
-	long=$(sub root -A physics -J livelong -t 3 --wrap='sleep 65') || return 1
+	long=$(sub root -A physics -J livelong -t 4 --wrap='sleep 130') || return 1
 	grow=$(sub root -A physics -J livegrow -t 3 --mem=100M \
 		--wrap="perl -e 'my @a; for (1..30) { push @a, q(x) x 10485760; select(undef, undef, undef, 0.2) } sleep 2'") || return 1
 	HOG=$(sub spalice -J livehog -t 10 --mem=200M \
@@ -116,16 +117,16 @@ submit_and_read() {
 	IDLE=$(sub spalice -J liveidle -t 10 --gres=gpu:1 --mem=100M --wrap='sleep 600') || return 1
 	spc_wait_for 60 ended "$grow" || { echo "livegrow was never killed: $(acct_state "$grow")"; return 1; }
 	GROWING=$(sub root -A physics -J livegrow -t 10 --mem=100M --wrap='sleep 600') || return 1
-	spc_wait_for 120 ended "$long" || { echo "livelong never ended: $(acct_state "$long")"; return 1; }
+	spc_wait_for 240 ended "$long" || { echo "livelong never ended: $(acct_state "$long")"; return 1; }
 	[ "$(acct_state "$long")" = COMPLETED ] || { echo "livelong: $(acct_state "$long")"; return 1; }
-	LONG=$(sub root -A physics -J livelong -t 1 --wrap='sleep 600') || return 1
+	LONG=$(sub root -A physics -J livelong -t 2 --wrap='sleep 600') || return 1
 	for i in "$HOG" "$IDLE" "$GROWING" "$LONG"; do
 		spc_wait_for 30 running "$i" || { echo "job $i never ran"; return 1; }
 	done
 	spc_wait_for 30 sampled "$HOG" "$IDLE" "$GROWING" "$LONG" || {
 		echo "sstat never sampled the running jobs"; sstat -a -P -j "$HOG,$IDLE,$GROWING,$LONG"; return 1; }
 	printf 'HOG=%s IDLE=%s GROWING=%s LONG=%s\n' "$HOG" "$IDLE" "$GROWING" "$LONG" >"$D/running.ids"
-	# Everything read at once, while the jobs run (LONG has a minute).
+	# Everything read at once, while the jobs run (LONG has two minutes).
 	sp-fetch --live --all-users -j "$(cat "$D/ids")" >"$D/live.tsv" 2>"$D/live.err" || return 1
 	sp-group <"$D/live.tsv" | sp-size --running >"$D/running.tsv" 2>"$D/running.err"
 	echo $? >"$D/running.rc"
@@ -189,7 +190,7 @@ col() {
 	[ "$(codes "$IDLE")" = "running:info " ]
 	[ "$(codes "$GROWING")" = "running:info live-oom:critical " ]
 	[ "$(codes "$LONG")" = "running:info live-outlive:critical " ]
-	grep -q "1 of its workload's 1 completed run took longer than its 00:01:00 limit (the longest 00:01:0[5-9]" "$D/running.tsv"
+	grep -q "1 of its workload's 1 completed run took longer than its 00:02:00 limit (the longest 00:02:1[0-9]" "$D/running.tsv"
 	grep -q "its workload was killed for memory 1 time, at limits up to 100.0 MiB; this job's limit is 100.0 MiB" "$D/running.tsv"
 	grep -q "scontrol update JobId=$LONG TimeLimit=" "$D/running.tsv"
 }
