@@ -13,6 +13,4 @@
 #include "sp_state.h"
 #include "sp_suggest.h"
 
-#define SP_VERSION "0.1.0"
-
 #endif

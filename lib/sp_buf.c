@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sp_buf.h"
-#include "sp_units.h"
+#include "sp_const.h"
 #include "sp_util.h"
 
 /* Bytes made free before a vsnprintf, enough for most texts. */

@@ -356,4 +356,11 @@
  */
 #define SP_HOOK_JSON_DEPTH		256
 
+/*
+ * No byte count or duration sacct prints comes near this (it is 888 PiB,
+ * or 31 billion years); a value past it, or negative, is bad (SP_VAL_BAD), so
+ * no caller converts an absurd double to an integer.
+ */
+#define SP_UNITS_MAX 1e18
+
 #endif

@@ -7,7 +7,14 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "sp.h"
+#include "sp_util.h"
+#include "sp_const.h"
+#include "sp_units.h"
+#include "sp_hostlist.h"
+#include "sp_stats.h"
+#include "sp_record.h"
+#include "sp_state.h"
+#include "sp_job.h"
 #include "sp_state.h"
 
 const char *const sp_job_column_names[] = {

@@ -10,7 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sp.h"
+#include "sp_util.h"
+#include "sp_const.h"
+#include "sp_units.h"
+#include "sp_hostlist.h"
+#include "sp_stats.h"
+#include "sp_record.h"
+#include "sp_state.h"
+#include "sp_job.h"
+#include "sp_suggest.h"
 #include "sp_histset.h"
 #include "sp_live.h"
 #include "sp_nodes.h"

@@ -14,7 +14,10 @@
 
 #include <csv.h>
 
-#include "sp.h"
+#include "sp_util.h"
+#include "sp_const.h"
+#include "sp_units.h"
+#include "sp_record.h"
 #include "sp_term.h"
 #include "sp_scan.h"
 

@@ -7,7 +7,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sp.h"
+#include "sp_util.h"
+#include "sp_const.h"
+#include "sp_units.h"
+#include "sp_hostlist.h"
+#include "sp_stats.h"
+#include "sp_record.h"
+#include "sp_state.h"
+#include "sp_job.h"
 #include "sp_intern.h"
 #include "sp_select.h"
 

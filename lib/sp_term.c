@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "sp_const.h"
-#include "sp_record.h"
+#include "sp_text.h"
+#include "sp_util.h"
 #include "sp_term.h"
 
 static const char *const glyph_utf8[SP_G_COUNT] = {

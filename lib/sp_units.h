@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "sp_const.h"
 #include "sp_util.h"
 
 enum sp_val { SP_VAL_BAD = -1, SP_VAL_UNKNOWN = 0, SP_VAL_OK = 1 };
@@ -45,12 +46,6 @@ sp_nan_max(double a, double b)
 #define SP_MIB (1024.0 * SP_KIB)
 #define SP_GIB (1024.0 * SP_MIB)
 
-/*
- * No byte count or duration sacct prints comes near this (it is 888 PiB,
- * or 31 billion years); a value past it, or negative, is SP_VAL_BAD, so
- * no caller converts an absurd double to an integer.
- */
-#define SP_UNITS_MAX 1e18
 
 /* 1 when the text is one of sacct's "no value" sentinels (case-insensitive). */
 int sp_is_sentinel(const char *s, size_t n);

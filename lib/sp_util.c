@@ -6,7 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sp.h"
+#include "sp_util.h"
+#include "sp_const.h"
 
 static const char *progname = "slurmpast";
 

@@ -7,6 +7,8 @@
 #ifndef SP_UTIL_H
 #define SP_UTIL_H
 
+#define SP_VERSION "0.1.0"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdarg.h>

@@ -3,7 +3,8 @@
  */
 #include <string.h>
 
-#include "sp_record.h"
+#include "sp_text.h"
+#include "sp_util.h"
 #include "sp_xml.h"
 
 /* The bytes of s that need no entity, from the start. */
