@@ -23,11 +23,15 @@ CFLAGS ?= -O2 -g
 O ?= build
 B ?= bin
 
+# The library in layers, bottom up (lib/README): each may use those
+# before it.  One include path a layer, so a file names a header alone.
+LIB_LAYERS := ground formats record rules draw
 SP_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE \
-	-D_POSIX_C_SOURCE=200809L -pthread -Ilib -MMD -MP
+	-D_POSIX_C_SOURCE=200809L -pthread -Ilib \
+	$(LIB_LAYERS:%=-Ilib/%) -MMD -MP
 LDLIBS = -lcsv -lm -pthread
 
-LIB_SRC := $(wildcard lib/*.c)
+LIB_SRC := $(wildcard $(LIB_LAYERS:%=lib/%/*.c))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/lib/%.o)
 PROG_SRC := $(wildcard src/sp-*.c)
 PROGS := $(PROG_SRC:src/%.c=$(B)/%)

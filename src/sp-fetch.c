@@ -3,7 +3,7 @@
  * per allocation attempt, its steps folded in (with --steps, a line per
  * step as well).  The record comes from one sacct query, from a saved
  * "sacct --parsable2" dump (--input), or from the synthetic history
- * (--demo); all three go through the same parser (lib/sp_sacct.c), and
+ * (--demo); all three go through the same parser (lib/record/sp_sacct.c), and
  * sacct's selection options choose among them with sacct's meaning
  * (passed to sacct, or applied to the records: src/sp-fetch/select.c).
  */

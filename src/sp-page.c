@@ -1,6 +1,6 @@
 /*
  * sp-page - text longer than the screen through a pager, as every
- * program of the family pages it (lib/sp_pager): the front door and any
+ * program of the family pages it (lib/ground/sp_pager): the front door and any
  * script pipe their report into it.  On a terminal it starts the pager
  * (SLURMPAST_PAGER, PAGER, less -FRX) and feeds it; into a pipe, or with
  * --no-pager, it copies its input unchanged.  A reader who quits the

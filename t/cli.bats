@@ -99,7 +99,7 @@ help_usage() {
 }
 
 # slurmpast-rules(7) names each threshold's constant: every name (or
-# prefix, SP_TIME_VETO_*) is one lib/sp_const.h defines, and every file
+# prefix, SP_TIME_VETO_*) is one lib/ground/sp_const.h defines, and every file
 # it says a rule lives in exists, so a rename cannot leave it behind.
 @test "slurmpast-rules(7): its constants and files are the code's" {
 	page=$SP_TOP/man7/slurmpast-rules.7
@@ -108,9 +108,9 @@ help_usage() {
 	[ "$(wc -l <<<"$names")" -ge 40 ]
 	for n in $names; do
 		case $n in
-		*\*) grep -q "^#define ${n%\*}[A-Z0-9_]" "$SP_TOP/lib/sp_const.h" ;;
-		*) grep -q "^#define $n[[:space:]]" "$SP_TOP/lib/sp_const.h" ;;
-		esac || { echo "not in lib/sp_const.h: $n"; return 1; }
+		*\*) grep -q "^#define ${n%\*}[A-Z0-9_]" "$SP_TOP/lib/ground/sp_const.h" ;;
+		*) grep -q "^#define $n[[:space:]]" "$SP_TOP/lib/ground/sp_const.h" ;;
+		esac || { echo "not in lib/ground/sp_const.h: $n"; return 1; }
 	done
 	for f in $(sed -n 's/^\.It Pa //p' "$page" | tr -d ','); do
 		ls -d "$SP_TOP"/$f >/dev/null 2>&1 || { echo "no such file: $f"; return 1; }

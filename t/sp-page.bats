@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # sp-page: a pipe copied unchanged, a terminal's text through the pager
-# (the same lib/sp_pager as sp-show), a reader who quits early no error.
+# (the same lib/ground/sp_pager as sp-show), a reader who quits early no error.
 
 load lib/common
 load lib/tmux

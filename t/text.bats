@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# One text module (lib/sp_text.c): every program escapes a record's text
+# One text module (lib/ground/sp_text.c): every program escapes a record's text
 # the same way.  A C1 control (CSI, U+009B, the bytes C2 9B) in a job
 # name is a terminal escape to anyone who prints the JSON: every --json
 # writes it \u009b.  A bidi override (U+202E) would reorder a screen:

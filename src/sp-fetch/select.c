@@ -1,6 +1,6 @@
 /*
  * select.c - sacct's selection options over the records sp-fetch reads
- * from a dump or the demo (lib/sp_select: the same meaning sacct gives
+ * from a dump or the demo (lib/record/sp_select: the same meaning sacct gives
  * them, the window included), and -j's exact ids over what sacct answers
  * (asked for an array's tasks, sacct answers the whole array).
  */

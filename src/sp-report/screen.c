@@ -4,7 +4,7 @@
  * start of a line in its colour, every control character from a record
  * shown rather than obeyed, and each line longer than the width wrapped
  * at words, its next lines under its first word; through a pager when it
- * is longer than the terminal (lib/sp_pager).
+ * is longer than the terminal (lib/ground/sp_pager).
  */
 #include <stdio.h>
 #include <stdlib.h>

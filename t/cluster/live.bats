@@ -276,7 +276,7 @@ heads() {
 # it rather than repeating it.
 noop_floor() {
 	awk '$1 == "#define" && $2 == "SP_NOOP_MIN_ELAPSED_S" { print int($3 + 0.999) }' \
-		"$SP_TOP/lib/sp_const.h"
+		"$SP_TOP/lib/ground/sp_const.h"
 }
 
 # Job $1 has run for more than $2 seconds, by accounting's clock.
