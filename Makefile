@@ -97,11 +97,16 @@ UNIT_OWN = $(patsubst src/%.c,$(O)/src/%.o,\
 $(O)/t/%.t: t/unit/%.c $(O)/t/tap.o $$(UNIT_OWN) $(O)/libsp.a
 	@mkdir -p $(@D)
 	$(CC) $(SP_CFLAGS) -It/lib -Isrc $(CFLAGS) $(LDFLAGS) -o $@ $< \
-		$(O)/t/tap.o $(filter $(O)/src/%.o,$^) $(O)/libsp.a $(LDLIBS)
+		$(O)/t/tap.o $(filter $(O)/src/%.o $(O)/t/demo/%.o,$^) \
+		$(O)/libsp.a $(LDLIBS)
 
-# The demo is sp-fetch's own (src/sp-fetch/demo*.c): its test links it.
+# The demo is sp-fetch's own (src/sp-fetch/demo*.c): its test links it,
+# and its named cases (t/unit/demo/cases.c).
 $(O)/t/test_demo.t: $(patsubst src/%.c,$(O)/src/%.o,\
-	$(wildcard src/sp-fetch/demo*.c))
+	$(wildcard src/sp-fetch/demo*.c)) $(O)/t/demo/cases.o
+$(O)/t/demo/%.o: t/unit/demo/%.c
+	@mkdir -p $(@D)
+	$(CC) $(SP_CFLAGS) -It/lib -Isrc $(CFLAGS) -c -o $@ $<
 
 units: $(UNITS)
 
