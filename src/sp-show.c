@@ -247,7 +247,7 @@ show(struct run *R, struct held *h)
 					   R->o->logs.off ? NULL : &R->logctx,
 					   R->history,
 					   R->have_workloads ?
-					   &R->workloads : NULL,
+					   &R->memo : NULL,
 					   live ? &l : NULL);
 	}
 	s.h = h;
@@ -311,6 +311,7 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < o.logs.ndirs; i++)
 		sp_logctx_add_dir(&R.logctx, o.logs.dirs[i]);
 	R.history = sp_node_history_new();
+	R.nodes = sp_nodes_new(SP_METRIC_HANG);
 
 	files = argv + first;
 	nfiles = (size_t)(argc - first);
@@ -331,6 +332,8 @@ main(int argc, char **argv)
 
 	status = R.worst == SP_SEV_CRITICAL ? SP_EXIT_FAIL : SP_EXIT_OK;
 	sp_node_history_free(R.history);
+	sp_wl_memo_free(&R.memo);
+	sp_nodes_free(R.nodes);
 	sp_histset_free(&R.workloads);
 	sp_logctx_free(&R.logctx);
 	sp_site_free(&R.site);

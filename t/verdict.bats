@@ -7,7 +7,7 @@
 # Screens read: severity from sp-group --rollup, sp-report workloads and
 # sp-browse --plain; advice from sp-size (the records), sp-report advice
 # --all (the report's lines) and sp-show --findings (the post-mortem's
-# workload-advice, which carries every flag but --exclude).
+# workload-advice, --exclude included).
 
 load lib/common
 
@@ -49,9 +49,7 @@ severities() {
 		sort >sev.browse
 }
 
-# "key<TAB>#SBATCH line" from every advice screen, one file each, sorted;
-# *.noexclude without the --exclude lines, which the post-mortem leaves
-# to sp-nodes.
+# "key<TAB>#SBATCH line" from every advice screen, one file each, sorted.
 advice_lines() {
 	local jobs=$1
 	sp-size "$jobs" >advice 2>/dev/null || :
@@ -72,7 +70,6 @@ advice_lines() {
 			else if (name in one && m[name] == 1) k = one[name]
 			else k = "ambiguous " name }
 		     /^#SBATCH / { print k "\t" $0 }' rollup - | sort >adv.report
-	grep -v '	#SBATCH --exclude=' adv.size >adv.size.noexclude || :
 	# Every job of a workload carries the same lines: sort -u makes one.
 	sp-show --findings --no-logs "$jobs" 2>/dev/null |
 		awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -96,7 +93,7 @@ consistent() {
 	agree "$2" sev.rollup sev.browse
 	advice_lines "$1"
 	agree "$2" adv.size adv.report
-	agree "$2" adv.size.noexclude adv.show
+	agree "$2" adv.size adv.show
 }
 
 @test "the demo: every workload's severity and advice the same on every screen" {
@@ -108,6 +105,7 @@ consistent() {
 	grep -qx $'bob/gpu/gpu/label-arxiv\tok' sev.report
 	grep -qx $'alice/gpu/gpu/reasoning-exp\twarning' sev.rollup
 	grep -qxF $'alice/gpu/gpu/rollout-gen\t#SBATCH --exclude=g[003,011,017]' adv.report
+	grep -qxF $'alice/gpu/gpu/rollout-gen\t#SBATCH --exclude=g[003,011,017]' adv.show
 	grep -qx $'bob/gpu/gpu/moe-gating-r#\t#SBATCH --mem=61G' adv.show
 	# the hold's size, never a size that died
 	! grep -q 'rc-tok-github_code' adv.size

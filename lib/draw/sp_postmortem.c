@@ -24,6 +24,7 @@
 #include "sp_nodes.h"
 #include "sp_postmortem.h"
 #include "sp_rules_live.h"
+#include "sp_verdict.h"
 
 /* What every drawing function reads. */
 struct draw {
@@ -1126,7 +1127,7 @@ sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 		      const struct sp_job *steps, size_t nsteps,
 		      const struct sp_site *site, struct sp_logctx *logs,
 		      struct sp_node_history *history,
-		      struct sp_histset *workloads, int figures_only)
+		      struct sp_wl_memo *wl, int figures_only)
 {
 	if (figures_only) {
 		memset(a, 0, sizeof *a);
@@ -1135,7 +1136,7 @@ sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 		return;
 	}
 	sp_postmortem_analyse_live(a, j, steps, nsteps, site, logs, history,
-				   workloads, NULL);
+				   wl, NULL);
 }
 
 void
@@ -1143,9 +1144,10 @@ sp_postmortem_analyse_live(struct sp_analysis *a, const struct sp_job *j,
 			   const struct sp_job *steps, size_t nsteps,
 			   const struct sp_site *site, struct sp_logctx *logs,
 			   struct sp_node_history *history,
-			   struct sp_histset *workloads,
+			   struct sp_wl_memo *wl,
 			   const struct sp_live *l)
 {
+	struct sp_histset *workloads = wl != NULL ? wl->set : NULL;
 	struct sp_diag d;
 	long w;
 
@@ -1173,6 +1175,7 @@ sp_postmortem_analyse_live(struct sp_analysis *a, const struct sp_job *j,
 	} else if ((w = sp_histset_lookup(workloads, j->workload_key.p,
 					  j->workload_key.n)) >= 0) {
 		d.workload = sp_histset_hist(workloads, (size_t)w);
+		d.verdict = sp_wl_memo_get(wl, (size_t)w);
 	} else {
 		d.no_workload = "its workload has no usable run in the input";
 	}

@@ -30,7 +30,7 @@ struct sp_postmortem {
 	int all;		/* also every field and the steps */
 };
 
-struct sp_histset;
+struct sp_wl_memo;
 struct sp_logctx;
 struct sp_node_history;
 
@@ -39,7 +39,8 @@ struct sp_node_history;
  * logs (none looked for when logs is NULL: --no-logs), its findings (the
  * node note among them when a history is given; the figures their
  * actions name from the job's workload in workloads, every workload of
- * the input, or one run's own when it is NULL: no workload_key).
+ * the input (wl->set; its workload's advice made once in wl), or one
+ * run's own when wl is NULL: no workload_key).
  * figures_only: the figures alone (a table needs no more), no log read,
  * no rule run.
  */
@@ -54,7 +55,7 @@ void sp_postmortem_analyse(struct sp_analysis *a, const struct sp_job *j,
 			   const struct sp_job *steps, size_t nsteps,
 			   const struct sp_site *site, struct sp_logctx *logs,
 			   struct sp_node_history *history,
-			   struct sp_histset *workloads, int figures_only);
+			   struct sp_wl_memo *wl, int figures_only);
 /*
  * The same for a job read live (sp-fetch --live's columns in l, NULL
  * when not read): its findings of the moment against its workload's
@@ -65,7 +66,7 @@ void sp_postmortem_analyse_live(struct sp_analysis *a, const struct sp_job *j,
 				const struct sp_site *site,
 				struct sp_logctx *logs,
 				struct sp_node_history *history,
-				struct sp_histset *workloads,
+				struct sp_wl_memo *wl,
 				const struct sp_live *l);
 void sp_analysis_free(struct sp_analysis *a);
 

@@ -1401,6 +1401,23 @@ rule_node_history(struct ctx *x)
 	add(x, "node-history", SP_SEV_INFO);
 }
 
+/* Findings made once for many jobs (a workload's), each job its copy. */
+static void
+copy_findings(const struct sp_findings *from, struct sp_findings *out)
+{
+	struct sp_draft d = { 0 };
+
+	for (size_t i = 0; i < from->n; i++) {
+		const struct sp_finding *f = &from->v[i];
+
+		sp_buf_adds(&d.ev, f->evidence);
+		if (f->action != NULL)
+			sp_buf_adds(&d.act, f->action);
+		sp_findings_add(out, f->code, f->severity, &d);
+	}
+	sp_draft_free(&d);
+}
+
 void
 sp_rules_job(const struct sp_diag *d, struct sp_findings *out)
 {
@@ -1438,8 +1455,11 @@ sp_rules_job(const struct sp_diag *d, struct sp_findings *out)
 		rule_node_history(&x);
 		/* The workload's rule wins: its advice, as every screen
 		 * gives it. */
-		if (d->workload != NULL)
-			sp_wl_verdict_finding(d->workload, &x.wsite, out);
+		if (d->verdict != NULL)
+			copy_findings(d->verdict, out);
+		else if (d->workload != NULL)
+			sp_wl_verdict_finding(d->workload, &x.wsite, NULL,
+					      out);
 	}
 	sp_findings_sort(out, from);
 	sp_draft_free(&x.dr);

@@ -40,6 +40,12 @@ struct sp_diag {
 	 */
 	const struct sp_hist *workload;
 	const char *no_workload;
+	/*
+	 * The workload's workload-advice as sp_wl_memo_get made it once
+	 * (its --exclude among the lines), appended as it is; NULL: made
+	 * here from workload, without --exclude.
+	 */
+	const struct sp_findings *verdict;
 	unsigned missing;		/* sp_cols_missing of the input */
 	/*
 	 * A running job's reading of the moment (sp-fetch --live), or

@@ -3,6 +3,7 @@
  * severity they give, and the advice of every flag.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sp_const.h"
@@ -146,18 +147,21 @@ sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
 
 void
 sp_wl_verdict_finding(const struct sp_hist *h,
-		      const struct sp_size_site *site, struct sp_findings *out)
+		      const struct sp_size_site *site,
+		      const struct sp_advice *exclude, struct sp_findings *out)
 {
 	struct sp_wl_verdict v = { 0 };
 	struct sp_draft d = { 0 };
 
 	sp_wl_verdict(h, site, 1, &v);
-	for (int f = 0; f < SP_FLAG_N; f++) {
-		const struct sp_advice *a = &v.adv[f];
+	/* The flags in sp-size's order, the node rule's --exclude last. */
+	for (int f = 0; f <= SP_FLAG_N; f++) {
+		const struct sp_advice *a = f < SP_FLAG_N ? &v.adv[f] : exclude;
 
 		/* Every line the advice gives: a change, or the figure
 		 * where the runs asked for nothing. */
-		if (!v.has[f] || a->sbatch.len == 0)
+		if (a == NULL || (f < SP_FLAG_N && !v.has[f]) ||
+		    a->sbatch.len == 0)
 			continue;
 		/* Each change with the runs it rests on: a flag the record
 		 * cannot judge leaves the others' numbers as they are. */
@@ -191,4 +195,48 @@ sp_wl_verdict_finding(const struct sp_hist *h,
 	}
 	sp_draft_free(&d);
 	sp_wl_verdict_free(&v);
+}
+
+void
+sp_wl_memo_init(struct sp_wl_memo *m, struct sp_histset *set,
+		const struct sp_nodes *nodes, const struct sp_site *site)
+{
+	memset(m, 0, sizeof *m);
+	m->set = set;
+	m->nodes = nodes;
+	m->site = site;
+	m->n = set->n;
+	m->v = sp_xcalloc(m->n ? m->n : 1, sizeof *m->v);
+	m->made = sp_xcalloc(m->n ? m->n : 1, 1);
+}
+
+const struct sp_findings *
+sp_wl_memo_get(struct sp_wl_memo *m, size_t i)
+{
+	const struct sp_hist *h;
+	struct sp_size_site site;
+	struct sp_advice ex = { 0 };
+	int named;
+
+	if (i >= m->n)
+		return NULL;
+	if (m->made[i])
+		return &m->v[i];
+	m->made[i] = 1;
+	h = sp_histset_hist(m->set, i);
+	sp_wl_site(m->site, m->set, h, &site);
+	named = m->nodes != NULL && sp_wl_exclude_of(m->nodes, m->set, i, &ex);
+	sp_wl_verdict_finding(h, &site, named ? &ex : NULL, &m->v[i]);
+	sp_advice_free(&ex);
+	return &m->v[i];
+}
+
+void
+sp_wl_memo_free(struct sp_wl_memo *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		sp_findings_free(&m->v[i]);
+	free(m->v);
+	free(m->made);
+	memset(m, 0, sizeof *m);
 }

@@ -74,7 +74,30 @@ int sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
  */
 void sp_wl_verdict_finding(const struct sp_hist *h,
 			   const struct sp_size_site *site,
+			   const struct sp_advice *exclude,
 			   struct sp_findings *out);
+
+/*
+ * Each workload's workload-advice of a set, made once however many of
+ * its jobs a post-mortem is drawn for (linear in the jobs shown): the
+ * --exclude among its lines when nodes holds every record of set (the
+ * hang metric, as sp-size judges machines), none when nodes is NULL.
+ */
+struct sp_wl_memo {
+	struct sp_histset *set;
+	const struct sp_nodes *nodes;
+	const struct sp_site *site;	/* NULL: unknown */
+	struct sp_findings *v;		/* per workload of set, once made */
+	unsigned char *made;
+	size_t n;
+};
+
+/* set, nodes and site outlive m; set is finished (sp_histset_finish). */
+void sp_wl_memo_init(struct sp_wl_memo *m, struct sp_histset *set,
+		     const struct sp_nodes *nodes, const struct sp_site *site);
+/* The workload-advice finding of workload i of the set (none or one). */
+const struct sp_findings *sp_wl_memo_get(struct sp_wl_memo *m, size_t i);
+void sp_wl_memo_free(struct sp_wl_memo *m);
 
 /* "ok", "info", "warning", "critical": the word on every screen; ""
  * (unknown) for SP_WL_UNKNOWN. */

@@ -103,6 +103,7 @@ struct model {
 	size_t *runs;			/* record numbers, by workload */
 	struct sp_histset set;
 	struct sp_nodes *nodes;		/* the hang metric, as sp-nodes */
+	struct sp_wl_memo memo;		/* each workload's advice, once */
 	struct sp_node_history *history;
 	struct sp_site site;
 	struct sp_logctx logctx;

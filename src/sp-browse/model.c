@@ -419,6 +419,7 @@ model_load(struct model *m, const struct opts *o)
 	sp_site_warn(&m->site);
 	sp_rollup_finish(&m->ru);
 	sp_histset_finish(&m->set);
+	sp_wl_memo_init(&m->memo, &m->set, m->nodes, &m->site);
 	describe(m);
 	m->users_by_name = by_name(&m->users);
 	m->parts_by_name = by_name(&m->parts);
@@ -457,6 +458,7 @@ model_free(struct model *m)
 		sp_findings_free(&m->live[i].warnings);
 	free(m->live);
 	sp_rollup_free(&m->ru);
+	sp_wl_memo_free(&m->memo);
 	sp_histset_free(&m->set);
 	sp_nodes_free(m->nodes);
 	sp_node_history_free(m->history);
@@ -549,7 +551,7 @@ model_analyse(struct model *m, const struct kept *k, struct sp_analysis *a)
 
 	sp_postmortem_analyse_live(a, &k->job, k->steps, k->nsteps, &m->site,
 				   m->no_logs ? NULL : &m->logctx, m->history,
-				   &m->set, live ? &l : NULL);
+				   &m->memo, live ? &l : NULL);
 }
 
 int

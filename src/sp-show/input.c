@@ -205,6 +205,7 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 	struct sp_jobcols cols;
 	struct sp_job j;
 	struct sp_buf line = { 0 };
+	unsigned seen = 0;
 
 	sp_open_or_die(&r, files, nfiles);
 	sp_jobcols_need(&r, "sp-fetch", "jobid", "state", NULL);
@@ -215,19 +216,26 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 		spool_record(spool, &line, r.cols, NULL, r.ncols);
 	while (sp_next_or_die(&r)) {
 		sp_job_parse(&j, &cols, &r);
+		sp_cols_seen(&cols, &r, &seen);
 		if (!sp_job_is_step(&j))
 			sp_node_history_add(R->history, &j);
-		if (R->have_workloads)
+		if (R->have_workloads) {
 			sp_histset_add(&R->workloads,
 				       sp_histset_find(&R->workloads,
 						       j.workload_key.p,
 						       j.workload_key.n), &j);
+			sp_nodes_add(R->nodes, &j);
+		}
 		if (spool != NULL)
 			spool_record(spool, &line, NULL, r.f, r.ncols);
 	}
 	sp_reader_close(&r);
 	sp_buf_free(&line);
+	/* A column every run has, never filled, is missing too (as sp-size
+	 * reads it). */
+	R->workloads.missing = sp_cols_unseen(&cols, seen);
 	sp_histset_finish(&R->workloads);
+	sp_wl_memo_init(&R->memo, &R->workloads, R->nodes, &R->site);
 	if (spool == NULL)
 		return;
 	if (fflush(spool) != 0 || ferror(spool))

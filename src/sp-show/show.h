@@ -19,6 +19,7 @@
 #include "sp_opt.h"
 #include "sp_site.h"
 #include "sp_term.h"
+#include "sp_verdict.h"
 
 /* What is shown; each in the format of fmt. */
 enum mode { MODE_VIEW, MODE_FINDINGS, MODE_TABLE };
@@ -80,6 +81,10 @@ struct run {
 	 * figures a job's findings name are its workload's advice. */
 	struct sp_histset workloads;
 	int have_workloads;
+	/* Every record's placements (the hang metric, as sp-size judges
+	 * machines) and each workload's advice, made once. */
+	struct sp_nodes *nodes;
+	struct sp_wl_memo memo;
 	struct sp_term term;
 	enum sp_format fmt;	/* of the output */
 	struct sp_writer w;	/* --findings, --table */
