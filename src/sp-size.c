@@ -688,14 +688,16 @@ main(int argc, char **argv)
 
 	sp_open_or_die(&r, argv + optind, (size_t)(argc - optind));
 	/* The node rule's --exclude joins the advice of every flag. */
-	if (o.mode == MODE_ADVICE && !o.any_flag)
+	if ((o.mode == MODE_ADVICE || o.mode == MODE_SCRIPT) && !o.any_flag)
 		nodes = sp_nodes_new(SP_METRIC_HANG);
 	read_history(&r, &set, o.attributed ? &part : NULL,
 		     o.mode == MODE_RUNNING ? &run : NULL, nodes);
 	sp_site_load(&s);
 	sp_site_warn(&s);
 	if (o.mode == MODE_SCRIPT) {
-		critical = script_run(&job, &o.script, &set, &s);
+		critical = script_run(&job, &o.script, &set, &s, nodes);
+		if (nodes != NULL)
+			sp_nodes_free(nodes);
 		left_out(&set);
 		script_free(&job);
 		sp_site_free(&s);

@@ -175,6 +175,39 @@ HOLD='blocked, not slow: 3 of the 3 timeouts (of 6 runs) used under 10 CPU-secon
 	[[ "$output" != *--time* ]]
 }
 
+EXCL_DEMO='leave out g003, g011, g017, worse than the other machines for it (hang metric, 1098 runs, 11 nodes tested)'
+
+@test "sp-size --script: the node rule's --exclude, added, merged with the script's -x, kept in place" {
+	# rollout-gen: the report's #SBATCH --exclude=g[003,011,017]
+	printf '#!/bin/sh\n#SBATCH -J rollout-gen -p gpu --gpus=2\n./gen\n' >gen.sh
+	run --separate-stderr sp-size --script gen.sh --time -u alice "$DEMO"
+	[[ "$output" != *exclude* ]]	# a flag asked for: the node rule is not
+	run --separate-stderr sp-size --script gen.sh -u alice "$DEMO"
+	[[ "$output" != *exclude* ]]
+	[ "${stderr_lines[3]}" = "sp-size: gen.sh: --exclude is not in the script; the advice is --exclude=g[003,011,017] ($EXCL_DEMO): --add adds it" ]
+	run --separate-stderr sp-size --script gen.sh --add -u alice "$DEMO"
+	[ "$status" -eq 0 ]
+	[ "${lines[-3]}" = "# slurmpast: --exclude=g[003,011,017] added: $EXCL_DEMO" ]
+	[ "${lines[-2]}" = "#SBATCH --exclude=g[003,011,017]" ]
+	# The script's own list is kept, the advice's machines joined to it,
+	# in its own spelling; a list that has them all is left as it is.
+	printf '#!/bin/sh\n#SBATCH -J rollout-gen -p gpu --gpus=2\n#SBATCH -x g001,g003\n./gen\n' >gen.sh
+	sp-size --script gen.sh --in-place -u alice "$DEMO" 2>/dev/null
+	grep -qx '#SBATCH -x g\[001,003,011,017\]' gen.sh
+	grep -qxF "# slurmpast: --exclude g001,g003 -> g[001,003,011,017]: $EXCL_DEMO" gen.sh
+	run --separate-stderr sp-size --script gen.sh --diff -u alice "$DEMO"
+	[ -z "$output" ]
+	# A list in a file is sbatch's to read; a machine asked for by -w is
+	# not left out behind the user's back.
+	printf '#!/bin/sh\n#SBATCH -J rollout-gen -p gpu --gpus=2 --exclude=./bad\n./gen\n' >gen.sh
+	sp-size --script gen.sh -u alice "$DEMO" 2>/dev/null >out
+	grep -qxF "# slurmpast: --exclude ./bad left as it is: it names a file of machines, which sbatch reads and this does not; the advice is --exclude=g[003,011,017]: $EXCL_DEMO" out
+	printf '#!/bin/sh\n#SBATCH -J rollout-gen -p gpu --gpus=2 -w g011\n./gen\n' >gen.sh
+	run --separate-stderr sp-size --script gen.sh --add -u alice "$DEMO"
+	[[ "$output" != *exclude* ]]
+	[[ "$stderr" == *"--nodelist asks for a machine the advice leaves out (--exclude=g[003,011,017]): --exclude not written;"* ]]
+}
+
 @test "sp-size --script --diff: patch -p0 applies it and gives exactly the rewritten script" {
 	cat >train.sh <<-'EOF'
 	#!/bin/bash

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_hostlist.h"
 #include "sp_record.h"
 #include "sp_sbatch.h"
 #include "sp_script_fix.h"
@@ -30,6 +31,7 @@ struct cmt {
 struct fixer {
 	const struct sp_script *s;
 	const struct sp_advice *const *adv;
+	const struct sp_advice *exclude;	/* NULL: none */
 	struct sp_script_fix *fx;
 	int add;
 	struct edit *edits;
@@ -594,6 +596,78 @@ fix_gpus(struct fixer *f, const struct sp_advice *a)
 	}
 }
 
+/* Whether name is among v's. */
+static int
+named(const struct sp_names *v, const char *name)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(sp_names_at(v, i), name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * --exclude (-x): the machines the node rule names join those the script
+ * already leaves out, whose reasons are the script's own, so none is
+ * dropped; the list is written compressed, as scontrol would.
+ */
+static void
+fix_exclude(struct fixer *f, const struct sp_advice *a)
+{
+	static const char pre[] = "--exclude=";
+	const struct sp_sopt *x = sp_script_opt(f->s, "exclude");
+	const struct sp_sopt *w = sp_script_opt(f->s, "nodelist");
+	const char *want_list = sp_buf_str(&a->suggestion);
+	struct sp_names have = { 0 }, want = { 0 }, on = { 0 };
+	struct sp_buf list = { 0 };
+	size_t added = 0;
+	int clash = 0;
+
+	if (strncmp(want_list, pre, sizeof pre - 1) == 0)
+		want_list += sizeof pre - 1;
+	sp_hostlist_expand(want_list, strlen(want_list), &want);
+	/* A machine both asked for and left out: sbatch refuses. */
+	if (w != NULL && w->value != NULL && strchr(w->value, '/') == NULL) {
+		sp_hostlist_expand(w->value, strlen(w->value), &on);
+		for (size_t i = 0; i < want.n && !clash; i++)
+			clash = named(&on, sp_names_at(&want, i));
+		if (clash) {
+			note(f, "--nodelist asks for a machine the advice "
+			     "leaves out (%s): --exclude not written; %s",
+			     sp_buf_str(&a->suggestion),
+			     sp_buf_str(&a->basis));
+			goto out;
+		}
+	}
+	if (x == NULL || x->value == NULL) {
+		absent(f, a);
+		goto out;
+	}
+	if (strchr(x->value, '/') != NULL) {
+		apply(f, a, x, "--exclude", NAN, NULL, "it names a file of "
+		      "machines, which sbatch reads and this does not");
+		goto out;
+	}
+	sp_hostlist_expand(x->value, strlen(x->value), &have);
+	for (size_t i = 0; i < want.n; i++)
+		if (!named(&have, sp_names_at(&want, i))) {
+			sp_names_add(&have, sp_names_at(&want, i),
+				     strlen(sp_names_at(&want, i)));
+			added++;
+		}
+	/* Nothing to add: the value as written, "as advised". */
+	if (added == 0)
+		sp_buf_adds(&list, x->value);
+	else
+		sp_hostlist_compress(&have, &list);
+	apply(f, a, x, "--exclude", NAN, sp_buf_str(&list), NULL);
+out:
+	sp_names_free(&have);
+	sp_names_free(&want);
+	sp_names_free(&on);
+	sp_buf_free(&list);
+}
+
 /* ------------------------------------------------------------- output */
 
 /* Which flag an option sizes, as a bit; 0 none. */
@@ -607,6 +681,7 @@ flag_bit(const struct sp_sopt *x)
 		{ "gres", SP_FLAG_GPUS }, { "gpus-per-node", SP_FLAG_GPUS },
 		{ "gpus-per-task", SP_FLAG_GPUS },
 		{ "gpus-per-socket", SP_FLAG_GPUS },
+		{ "exclude", SP_FLAG_EXCLUDE },
 	};
 
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
@@ -640,6 +715,8 @@ find_stale(const struct fixer *f, size_t *stale)
 	for (int k = 0; k < SP_FLAG_N; k++)
 		if (f->adv[k] != NULL)
 			advised |= 1u << k;
+	if (f->exclude != NULL)
+		advised |= 1u << SP_FLAG_EXCLUDE;
 	for (size_t i = 0; i < s->nopts; i++)
 		bits[s->opts[i].line] |= flag_bit(&s->opts[i]);
 	for (size_t i = s->first_cmd; i-- > 0;) {
@@ -770,7 +847,8 @@ emit(struct fixer *f)
 
 void
 sp_script_fix(struct sp_script_fix *fx, const struct sp_script *s,
-	      const struct sp_advice *const adv[SP_FLAG_N], int add)
+	      const struct sp_advice *const adv[SP_FLAG_N],
+	      const struct sp_advice *exclude, int add)
 {
 	struct fixer f = { 0 };
 	const struct sp_advice *c = adv[SP_FLAG_CPUS];
@@ -780,6 +858,7 @@ sp_script_fix(struct sp_script_fix *fx, const struct sp_script *s,
 	memset(fx, 0, sizeof *fx);
 	f.s = s;
 	f.adv = adv;
+	f.exclude = exclude;
 	f.fx = fx;
 	f.add = add;
 	/* Cores per task as the script will ask: --mem-per-cpu follows a
@@ -799,6 +878,8 @@ sp_script_fix(struct sp_script_fix *fx, const struct sp_script *s,
 		fix_cpus(&f, adv[SP_FLAG_CPUS]);
 	if (adv[SP_FLAG_GPUS])
 		fix_gpus(&f, adv[SP_FLAG_GPUS]);
+	if (exclude != NULL && exclude->suggestion.len > 0)
+		fix_exclude(&f, exclude);
 	emit(&f);
 
 	for (size_t i = 0; i < f.nedits; i++)

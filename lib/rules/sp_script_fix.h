@@ -10,7 +10,8 @@
  * Applied, the advice rewrites the value of each sizing option in the
  * script's first #SBATCH block -- --time, --mem (or --mem-per-cpu, per
  * CPU), --cpus-per-task, the GPU count of --gpus, --gres=gpu or
- * --gpus-per-node -- where the verdict is raise or lower, in the
+ * --gpus-per-node, and --exclude (the node rule's machines added to
+ * the script's) -- where the verdict is raise or lower, in the
  * spelling the script used, with a comment above the line saying what
  * changed and why.  A hold, a refusal or a capped request leaves the
  * line as it is, with a comment giving the reason.  A flag the script
@@ -69,10 +70,13 @@ struct sp_script_fix {
 
 /*
  * The advice applied to s: adv[f] for each flag asked for and advised
- * (NULL for the others).  fx is zeroed first; sp_script_fix_free after.
+ * (NULL for the others), and the node rule's --exclude advice (NULL:
+ * none), whose machines join those an --exclude (-x) of the script
+ * already names.  fx is zeroed first; sp_script_fix_free after.
  */
 void sp_script_fix(struct sp_script_fix *fx, const struct sp_script *s,
-		   const struct sp_advice *const adv[SP_FLAG_N], int add);
+		   const struct sp_advice *const adv[SP_FLAG_N],
+		   const struct sp_advice *exclude, int add);
 void sp_script_fix_free(struct sp_script_fix *fx);
 
 #endif

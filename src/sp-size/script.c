@@ -126,9 +126,10 @@ write_out(struct script_job *j, const struct script_opts *o,
 
 int
 script_run(struct script_job *j, const struct script_opts *o,
-	   struct sp_histset *set, const struct sp_site *site)
+	   struct sp_histset *set, const struct sp_site *site,
+	   const struct sp_nodes *nodes)
 {
-	struct sp_advice adv[SP_FLAG_N] = { { 0 } };
+	struct sp_advice adv[SP_FLAG_N] = { { 0 } }, ex = { 0 };
 	const struct sp_advice *use[SP_FLAG_N] = { 0 };
 	struct sp_buf note = { 0 }, why = { 0 };
 	struct sp_script_who who;
@@ -155,12 +156,16 @@ script_run(struct script_job *j, const struct script_opts *o,
 		if (o->flags[f] &&
 		    sp_size_advise(h, &ss, (enum sp_flag)f, &adv[f]) == 0)
 			use[f] = &adv[f];
-	sp_script_fix(&fx, &j->s, use, o->add);
+	/* The node rule's --exclude, as sp-size writes its record. */
+	sp_script_fix(&fx, &j->s, use, nodes != NULL &&
+		      sp_wl_exclude_of(nodes, set, (size_t)i, &ex) ? &ex : NULL,
+		      o->add);
 	warn_notes(&fx.notes, o->path);
 	rc = write_out(j, o, &fx);
 	sp_script_fix_free(&fx);
 	for (int f = 0; f < SP_FLAG_N; f++)
 		sp_advice_free(&adv[f]);
+	sp_advice_free(&ex);
 	sp_script_who_free(&who);
 	sp_buf_free(&note);
 	sp_buf_free(&why);

@@ -6,6 +6,7 @@
 
 #include "sp.h"
 #include "sp_histset.h"
+#include "sp_nodes.h"
 #include "sp_script_fix.h"
 #include "sp_site.h"
 
@@ -29,10 +30,12 @@ struct script_job {
 /* Reads the script (one line and exit 2 when it cannot be read, or
  * sbatch would stop at it). */
 void script_read(struct script_job *j, const char *path);
-/* The advice of set (finished) applied to the script, written as asked;
- * returns the exit status. */
+/* The advice of set (finished) applied to the script, written as asked,
+ * the node rule's --exclude from nodes (every record of set; NULL: not
+ * asked); returns the exit status. */
 int script_run(struct script_job *j, const struct script_opts *o,
-	       struct sp_histset *set, const struct sp_site *site);
+	       struct sp_histset *set, const struct sp_site *site,
+	       const struct sp_nodes *nodes);
 void script_free(struct script_job *j);
 
 #endif

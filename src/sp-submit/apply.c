@@ -204,7 +204,7 @@ apply_and_submit(struct submission *s,
 
 	/* The script's flags first, as sp-size --script --add writes them;
 	 * the command line's after, so the diff reads in that order. */
-	sp_script_fix(&fx, &s->script, adv, 0);
+	sp_script_fix(&fx, &s->script, adv, NULL, 0);
 	sp_rewrite_text(&fx.rw, &text);
 	sp_rewrite_diff(&fx.rw, s->path, &diff);
 	fputs(sp_buf_str(&diff), stderr);

@@ -68,7 +68,7 @@ fix(const char *text, int add)
 		sp_buf_free(&err);
 		return sp_buf_str(&out);
 	}
-	sp_script_fix(&fx, &s, use, add);
+	sp_script_fix(&fx, &s, use, NULL, add);
 	sp_rewrite_text(&fx.rw, &out);
 	sp_buf_adds(&notes, sp_buf_str(&fx.notes));
 	sp_script_fix_free(&fx);
@@ -312,7 +312,7 @@ diff(const char *text, int add)
 
 	sp_buf_clear(&d);
 	sp_script_parse(&s, text, strlen(text), &err);
-	sp_script_fix(&fx, &s, use, add);
+	sp_script_fix(&fx, &s, use, NULL, add);
 	sp_rewrite_diff(&fx.rw, "job.sh", &d);
 	sp_script_fix_free(&fx);
 	sp_script_free(&s);
