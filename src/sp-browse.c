@@ -21,8 +21,8 @@
 #include "sp_opt.h"
 
 static const char usage_text[] =
-"usage: sp-browse [--plain] [--source text] [--ascii] [--no-color]\n"
-"                 [--no-logs] [--log-dir dir] [file ...]\n";
+"usage: sp-browse [--plain | --next] [--source text] [--ascii]\n"
+"                 [--no-color] [--no-logs] [--log-dir dir] [file ...]\n";
 
 static const char help_text[] =
 "\n"
@@ -32,6 +32,8 @@ static const char help_text[] =
 "Keys come from the terminal; ? in the dashboard lists them.\n"
 "\n"
 "      --plain             the first screen as text, never the dashboard\n"
+"      --next              a record a workload, the first screen's order:\n"
+"                          its screen's next: line (what y copies)\n"
 "      --source text       where the records came from, said in the\n"
 "                          headline\n"
 "      --ascii             ASCII only\n"
@@ -47,13 +49,14 @@ keys_help(void)
 	help_keys(stdout);
 }
 
-enum { OPT_PLAIN = 0x2000, OPT_SOURCE };
+enum { OPT_PLAIN = 0x2000, OPT_SOURCE, OPT_NEXT };
 
 static void
 parse_options(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "plain", no_argument, NULL, OPT_PLAIN },
+		{ "next", no_argument, NULL, OPT_NEXT },
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -68,6 +71,9 @@ parse_options(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case OPT_PLAIN:
 			o->plain = 1;
+			break;
+		case OPT_NEXT:
+			o->next = 1;
 			break;
 		case OPT_SOURCE:
 			o->source = optarg;
@@ -107,7 +113,9 @@ main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 
 	model_load(&m, &o);
-	if (o.plain || !can_browse())
+	if (o.next)
+		status = next_run(&m, &o);
+	else if (o.plain || !can_browse())
 		status = plain_run(&m, &o);
 	else
 		status = ui_run(&m, &o);

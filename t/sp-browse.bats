@@ -100,6 +100,12 @@ open_demo() {
 	[[ "${lines[1]}" == "1098 runs · 85 failed · 105 noop · 2948.2 GPU-h"* ]]
 	# every line sp-size writes, the node rule's --exclude too (issue 30)
 	[[ "${lines[2]}" == "next: #SBATCH --time=01:45:00  #SBATCH --mem=72G  #SBATCH --exc"* ]]
+	# --next: the same line, whole, without a terminal
+	local next
+	next=$(sp-browse --next "$DEMO" 2>/dev/null |
+		awk -F '\t' '$4 == "alice/gpu/gpu/rollout-gen" { print $5 }')
+	[ "$next" = "next: #SBATCH --time=01:45:00  #SBATCH --mem=72G  #SBATCH --exclude=g[003,011,017]" ]
+	[ "${next:0:70}" = "${lines[2]:0:70}" ]
 	line_with "jobid" | grep -Eq '^jobid +state +elapsed +peak mem +CPU +node +finding'
 	# Newest first.
 	[[ "${lines[5]}" == "$newest "* ]]

@@ -6,8 +6,9 @@
 #
 # Screens read: severity from sp-group --rollup, sp-report workloads and
 # sp-browse --plain; advice from sp-size (the records), sp-report advice
-# --all (the report's lines) and sp-show --findings (the post-mortem's
-# workload-advice, --exclude included).
+# --all (the report's lines), sp-show --findings (the post-mortem's
+# workload-advice, --exclude included) and sp-browse --next (the
+# dashboard's next: line of each workload, what its y copies).
 
 load lib/common
 
@@ -78,6 +79,16 @@ advice_lines() {
 				for (i = 1; i <= n; i++)
 					print $c["workload_key"] "\t" l[i] }' |
 		sort -u >adv.show
+	# The dashboard's next: line of every workload (what y copies).
+	sp-browse --next "$jobs" 2>/dev/null |
+		awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ v = $c["next"]
+			  if (v !~ /^next: /) { print "no next: " $0; next }
+			  if (v ~ /^next: no request to change/) next
+			  n = split(substr(v, 7), l, "  ")
+			  for (i = 1; i <= n; i++)
+				print $c["workload_key"] "\t" l[i] }' |
+		sort >adv.browse
 }
 
 # Asserts the screens agree, saying where they do not.
@@ -94,6 +105,7 @@ consistent() {
 	advice_lines "$1"
 	agree "$2" adv.size adv.report
 	agree "$2" adv.size adv.show
+	agree "$2" adv.size adv.browse
 }
 
 @test "the demo: every workload's severity and advice the same on every screen" {
@@ -106,6 +118,7 @@ consistent() {
 	grep -qx $'alice/gpu/gpu/reasoning-exp\twarning' sev.rollup
 	grep -qxF $'alice/gpu/gpu/rollout-gen\t#SBATCH --exclude=g[003,011,017]' adv.report
 	grep -qxF $'alice/gpu/gpu/rollout-gen\t#SBATCH --exclude=g[003,011,017]' adv.show
+	grep -qxF $'alice/gpu/gpu/rollout-gen\t#SBATCH --exclude=g[003,011,017]' adv.browse
 	grep -qx $'bob/gpu/gpu/moe-gating-r#\t#SBATCH --mem=61G' adv.show
 	# the hold's size, never a size that died
 	! grep -q 'rc-tok-github_code' adv.size
@@ -121,7 +134,8 @@ consistent() {
 		sp-group >jobs
 	consistent jobs hpc-cost-simulator
 	# nameless runs: no raise and no lower anywhere
-	[ ! -s adv.size ] && [ ! -s adv.show ] && [ ! -s adv.report ]
+	[ ! -s adv.size ] && [ ! -s adv.show ] && [ ! -s adv.report ] &&
+		[ ! -s adv.browse ]
 	for f in "$FIXTURES"/slurm2sql/test-data1.txt "$FIXTURES"/xdmod/accounting-logs.log; do
 		case $f in
 		*xdmod*) sp-fetch --input "$f" --fields "$XDMOD_FIELDS" ;;

@@ -38,6 +38,7 @@
 
 struct opts {
 	int plain;		/* the text, never the dashboard */
+	int next;		/* --next: each workload's next: line */
 	const char *source;	/* where the records came from, in words */
 	struct sp_term_opts term;	/* --ascii, --no-color */
 	struct sp_log_opts logs;	/* --no-logs, --log-dir */
@@ -269,6 +270,9 @@ void browse_say(struct browse *B, const char *fmt, ...)
 /* The screens. */
 struct view *workloads_open(struct browse *B);
 struct view *workload_open(struct browse *B, size_t wl);
+/* The workload screen's "next:" line (the #SBATCH lines y copies, two
+ * spaces apart), appended; returns how many lines. */
+size_t workload_next(struct browse *B, size_t wl, struct sp_buf *b);
 /* wl NO_WL: a job whose workload has no row (only open records). */
 #define NO_WL ((size_t)-1)
 struct view *job_open(struct browse *B, size_t rec, size_t wl);
@@ -336,6 +340,9 @@ void ui_selection(struct sp_buf *b, const char *base64);
 int ui_run(struct model *m, const struct opts *o);
 /* The first screen as text on standard output (no terminal, TERM=dumb). */
 int plain_run(struct model *m, const struct opts *o);
+/* --next: a record a workload, the first screen's order: its next: line
+ * as the workload screen shows it. */
+int next_run(struct model *m, const struct opts *o);
 /* The headline (one or two lines) and the window, appended, clean. */
 void headline_lines(const struct model *m, const struct opts *o,
 		    struct sp_buf *lead, struct sp_buf *window);

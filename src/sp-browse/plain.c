@@ -12,6 +12,63 @@
 
 #include "browse.h"
 
+/* The rollup's rows in the first screen's order, most compute first (a
+ * copy: the model's rows stay put). */
+static struct sp_rollup_wl *
+first_order(const struct model *m)
+{
+	struct sp_rollup_wl *rows = sp_xcalloc(m->ru.n ? m->ru.n : 1,
+					       sizeof *rows);
+	struct sp_rollup sorted = m->ru;
+
+	memcpy(rows, m->ru.v, m->ru.n * sizeof *rows);
+	sorted.v = rows;
+	sp_rollup_sort(&sorted, SP_ROLLUP_COST);
+	return rows;
+}
+
+int
+next_run(struct model *m, const struct opts *o)
+{
+	static const char *const cols[] = { "workload", "user", "partition",
+		"workload_key", "next", NULL };
+	struct browse B;
+	struct sp_buf label = { 0 }, next = { 0 };
+	struct sp_writer w;
+	struct sp_rollup_wl *rows = first_order(m);
+
+	/* The workload screen's own text, never painted: a record. */
+	memset(&B, 0, sizeof B);
+	B.m = m;
+	B.o = o;
+	sp_term_setup(&B.term, 1, 0, 1, o->term.ascii);
+	sp_writer_init(&w, stdout, SP_FMT_TSV);
+	for (const char *const *c = cols; *c; c++)
+		sp_writer_column(&w, *c);
+	sp_writer_header(&w);
+	for (size_t i = 0; i < m->ru.n; i++) {
+		const struct sp_rollup_wl *x = &rows[i];
+		const struct wlinfo *info = &m->info[x->key];
+		const char *key = sp_rollup_key(&m->ru, x);
+
+		sp_buf_clear(&label);
+		sp_rollup_label(&label, x, sp_rollup_key_workload(key));
+		sp_writer_field(&w, label.p, label.len);
+		sp_writer_str(&w, sp_intern_str(&m->users, info->user_id));
+		sp_writer_str(&w, sp_intern_str(&m->parts, info->part_id));
+		sp_writer_str(&w, key);
+		sp_buf_clear(&next);
+		workload_next(&B, x->key, &next);
+		sp_writer_field(&w, next.p, next.len);
+		sp_writer_end(&w);
+	}
+	sp_writer_finish(&w);
+	free(rows);
+	sp_buf_free(&label);
+	sp_buf_free(&next);
+	return SP_EXIT_OK;
+}
+
 int
 plain_run(struct model *m, const struct opts *o)
 {
@@ -32,15 +89,7 @@ plain_run(struct model *m, const struct opts *o)
 		printf("%s\n", sp_buf_str(&label));
 	}
 	putchar('\n');
-	/* The rollup's own order, most compute first; its rows stay put. */
-	rows = sp_xcalloc(m->ru.n ? m->ru.n : 1, sizeof *rows);
-	memcpy(rows, m->ru.v, m->ru.n * sizeof *rows);
-	{
-		struct sp_rollup sorted = m->ru;
-
-		sorted.v = rows;
-		sp_rollup_sort(&sorted, SP_ROLLUP_COST);
-	}
+	rows = first_order(m);
 	sp_writer_init(&w, stdout, SP_FMT_PLAIN);
 	for (const char *const *c = cols; *c; c++)
 		sp_writer_column(&w, *c);
