@@ -311,29 +311,6 @@ name_path(const struct submission *s)
 	return sp_script_opt(&s->cmdline, "wrap") ? "wrap" : "sbatch";
 }
 
-/*
- * The nodes the node rule (sp-nodes --exclude: the hang metric, within
- * the workload) names worse for workload h, worst first, as many as
- * that line names.
- */
-static void
-worse_nodes(const struct sp_nodes *t, const struct sp_hist *h,
-	    struct sp_names *out)
-{
-	struct sp_node_table tab;
-	long wi = sp_nodes_find(t, h->key, h->keylen);
-
-	if (wi < 0)
-		return;
-	sp_nodes_table(t, wi, &tab);
-	for (size_t i = 0; i < tab.nrows && out->n < SP_NODES_EXCLUDE_MAX;
-	     i++)
-		if (tab.rows[i].s.verdict == SP_VERDICT_WORSE)
-			sp_names_add(out, tab.rows[i].node,
-				     strlen(tab.rows[i].node));
-	sp_node_table_free(&tab);
-}
-
 /* What is said, and whether it is critical: 0, 1, or -1 with why. */
 struct judged {
 	int critical;
@@ -343,6 +320,11 @@ struct judged {
 	struct sp_site site;
 	long wl;		/* in set; -1 none */
 	struct sp_size_site ss;
+	/* The workload's verdict and its --exclude advice (has_ex), made
+	 * once: what is said and what --apply writes render them. */
+	struct sp_wl_verdict wv;
+	struct sp_advice ex;
+	int has_ex;
 };
 
 static int
@@ -378,16 +360,16 @@ judge(struct submission *s, const char *since, struct judged *jd,
 	{
 		const struct sp_hist *h = sp_histset_hist(&jd->set,
 							  (size_t)jd->wl);
-		struct sp_names worse = { 0 };
 
-		sp_size_site_of(&jd->site, h, &jd->ss);
-		jd->ss.missing = jd->set.missing;
-		worse_nodes(jd->nodes, h, &worse);
+		sp_wl_site(&jd->site, &jd->set, h, &jd->ss);
+		sp_wl_verdict(h, &jd->ss, 1, &jd->wv);
+		jd->has_ex = sp_wl_exclude_of(jd->nodes, &jd->set,
+					      (size_t)jd->wl, &jd->ex);
 		requests(s, &req);
-		sp_submit_judge(h, who.name, &jd->ss, &worse, &req,
+		sp_submit_judge(h, who.name, &jd->wv, jd->has_ex ? &jd->ex :
+				NULL, &req,
 				(double)sp_civil_local((int64_t)time(NULL)),
 				&v);
-		sp_names_free(&worse);
 	}
 	jd->found = 1;
 	jd->critical = v.critical;
@@ -407,6 +389,8 @@ judged_free(struct judged *jd)
 	if (jd->nodes != NULL)
 		sp_nodes_free(jd->nodes);
 	jd->nodes = NULL;
+	sp_wl_verdict_free(&jd->wv);
+	sp_advice_free(&jd->ex);
 	sp_histset_free(&jd->set);
 	sp_site_free(&jd->site);
 }
@@ -415,22 +399,17 @@ judged_free(struct judged *jd)
 static int
 apply(struct submission *s, struct judged *jd, int in_place)
 {
-	struct sp_advice adv[SP_FLAG_N] = { { 0 } };
 	const struct sp_advice *use[SP_FLAG_N] = { 0 };
-	int rc;
 
 	if (!jd->found) {
 		sp_warn("no history of this workload: submitted as it is");
 		submit_exec(s->args, s->nargs);
 	}
 	for (int f = 0; f < SP_FLAG_N; f++)
-		if (sp_size_advise(sp_histset_hist(&jd->set, (size_t)jd->wl),
-				   &jd->ss, (enum sp_flag)f, &adv[f]) == 0)
-			use[f] = &adv[f];
-	rc = apply_and_submit(s, use, in_place);
-	for (int f = 0; f < SP_FLAG_N; f++)
-		sp_advice_free(&adv[f]);
-	return rc;
+		if (jd->wv.has[f])
+			use[f] = &jd->wv.adv[f];
+	return apply_and_submit(s, use, jd->has_ex ? &jd->ex : NULL,
+				in_place);
 }
 
 int

@@ -228,6 +228,12 @@ tok.sh" ]
 	run --separate-stderr sp-submit --check --exclude=n1 gen.sh
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "" ]
+	# --apply writes the --exclude advice as sp-size --script does: the
+	# script's own machines kept, the rule's joined to them.
+	printf '#!/bin/sh\n#SBATCH -J gen -p cpu -x n9\nsrun gen\n' >gen.sh
+	run --separate-stderr sp-submit --apply gen.sh
+	[ "$status" -eq 0 ]
+	grep -qx '#SBATCH -J gen -p cpu -x n\[1,9\]' submitted
 }
 
 # The call Claude Code (and Codex) sends a PreToolUse hook.

@@ -15,8 +15,9 @@ struct judge {
 	const char *label;
 	const struct sp_submission *sub;
 	double now;
-	struct sp_advice adv[SP_FLAG_N];
-	int have[SP_FLAG_N];
+	/* The workload's verdict record, as every screen renders it. */
+	const struct sp_advice *adv;
+	const int *have;
 	int said[SP_FLAG_N];
 	struct sp_submit_verdict *v;
 };
@@ -217,16 +218,25 @@ named(const struct sp_names *v, const char *name)
 	return 0;
 }
 
-/* The nodes the node rule names worse: asked for, or not kept out. */
+/*
+ * The nodes the node rule names worse (the workload's --exclude advice,
+ * its line as sp-size writes it): asked for, or not kept out.
+ */
 static void
-judge_nodes(struct judge *j, const struct sp_names *worse)
+judge_nodes(struct judge *j, const struct sp_advice *exclude)
 {
+	static const char pre[] = "--exclude=";
 	const struct sp_submission *sub = j->sub;
 	struct sp_names asked = { 0 }, out = { 0 }, hit = { 0 }, open = { 0 };
-	struct sp_buf *b = &j->v->text, list = { 0 };
+	struct sp_names worse_v = { 0 }, *worse = &worse_v;
+	struct sp_buf *b = &j->v->text;
+	const char *list;
 
-	if (worse == NULL || worse->n == 0)
+	if (exclude == NULL || exclude->suggestion.len <= sizeof pre - 1 ||
+	    strncmp(sp_buf_str(&exclude->suggestion), pre, sizeof pre - 1) != 0)
 		return;
+	list = sp_buf_str(&exclude->suggestion) + sizeof pre - 1;
+	sp_hostlist_expand(list, strlen(list), worse);
 	if (sub->nodelist != NULL)
 		sp_hostlist_expand(sub->nodelist, strlen(sub->nodelist),
 				   &asked);
@@ -240,7 +250,6 @@ judge_nodes(struct judge *j, const struct sp_names *worse)
 		else if (!named(&out, node))
 			sp_names_add(&open, node, strlen(node));
 	}
-	sp_hostlist_compress(worse, &list);
 	if (hit.n > 0) {
 		struct sp_buf h = { 0 };
 
@@ -250,16 +259,16 @@ judge_nodes(struct judge *j, const struct sp_names *worse)
 			      "it (sp-nodes): ask --exclude=%s. This "
 			      "submission asks for %s.\n", j->label,
 			      sp_buf_str(&h), hit.n == 1 ? "is" : "are",
-			      sp_buf_str(&list), sp_buf_str(&h));
+			      list, sp_buf_str(&h));
 		sp_buf_free(&h);
 	} else if (open.n > 0 && asked.n == 0) {
 		sp_buf_printf(b, "%s: sp-nodes advises --exclude=%s (worse "
 			      "than the other machines for it). This "
-			      "submission %s.\n", j->label, sp_buf_str(&list),
+			      "submission %s.\n", j->label, list,
 			      sub->exclude ? "leaves some of them in" :
 			      "excludes none");
 	}
-	sp_buf_free(&list);
+	sp_names_free(&worse_v);
 	sp_names_free(&asked);
 	sp_names_free(&out);
 	sp_names_free(&hit);
@@ -288,7 +297,7 @@ advise(struct judge *j, enum sp_flag f, double asked, const char *text)
 
 void
 sp_submit_judge(const struct sp_hist *h, const char *label,
-		const struct sp_size_site *site, const struct sp_names *worse,
+		const struct sp_wl_verdict *wv, const struct sp_advice *exclude,
 		const struct sp_submission *sub, double now,
 		struct sp_submit_verdict *v)
 {
@@ -302,17 +311,14 @@ sp_submit_judge(const struct sp_hist *h, const char *label,
 	j.v = v;
 	v->critical = 0;
 	sp_buf_clear(&v->text);
-	for (int f = 0; f < SP_FLAG_N; f++)
-		j.have[f] = sp_size_advise(h, site, (enum sp_flag)f,
-					   &j.adv[f]) == 0;
+	j.adv = wv->adv;
+	j.have = wv->has;
 	judge_mem(&j);
 	judge_time(&j);
-	judge_nodes(&j, worse);
+	judge_nodes(&j, exclude);
 	advise(&j, SP_FLAG_MEM, sub->mem_b, sub->mem_text);
 	advise(&j, SP_FLAG_TIME, sub->time_s, sub->time_text);
 	advise(&j, SP_FLAG_CPUS, sub->cpus, sub->cpus_text);
-	for (int f = 0; f < SP_FLAG_N; f++)
-		sp_advice_free(&j.adv[f]);
 }
 
 void

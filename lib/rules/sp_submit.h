@@ -15,8 +15,9 @@
  *            workload (sp-nodes --exclude).
  * A worse node the submission neither asks for nor excludes is said,
  * not critical: the scheduler may or may not place it there.
- * The figure to ask instead is sp-size's advice (sp_size_advise),
- * never one of this module's own.  Where the advice would change what
+ * The figure to ask instead is the workload's verdict's (sp_wl_verdict,
+ * the advice sp-size writes), and the nodes are its --exclude advice's:
+ * never this module's own.  Where the advice would change what
  * this submission asks (raise or lower, by more than SP_SIZE_CHANGE),
  * that is said too, not critical.  A flag the submission does not set
  * is judged on what the workload's newest run was given, and said so.
@@ -28,6 +29,7 @@
 #include "sp_hist.h"
 #include "sp_hostlist.h"
 #include "sp_util.h"
+#include "sp_verdict.h"
 
 /* What a submission asks for; NaN where it sets nothing (or unlimited). */
 struct sp_submission {
@@ -52,13 +54,15 @@ struct sp_submit_verdict {
 
 /*
  * Judges sub against workload h (finished), named label on screen, with
- * now the civil time (sp_civil_local) for "2 hours ago", and worse the
- * nodes the node rule names for the workload (NULL or empty: none).  v
- * is cleared first; sp_submit_verdict_free after.
+ * now the civil time (sp_civil_local) for "2 hours ago": wv is h's
+ * verdict (sp_wl_verdict, with its advice) and exclude its --exclude
+ * advice (sp_wl_exclude_of; NULL: the node rule names none), whose
+ * figures and lines are said as they are, never made again here.  v is
+ * cleared first; sp_submit_verdict_free after.
  */
 void sp_submit_judge(const struct sp_hist *h, const char *label,
-		     const struct sp_size_site *site,
-		     const struct sp_names *worse,
+		     const struct sp_wl_verdict *wv,
+		     const struct sp_advice *exclude,
 		     const struct sp_submission *sub, double now,
 		     struct sp_submit_verdict *v);
 void sp_submit_verdict_free(struct sp_submit_verdict *v);

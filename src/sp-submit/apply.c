@@ -193,7 +193,8 @@ run_sbatch(char **args, size_t nargs)
 
 int
 apply_and_submit(struct submission *s,
-		 const struct sp_advice *const adv[SP_FLAG_N], int in_place)
+		 const struct sp_advice *const adv[SP_FLAG_N],
+		 const struct sp_advice *exclude, int in_place)
 {
 	struct sp_script_fix fx;
 	struct sp_buf text = { 0 }, diff = { 0 }, err = { 0 }, copy = { 0 };
@@ -204,7 +205,7 @@ apply_and_submit(struct submission *s,
 
 	/* The script's flags first, as sp-size --script --add writes them;
 	 * the command line's after, so the diff reads in that order. */
-	sp_script_fix(&fx, &s->script, adv, NULL, 0);
+	sp_script_fix(&fx, &s->script, adv, exclude, 0);
 	sp_rewrite_text(&fx.rw, &text);
 	sp_rewrite_diff(&fx.rw, s->path, &diff);
 	fputs(sp_buf_str(&diff), stderr);

@@ -43,15 +43,17 @@ struct submission {
 };
 
 /*
- * --apply: the advice (adv[f], NULL none) written into a copy of the
- * script, or into the script itself (in_place, the original kept as
- * script~), and into sbatch's own options where they set the flag; the
- * change said on standard error as a diff; then sbatch run on it.
- * Returns sbatch's status (or exits 2 when it cannot be done).
+ * --apply: the advice (adv[f], NULL none; exclude, the node rule's
+ * --exclude, merged into the script's as sp-size --script does) written
+ * into a copy of the script, or into the script itself (in_place, the
+ * original kept as script~), and into sbatch's own options where they
+ * set the flag; the change said on standard error as a diff; then
+ * sbatch run on it.  Returns sbatch's status (or exits 2 when it cannot
+ * be done).
  */
 int apply_and_submit(struct submission *s,
 		     const struct sp_advice *const adv[SP_FLAG_N],
-		     int in_place);
+		     const struct sp_advice *exclude, int in_place);
 
 /* Runs sbatch with args in place of this process; returns only when it
  * could not (exit 2 then). */
