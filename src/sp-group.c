@@ -296,6 +296,7 @@ read_rollup(struct sp_reader *r, struct sp_rollup *ru, struct groups *g,
 	sp_buf_free(&wl);
 	sp_buf_free(&key);
 	set->missing = sp_cols_unseen(&c, seen);
+	set->empty = sp_cols_empty(&c, seen);
 	sp_histset_finish(set);
 }
 

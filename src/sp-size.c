@@ -364,6 +364,7 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 			    j.workload_key.p, j.workload_key.n), &j);
 	}
 	set->missing = sp_cols_unseen(&c, seen);
+	set->empty = sp_cols_empty(&c, seen);
 	sp_histset_finish(set);
 	if (part)
 		sp_histset_finish(part);

@@ -227,7 +227,7 @@ every() {
 	# to 41G from 125G), a kill's floor alone lowers nothing, the
 	# peaks of the runs that lived unknown (scan-corpus), and a task is an array's by its id.
 	run awk -F '\t' '$2 == "plot-maps" && $4 == "--mem" { print $6 "|" $11 }' "$D/state.out"
-	[ "$output" = "refuse|the input has no column 'state', which the --mem rule reads (sp-fetch writes it)" ]
+	[ "$output" = "refuse|the input's column 'state' has no value in any record, and the --mem rule reads it" ]
 	run awk -F '\t' '$2 == "scan-corpus" && $4 == "--mem" { print $6 "|" $8 }' "$D/max_rss_b.out"
 	[ "$output" = "refuse|" ]
 	cmp "$D/full.out" "$D/array_job.out"

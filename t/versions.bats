@@ -266,7 +266,7 @@ dump_2605() {
 	# Without a known limit, no --mem figure rests on them.
 	printf '%s\n' "$output" | sp-group >"$BATS_TEST_TMPDIR/g"
 	run --separate-stderr sp-size "$BATS_TEST_TMPDIR/g"
-	[ "$(printf '%s\n' "$output" | cols flag verdict requested basis | grep -- '^--mem ')" = "--mem refuse  the input has no column 'mem_limit_node_b', which the --mem rule reads (sp-fetch writes it)" ]
+	[ "$(printf '%s\n' "$output" | cols flag verdict requested basis | grep -- '^--mem ')" = "--mem refuse  the input's column 'mem_limit_node_b' has no value in any record, and the --mem rule reads it" ]
 	# The same records without --mem-update keep their limits.
 	run --separate-stderr sp-fetch --input "$CPU25"
 	[ "$(printf '%s\n' "$output" | cols mem_limit_node_b | sort -u)" = 8589934592 ]

@@ -1169,6 +1169,7 @@ sp_postmortem_analyse_live(struct sp_analysis *a, const struct sp_job *j,
 		d.node_note = a->note.p;
 	}
 	d.missing = workloads != NULL ? workloads->missing : 0;
+	d.empty = workloads != NULL ? workloads->empty : 0;
 	if (workloads == NULL) {
 		d.no_workload = "the input has no workload_key, which sp-group "
 		    "adds";

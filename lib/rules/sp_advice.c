@@ -77,6 +77,12 @@ sp_cols_unseen(const struct sp_jobcols *c, unsigned seen)
 	return sp_cols_missing(c) | (SP_COLS_ALWAYS & ~seen);
 }
 
+unsigned
+sp_cols_empty(const struct sp_jobcols *c, unsigned seen)
+{
+	return SP_COLS_ALWAYS & ~seen & ~sp_cols_missing(c);
+}
+
 /* The columns each flag's verdict reads. */
 static unsigned
 flag_needs(enum sp_flag f)
@@ -107,6 +113,7 @@ sp_size_site_unknown(struct sp_size_site *s)
 	s->ceiling_cores = NAN;
 	s->ceiling_mem_b = NAN;
 	s->missing = 0;
+	s->empty = 0;
 }
 
 void
@@ -1042,19 +1049,36 @@ refuse_missing(const struct sp_hist *h, const struct sp_size_site *site,
 	}
 	if (m == 0)
 		return 0;
-	for (int i = 0; i < SP_COL_N; i++)
-		n += (m >> i) & 1;
-	sp_buf_clear(t);
-	for (int i = 0; i < SP_COL_N; i++) {
-		if (!(m >> i & 1))
+	/* A column absent, and one present that no record fills: each
+	 * said for what it is. */
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned these = pass == 0 ? m & ~site->empty : m & site->empty;
+
+		if (these == 0)
 			continue;
-		if (k++)
-			sp_buf_adds(t, k == n ? " and " : ", ");
-		sp_buf_printf(t, "'%s'", sp_col_name((enum sp_col)i));
+		n = k = 0;
+		for (int i = 0; i < SP_COL_N; i++)
+			n += (these >> i) & 1;
+		sp_buf_clear(t);
+		for (int i = 0; i < SP_COL_N; i++) {
+			if (!(these >> i & 1))
+				continue;
+			if (k++)
+				sp_buf_adds(t, k == n ? " and " : ", ");
+			sp_buf_printf(t, "'%s'", sp_col_name((enum sp_col)i));
+		}
+		if (pass == 0)
+			clause(&a->basis, "the input has no column %s, which "
+			       "the %s rule reads (sp-fetch writes %s)",
+			       sp_buf_str(t), sp_flag_name(a->flag),
+			       n == 1 ? "it" : "them");
+		else
+			clause(&a->basis, "the input's %s %s %s no value in "
+			       "any record, and the %s rule reads %s",
+			       n == 1 ? "column" : "columns", sp_buf_str(t),
+			       n == 1 ? "has" : "have", sp_flag_name(a->flag),
+			       n == 1 ? "it" : "them");
 	}
-	clause(&a->basis, "the input has no column %s, which the %s rule "
-	       "reads (sp-fetch writes %s)", sp_buf_str(t),
-	       sp_flag_name(a->flag), n == 1 ? "it" : "them");
 	return 1;
 }
 

@@ -44,6 +44,9 @@ void sp_cols_seen(const struct sp_jobcols *c, const struct sp_reader *r,
 			 1u << SP_COL_STATE | 1u << SP_COL_ELAPSED | \
 			 1u << SP_COL_JOBID)
 unsigned sp_cols_unseen(const struct sp_jobcols *c, unsigned seen);
+/* Of those, the columns c has that no record filled: a refusal says the
+ * column has no value, not that the input lacks it. */
+unsigned sp_cols_empty(const struct sp_jobcols *c, unsigned seen);
 
 /* What the site tells the rules; NaN or SP_GATHER_UNKNOWN when unknown. */
 struct sp_size_site {
@@ -53,6 +56,8 @@ struct sp_size_site {
 	double ceiling_cores;		/* the partition's largest node */
 	double ceiling_mem_b;
 	unsigned missing;		/* 1 << sp_col: the input lacks it */
+	unsigned empty;			/* of missing, those it names but
+					 * never fills (sp_cols_empty) */
 };
 
 void sp_size_site_unknown(struct sp_size_site *s);

@@ -45,8 +45,9 @@ struct sp_histset {
 	int scratch_used;
 	/* The columns the verdicts read that the input lacks (sp_cols_missing,
 	 * set by the reader): carried to the advice, which refuses without
-	 * them. */
+	 * them; empty: of those, the ones present that no record fills. */
 	unsigned missing;
+	unsigned empty;
 };
 
 /* The number of the workload with this key, added when new. */

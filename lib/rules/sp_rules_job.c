@@ -1443,6 +1443,7 @@ sp_rules_job(const struct sp_diag *d, struct sp_findings *out)
 		sp_size_site_of(d->site, d->workload ? d->workload : &x.one,
 				&x.wsite);
 		x.wsite.missing = d->missing;
+		x.wsite.empty = d->empty;
 		rule_walltime(&x);
 		rule_memory(&x);
 		rule_cpu(&x);

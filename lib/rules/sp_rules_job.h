@@ -46,7 +46,8 @@ struct sp_diag {
 	 * here from workload, without --exclude.
 	 */
 	const struct sp_findings *verdict;
-	unsigned missing;		/* sp_cols_missing of the input */
+	unsigned missing;		/* sp_cols_unseen of the input */
+	unsigned empty;			/* sp_cols_empty of the input */
 	/*
 	 * A running job's reading of the moment (sp-fetch --live), or
 	 * NULL: not read.  Where sstat answered, the job is known to run

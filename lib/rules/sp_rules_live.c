@@ -339,7 +339,9 @@ sp_rules_live_in(struct sp_findings *out, const struct sp_job *j,
 	else
 		sp_size_site_unknown(&site);
 	/* A verdict that needs a column the input lacks says so. */
-	if (set != NULL)
+	if (set != NULL) {
 		site.missing = set->missing;
+		site.empty = set->empty;
+	}
 	sp_rules_live(out, j, l, h, &site, so_far);
 }

@@ -65,6 +65,7 @@ sp_wl_site(const struct sp_site *s, const struct sp_histset *set,
 {
 	sp_size_site_of(s, h, out);
 	out->missing = set->missing;
+	out->empty = set->empty;
 }
 
 int

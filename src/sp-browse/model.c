@@ -397,6 +397,7 @@ read_records(struct model *m, struct loading *L, const struct opts *o)
 	}
 	/* A column every run has, never filled, is missing too. */
 	m->set.missing = sp_cols_unseen(&m->jc, seen);
+	m->set.empty = sp_cols_empty(&m->jc, seen);
 	sp_reader_close(&r);
 }
 

@@ -234,6 +234,7 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 	/* A column every run has, never filled, is missing too (as sp-size
 	 * reads it). */
 	R->workloads.missing = sp_cols_unseen(&cols, seen);
+	R->workloads.empty = sp_cols_empty(&cols, seen);
 	sp_histset_finish(&R->workloads);
 	sp_wl_memo_init(&R->memo, &R->workloads, R->nodes, &R->site);
 	if (spool == NULL)

@@ -124,6 +124,29 @@ time_refuse(void)
 	is_string("01:00:00", sp_buf_str(&adv.requested_txt), "time: requested still shown");
 }
 
+/* A column absent and one present with no value anywhere: each said for
+ * what it is (issue 30). */
+static void
+missing_or_empty(void)
+{
+	ROW(.id = "1", .state = "COMPLETED", .el = "3000", .cpu = "3000", .lim = "3600");
+	ROW(.id = "2", .state = "COMPLETED", .el = "3000", .cpu = "3000", .lim = "3600");
+	ROW(.id = "3", .state = "COMPLETED", .el = "3000", .cpu = "3000", .lim = "3600");
+	load();
+	site.missing = 1u << SP_COL_TIMELIMIT;
+	site.empty = 0;
+	advise(NULL, SP_FLAG_TIME);
+	is_string("refuse", verdict(), "missing: refused");
+	is_string("the input has no column 'timelimit_s', which the --time rule reads (sp-fetch writes it)", sp_buf_str(&adv.basis), "missing: the column is named absent");
+	site.empty = 1u << SP_COL_TIMELIMIT;
+	advise(NULL, SP_FLAG_TIME);
+	is_string("the input's column 'timelimit_s' has no value in any record, and the --time rule reads it", sp_buf_str(&adv.basis), "empty: the column is named empty, not absent");
+	site.missing = 1u << SP_COL_TIMELIMIT | 1u << SP_COL_STATE;
+	advise(NULL, SP_FLAG_TIME);
+	is_string("the input has no column 'state', which the --time rule reads (sp-fetch writes it); the input's column 'timelimit_s' has no value in any record, and the --time rule reads it", sp_buf_str(&adv.basis), "both: each clause for what it is");
+	sp_size_site_unknown(&site);
+}
+
 static void
 time_hang_veto(void)
 {
@@ -757,6 +780,7 @@ main(void)
 	time_newest_not_largest();
 	time_refuse();
 	no_request();
+	missing_or_empty();
 	time_hang_veto();
 	time_computing_floor();
 	time_unknown_cause();
