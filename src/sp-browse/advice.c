@@ -130,6 +130,33 @@ advice_sbatch(struct browse *B, size_t wl, struct sp_buf *out)
 	return n;
 }
 
+size_t
+advice_next(struct browse *B, size_t wl, struct sp_buf *b)
+{
+	struct sp_buf lines = { 0 };
+	size_t n = advice_sbatch(B, wl, &lines);
+
+	if (n == 0) {
+		sp_buf_adds(b, "next: no request to change (2 says why)");
+		sp_buf_free(&lines);
+		return 0;
+	}
+	sp_buf_adds(b, "next: ");
+	sp_term_paint(&B->term, b, SP_P_BOLD);
+	/* One line: "#SBATCH --time=02:00:00  #SBATCH --mem=94G". */
+	for (size_t k = 0; k < lines.len; k++) {
+		if (lines.p[k] == '\n') {
+			if (k + 1 < lines.len)
+				sp_buf_adds(b, "  ");
+		} else {
+			sp_buf_addc(b, lines.p[k]);
+		}
+	}
+	sp_term_paint(&B->term, b, SP_P_NONE);
+	sp_buf_free(&lines);
+	return n;
+}
+
 /* ----------------------------------------------------- the two panes */
 
 static void

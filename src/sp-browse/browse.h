@@ -270,9 +270,6 @@ void browse_say(struct browse *B, const char *fmt, ...)
 /* The screens. */
 struct view *workloads_open(struct browse *B);
 struct view *workload_open(struct browse *B, size_t wl);
-/* The workload screen's "next:" line (the #SBATCH lines y copies, two
- * spaces apart), appended; returns how many lines. */
-size_t workload_next(struct browse *B, size_t wl, struct sp_buf *b);
 /* wl NO_WL: a job whose workload has no row (only open records). */
 #define NO_WL ((size_t)-1)
 struct view *job_open(struct browse *B, size_t rec, size_t wl);
@@ -304,6 +301,9 @@ void finding_text(struct browse *B, struct sp_buf *b,
 
 /* The workload's #SBATCH lines that change a request (appended). */
 size_t advice_sbatch(struct browse *B, size_t wl, struct sp_buf *out);
+/* The workload screen's "next:" line (the #SBATCH lines y copies, two
+ * spaces apart), appended; returns how many lines. */
+size_t advice_next(struct browse *B, size_t wl, struct sp_buf *b);
 /* Copies them: kept for the exit, and to the clipboard where it can. */
 void copy_sbatch(struct browse *B, size_t wl);
 

@@ -58,7 +58,7 @@ next_run(struct model *m, const struct opts *o)
 		sp_writer_str(&w, sp_intern_str(&m->parts, info->part_id));
 		sp_writer_str(&w, key);
 		sp_buf_clear(&next);
-		workload_next(&B, x->key, &next);
+		advice_next(&B, x->key, &next);
 		sp_writer_field(&w, next.p, next.len);
 		sp_writer_end(&w);
 	}

@@ -227,39 +227,12 @@ static const struct view_ops ops = {
 	request, relayout, free_view
 };
 
-size_t
-workload_next(struct browse *B, size_t wl, struct sp_buf *b)
-{
-	struct sp_buf lines = { 0 };
-	size_t n = advice_sbatch(B, wl, &lines);
-
-	if (n == 0) {
-		sp_buf_adds(b, "next: no request to change (2 says why)");
-		sp_buf_free(&lines);
-		return 0;
-	}
-	sp_buf_adds(b, "next: ");
-	sp_term_paint(&B->term, b, SP_P_BOLD);
-	/* One line: "#SBATCH --time=02:00:00  #SBATCH --mem=94G". */
-	for (size_t k = 0; k < lines.len; k++) {
-		if (lines.p[k] == '\n') {
-			if (k + 1 < lines.len)
-				sp_buf_adds(b, "  ");
-		} else {
-			sp_buf_addc(b, lines.p[k]);
-		}
-	}
-	sp_term_paint(&B->term, b, SP_P_NONE);
-	sp_buf_free(&lines);
-	return n;
-}
-
 struct view *
 workload_open(struct browse *B, size_t wl)
 {
 	struct wlview *s = sp_xcalloc(1, sizeof *s);
 
 	s->wl = wl;
-	s->nnext = workload_next(B, wl, &s->next);
+	s->nnext = advice_next(B, wl, &s->next);
 	return view_new(B, &ops, s, panes[0]->cursor);
 }
