@@ -8,6 +8,7 @@ load lib/common
 
 setup() {
 	command -v nm >/dev/null || skip "nm (binutils) is not installed"
+	cd "$BATS_TEST_TMPDIR" || return 1
 }
 
 # The layers bottom up, as the Makefile builds them.
