@@ -177,6 +177,41 @@ k" ]
 	[ "$output" = "No job failed or sat idle." ]
 }
 
+@test "problems as text: the jobs that say the same thing are one line, with their count and ids" {
+	printf 'jobid\tjobid_raw\tcluster\tsubmit\tstart\tname\tuser\tstate\topen\n' >failed
+	for i in 1 2 3 4 5 6 7 8; do
+		printf '%s\t%s\tc\t2026-01-0%sT00:00:00\t2026-01-0%sT00:00:01\tjob\tbob\tFAILED\t0\n' "$i" "$i" "$i" "$i" >>failed
+	done
+	printf '9\t9\tc\t2026-01-09T00:00:00\t2026-01-09T00:00:01\tjob\tbob\tFAILED\t0\n' >>failed
+	printf '10\t10\tc\t2026-01-09T00:00:00\t2026-01-09T00:00:02\tjob\tbob\tTIMEOUT\t0\n' >>failed
+	printf 'jobid\tstate\n' >hangs
+	{
+		printf 'jobid\tcode\tseverity\tevidence\n'
+		for i in 1 2 3 4 5 6 7 8; do printf '%s\texit-nonzero\twarning\tExited 1\n' "$i"; done
+		printf '9\texit-nonzero\twarning\tExited 2\n'
+		printf '10\texit-nonzero\twarning\tExited 1\n'
+	} >jf
+	# the text folds over every job, so --ids with --plain lists each one
+	run sp-report problems --plain --hangs hangs --failed failed --ids --top 1
+	[ "$output" = "10,9,8,7,6,5,4,3,2,1" ]
+	run sp-report problems --plain --hangs hangs --failed failed --job-findings jf --top 2 --more "see all"
+	[ "$status" -eq 0 ]
+	[ "$output" = "jobid  name  state    started              finding
+10     job   TIMEOUT  2026-01-09T00:00:02  exit-nonzero: Exited 1
+9      job   FAILED   2026-01-09T00:00:01  exit-nonzero: Exited 2
+8 more: see all" ]
+	run sp-report problems --plain --hangs hangs --failed failed --job-findings jf --top 3
+	[ "${lines[3]}" = "8 jobs  job   FAILED   2026-01-08T00:00:01  exit-nonzero: Exited 1 (8, 7, 6, 5, 4 and 3 more)" ]
+	[ "${#lines[@]}" -eq 4 ]
+	# two: both named, no "more"
+	sed -i '/^[3-8]\t/d' failed
+	run sp-report problems --plain --hangs hangs --failed failed --job-findings jf --top 0
+	[ "${lines[3]}" = "2 jobs  job   FAILED   2026-01-02T00:00:01  exit-nonzero: Exited 1 (2 and 1)" ]
+	# the records stay one a job, each id its own
+	run sp-report problems --json --hangs hangs --failed failed --job-findings jf --top 0
+	[ "$(jq -r .jobid <<<"$output" | tr '\n' ' ')" = "10 9 2 1 " ]
+}
+
 @test "advice: raises first, the largest first; holds; then lowers; each capped apart" {
 	rollup $'a\tw\ta/c/c/w\tw\tc\t1\t9\t9\t0\t0\t0\t0\t\t1\t1\t1\t1\tok\t\t'
 	{

@@ -267,6 +267,9 @@
 #define SP_REPORT_PROBLEMS		25
 #define SP_REPORT_CHANGES		12
 #define SP_REPORT_HOLDS			5
+/* Problem jobs that say the same thing are one line: the job ids it
+ * names on screen before "and N more" (the records keep every one). */
+#define SP_REPORT_FOLD_IDS		5
 
 /*
  * sp-fetch: an AveCPUFreq reading is a CPU clock only inside this range;

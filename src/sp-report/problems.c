@@ -2,8 +2,9 @@
  * problems.c - the jobs that failed or held an allocation and computed
  * nothing (only the failed ones with --failed-only), newest first, each
  * with why: what it held and for how long, or the most severe of its own
- * findings (sp-show --findings).  Only the listed jobs are kept: the
- * rest are counted.
+ * findings (sp-show --findings).  As records, one a job, and only the
+ * listed jobs are kept: the rest are counted.  As text, the jobs that
+ * say the same thing are one line.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -282,48 +283,144 @@ cell(struct sp_buf *b, const char *field)
 			b->p[i] = ' ';
 }
 
+/* Each job a record, every column: for a program, one line a job. */
 static void
-write_rows(const struct plist *l, const struct joined *j,
-	   const struct opts *o)
+write_records(const struct plist *l, const struct joined *j,
+	      const struct opts *o)
 {
-	static const char *const plain_cols[] = { "jobid", "name", "state",
-		"started", "finding", NULL };
-	static const char *const record_cols[] = { "jobid", "name", "user",
+	static const char *const cols[] = { "jobid", "name", "user",
 		"workload_key", "state", "started", "why", "finding",
 		"severity", NULL };
 	struct sp_writer w;
-	struct sp_buf b = { 0 };
-	int plain = o->fmt == SP_FMT_PLAIN;
 
-	table_start(&w, o, plain ? plain_cols : record_cols);
+	table_start(&w, o, cols);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct prow *p = &l->v[i];
 		long k = sp_intern_find(&j->ids, p->jobid, strlen(p->jobid));
-		const char *finding = k >= 0 && j->text[k] ? j->text[k] : "";
-		const char *say = *p->why ? p->why : finding;
+		int known = k >= 0 && j->text[k] != NULL;
 
 		sp_writer_str(&w, p->jobid);
 		sp_writer_str(&w, p->name);
-		if (!plain) {
-			sp_writer_str(&w, p->user);
-			sp_writer_str(&w, p->key);
-		}
+		sp_writer_str(&w, p->user);
+		sp_writer_str(&w, p->key);
 		sp_writer_str(&w, p->state);
 		sp_writer_str(&w, p->when);
-		if (plain) {
-			sp_buf_clear(&b);
-			cell(&b, say);
-			sp_writer_raw(&w, b.p ? b.p : "", b.len);
-		} else {
-			sp_writer_str(&w, p->why);
-			sp_writer_str(&w, finding);
-			sp_writer_str(&w, k >= 0 && j->text[k] ?
-				      severity_word(j->rank[k]) : "");
-		}
+		sp_writer_str(&w, p->why);
+		sp_writer_str(&w, known ? j->text[k] : "");
+		sp_writer_str(&w, known ? severity_word(j->rank[k]) : "");
 		sp_writer_end(&w);
 	}
 	sp_writer_finish(&w);
+}
+
+/* What a job's line says: what it held, else its own finding. */
+static const char *
+saying(const struct prow *p, const struct joined *j)
+{
+	long k = sp_intern_find(&j->ids, p->jobid, strlen(p->jobid));
+
+	if (*p->why)
+		return p->why;
+	return k >= 0 && j->text[k] ? j->text[k] : "";
+}
+
+/*
+ * Jobs whose lines would say the same thing (one name, one state, one
+ * text) are one line: newest first by their newest job, with how many
+ * they are and the first SP_REPORT_FOLD_IDS of their ids.  Twenty-five
+ * copies of one sentence hide the one job that differs.
+ */
+struct fold {
+	size_t first;		/* the newest job's row */
+	size_t n;		/* jobs */
+	size_t ids[SP_REPORT_FOLD_IDS];	/* the rows named, newest first */
+};
+
+static struct fold *
+fold_rows(const struct plist *l, const struct joined *j, size_t *nfolds)
+{
+	struct sp_intern seen = { 0 };
+	struct sp_buf key = { 0 };
+	struct fold *f = NULL;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct prow *p = &l->v[i];
+		size_t before = seen.n, g;
+
+		sp_buf_clear(&key);
+		sp_buf_adds(&key, p->name);
+		sp_buf_addc(&key, '\t');
+		sp_buf_adds(&key, p->state);
+		sp_buf_addc(&key, '\t');
+		sp_buf_adds(&key, saying(p, j));
+		g = sp_intern(&seen, key.p, key.len);
+		if (g == before) {
+			f = sp_xgrow(f, &cap, g + 1, sizeof *f);
+			memset(&f[g], 0, sizeof f[g]);
+			f[g].first = i;
+		}
+		if (f[g].n < SP_REPORT_FOLD_IDS)
+			f[g].ids[f[g].n] = i;
+		f[g].n++;
+	}
+	*nfolds = seen.n;
+	sp_intern_free(&seen);
+	sp_buf_free(&key);
+	return f;
+}
+
+/* The first --top lines; returns how many jobs they hold. */
+static size_t
+write_folded(const struct plist *l, const struct joined *j,
+	     const struct opts *o)
+{
+	static const char *const cols[] = { "jobid", "name", "state",
+		"started", "finding", NULL };
+	struct sp_writer w;
+	struct sp_buf b = { 0 };
+	size_t nf, shown = 0, top = top_of(o, SP_REPORT_PROBLEMS);
+	struct fold *f = fold_rows(l, j, &nf);
+
+	table_start(&w, o, cols);
+	for (size_t g = 0; g < nf && (top == 0 || g < top); g++) {
+		const struct prow *p = &l->v[f[g].first];
+		size_t named = f[g].n < SP_REPORT_FOLD_IDS ? f[g].n :
+			       SP_REPORT_FOLD_IDS;
+
+		sp_buf_clear(&b);
+		if (f[g].n == 1)
+			sp_buf_adds(&b, p->jobid);
+		else
+			sp_buf_printf(&b, "%zu jobs", f[g].n);
+		sp_writer_str(&w, sp_buf_str(&b));
+		sp_writer_str(&w, p->name);
+		sp_writer_str(&w, p->state);
+		sp_writer_str(&w, p->when);
+		sp_buf_clear(&b);
+		cell(&b, saying(p, j));
+		if (f[g].n > 1) {
+			sp_buf_adds(&b, *saying(p, j) ? " (" : "(");
+			for (size_t k = 0; k < named; k++) {
+				if (k > 0)
+					sp_buf_adds(&b, k + 1 < named ||
+						    f[g].n > named ?
+						    ", " : " and ");
+				cell(&b, l->v[f[g].ids[k]].jobid);
+			}
+			if (f[g].n > named)
+				sp_buf_printf(&b, " and %zu more",
+					      f[g].n - named);
+			sp_buf_addc(&b, ')');
+		}
+		sp_writer_raw(&w, b.p ? b.p : "", b.len);
+		sp_writer_end(&w);
+		shown += f[g].n;
+	}
+	sp_writer_finish(&w);
 	sp_buf_free(&b);
+	free(f);
+	return shown;
 }
 
 /* The workloads of the jobs listed, once each, for sp-select --workloads. */
@@ -366,7 +463,9 @@ part_problems(const struct opts *o)
 	struct joined j;
 
 	memset(&l, 0, sizeof l);
-	l.top = top_of(o, SP_REPORT_PROBLEMS);
+	/* The text folds every job (write_folded), so --ids and --keys
+	 * with --plain list every one: --top counts its lines. */
+	l.top = o->fmt == SP_FMT_PLAIN ? 0 : top_of(o, SP_REPORT_PROBLEMS);
 	gather(&l, o);
 	if (o->ids) {
 		for (size_t i = 0; i < l.n; i++)
@@ -380,11 +479,16 @@ part_problems(const struct opts *o)
 	} else if (o->fmt == SP_FMT_PLAIN && l.total == 0) {
 		printf("No job failed or sat idle.\n");
 	} else {
+		size_t shown = l.n;
+
 		join_findings(&j, &l, o);
-		write_rows(&l, &j, o);
+		if (o->fmt == SP_FMT_PLAIN)
+			shown = write_folded(&l, &j, o);
+		else
+			write_records(&l, &j, o);
 		joined_free(&j);
-		if (o->fmt == SP_FMT_PLAIN && l.total > l.n)
-			printf("%zu more%s%s\n", l.total - l.n,
+		if (o->fmt == SP_FMT_PLAIN && l.total > shown)
+			printf("%zu more%s%s\n", l.total - shown,
 			       o->more ? ": " : "", o->more ? o->more : "");
 		/* A program reading the records is told what it lacks. */
 		if (o->fmt == SP_FMT_JSON && l.total > l.n) {
