@@ -160,8 +160,11 @@ open_demo() {
 	[ -s "$BATS_TEST_TMPDIR/worse" ]
 	printf '%s\n' "${lines[@]}" | awk '$NF == "worse" { print $1 }' | sort |
 		diff - "$BATS_TEST_TMPDIR/worse"
-	# Each row its interval as a bar on one scale.
+	# Each row its interval as a bar on one scale, a legend says so; a
+	# node with no bad placement (g015, 0 of 7) draws none.
 	line_with "g041" | grep -q "█"
+	[ "${lines[6]}" = "bar: █ the rate's 95% interval, │ the other nodes' rate; no bad run: empty" ]
+	[[ "$(line_with "g015 ")" =~ ^g015\ +7\ +0\ +0\.0%\ +[░│]+\ +untested$ ]]
 	term_keys 1
 	term_wait_for "1 [runs]"
 }
@@ -351,6 +354,12 @@ gone() {
 	open_demo 80 24 \; set-option -g set-clipboard on
 	term_keys Down y
 	term_wait_for "copied 3 #SBATCH lines of rollout-gen"
+	# whole in 80 columns: the status line, and y's line on ?
+	[ "${lines[-1]}" = "copied 3 #SBATCH lines of rollout-gen: sent to the clipboard, printed on quit" ]
+	term_keys '?'
+	term_wait_for "slurmpast · keys"
+	[[ "$(line_with "copy the #SBATCH")" =~ ^y\ +copy\ the\ \#SBATCH\ lines\ \(clipboard\;\ printed\ on\ exit\)$ ]]
+	term_keys q
 	# tmux took the OSC 52 into a paste buffer.
 	[ "$(tmux -S "$TERM_SOCK" show-buffer)" = "$(printf '#SBATCH --time=01:45:00\n#SBATCH --mem=72G\n#SBATCH --exclude=g[003,011,017]')" ]
 	term_keys q

@@ -50,9 +50,15 @@ copy_sbatch(struct browse *B, size_t wl)
 		sp_buf_clear(&B->osc);
 		ui_selection(&B->osc, sp_buf_str(&enc));
 	}
-	browse_say(B, "copied %zu #SBATCH line%s of %s: printed when you "
-		   "quit%s", n, n == 1 ? "" : "s", label,
-		   B->clipboard ? ", and sent to the clipboard" : "");
+	/* One line of the window: a long name is cut, never the end. */
+	sp_buf_clear(&enc);
+	sp_buf_printf(&enc, "copied %zu #SBATCH line%s of ", n,
+		      n == 1 ? "" : "s");
+	sp_buf_clear(&lines);
+	text_title(&B->term, &lines, sp_buf_str(&enc), label,
+		   B->clipboard ? ": sent to the clipboard, printed on quit" :
+		   ": printed on quit");
+	browse_say(B, "%s", sp_buf_str(&lines));
 	sp_buf_free(&lines);
 	sp_buf_free(&enc);
 }

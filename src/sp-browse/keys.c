@@ -63,8 +63,7 @@ static const struct keyinfo info[REQ_N] = {
 	[REQ_NEXT] = { "n", "next", "the next match" },
 	[REQ_PREV] = { "N", "previous", "the previous match" },
 	[REQ_COPY] = { "y", "copy #SBATCH",
-		"copy the workload's #SBATCH lines: printed on exit, and "
-		"sent by OSC 52" },
+		"copy the #SBATCH lines (clipboard; printed on exit)" },
 	[REQ_TAB] = { "Tab", "pane", "the next pane of a workload" },
 	[REQ_BACKTAB] = { "Shift-Tab", "pane", "the previous pane" },
 	[REQ_PANE1] = { "1", "runs", "the runs, newest first" },

@@ -2,7 +2,9 @@
  * machines.c - a workload's machines: the node table of sp-nodes (the
  * hang metric, this workload only), each node's rate with its Wilson 95%
  * interval drawn as a bar on one scale, the rate of every other placement
- * marked on it, and the verdict that survived Benjamini-Hochberg.
+ * marked on it, and the verdict that survived Benjamini-Hochberg.  A node
+ * with no bad placement draws no interval: a long bar beside 0.0% read as
+ * a high rate, whatever its few trials allow.  A legend line says so.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -57,13 +59,13 @@ machines_state(struct browse *B, size_t wl, void **state)
 	return s;
 }
 
-/* One summary line, then a row a node. */
+/* One summary line and the legend, then a row a node. */
 static size_t
 count(struct browse *B, size_t wl, void **state)
 {
 	struct machines *s = machines_state(B, wl, state);
 
-	return 1 + (s->have ? s->tab.nrows : 0);
+	return 1 + (s->have ? 1 + s->tab.nrows : 0);
 }
 
 static void
@@ -93,6 +95,9 @@ bar(struct browse *B, const struct sp_node_stat *st, double scale,
     struct sp_buf *b)
 {
 	int lo = cell_of(st->ci_low, scale), hi = cell_of(st->ci_high, scale);
+
+	if (st->bad == 0)
+		lo = BAR_CELLS, hi = -1;
 	int cmp = isfinite(st->comparison) ? cell_of(st->comparison, scale) :
 		  -1;
 
@@ -126,7 +131,14 @@ line(struct browse *B, size_t wl, void **state, size_t i, struct sp_buf *b)
 			      s->tab.tested, s->tab.worse, s->tab.better);
 		return;
 	}
-	r = &s->tab.rows[i - 1];
+	if (i == 1) {
+		sp_buf_printf(b, "bar: %s the rate's 95%% interval, %s the "
+			      "other nodes' rate; no bad run: empty",
+			      sp_term_glyph(&B->term, SP_G_SOLID),
+			      sp_term_glyph(&B->term, SP_G_BAR));
+		return;
+	}
+	r = &s->tab.rows[i - 2];
 	sp_term_clean(&B->term, &t, r->node, strlen(r->node), 0);
 	text_cell(&B->term, b, t.p ? t.p : "", t.len, s->nodew, 0);
 	sp_buf_printf(b, " %6ld %4ld ", r->s.trials, r->s.bad);

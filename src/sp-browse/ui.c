@@ -264,7 +264,11 @@ bottom(struct browse *B, struct sp_buf *b)
 	room = room > pos.len + 2 ? room - pos.len - 2 : 0;
 	sp_buf_clear(b);
 	if (B->msg.len > 0) {
-		sp_buf_add(b, B->msg.p, B->msg.len);
+		/* Cut at the window, visibly, should it have shrunk. */
+		size_t w = sp_text_width(B->msg.p, B->msg.len);
+
+		text_cell(&B->term, b, B->msg.p, B->msg.len,
+			  w > (size_t)COLS ? (size_t)COLS : w, 0);
 	} else {
 		size_t used = 0;
 
