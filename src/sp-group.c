@@ -19,13 +19,15 @@
 
 #include "sp.h"
 #include "sp_opt.h"
+#include "sp_pager.h"
 #include "sp_rollup.h"
 #include "sp_verdict.h"
 #include "sp_workload.h"
 
 static const char usage_text[] =
 	"usage: sp-group [--rollup [--sort key] [--by column[,column ...]]]\n"
-	"                [--tsv | --plain | --json | --csv] [file ...]\n";
+	"                [--tsv | --plain | --json | --csv] [--no-pager] "
+	"[file ...]\n";
 
 static const char help_text[] =
 	"\n"
@@ -36,14 +38,18 @@ static const char help_text[] =
 	"                          recent, runs or name\n"
 	"      --by column[,...]   a rollup for each value of these columns\n"
 	"      --tsv, --plain, --json, --csv\n"
-	"                          records with a header (the default),\n"
-	"                          aligned text, JSON Lines, CSV\n";
+	"                          records with a header (the default into "
+	"a pipe),\n"
+	"                          aligned text (on a terminal, paged), "
+	"JSON Lines, CSV\n"
+	SP_PAGER_HELP;
 
 struct options {
 	int rollup;
 	int sort_given;
 	enum sp_rollup_sort sort;
 	const char *by;		/* --by: the columns that split workloads */
+	int no_pager;
 	enum sp_format fmt;
 };
 
@@ -76,6 +82,7 @@ parse_options(int argc, char **argv, struct options *o)
 	int ch;
 
 	memset(o, 0, sizeof *o);
+	common.no_pager = &o->no_pager;
 	while ((ch = sp_getopt(argc, argv, "rs:", longopts, NULL,
 			       &common)) != -1) {
 		switch (ch) {
@@ -104,6 +111,10 @@ parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	o->fmt = common.fmt;
+	/* --plain asked for is text as it comes, as slurmpast --plain:
+	 * no pager (one is for the terminal's default). */
+	if (common.fmt_opt != NULL)
+		o->no_pager = 1;
 	if (o->sort_given && !o->rollup)
 		sp_die(SP_EXIT_USAGE, "--sort orders the workloads of --rollup; "
 		       "add --rollup");
@@ -536,12 +547,52 @@ rollup_by(struct sp_reader *r, struct sp_rollup *ru, const struct options *o,
 	sp_buf_free(&g.key);
 }
 
+/*
+ * The columns a person reads on one line of a screen: a job's own and
+ * its workload; a workload's runs, failures, cost and severity, after
+ * --by's columns (the rest is in the records).  The list lives until the
+ * writer is done.
+ */
+static const char *const plain_jobs[] = { "jobid", "user", "partition",
+	"state", "name", "workload", NULL };
+static const char *const plain_rollup[] = { "user", "workload", "partition",
+	"runs", "failed", "gpu_h", "core_h", "share", "severity" };
+#define PLAIN_ROLLUP_N (sizeof plain_rollup / sizeof plain_rollup[0])
+
+static const char **
+plain_columns(const struct options *o, char **names)
+{
+	const char **plain;
+	size_t n = 0, cap = 0;
+	char *save = NULL;
+
+	*names = NULL;
+	if (!o->rollup)
+		return NULL;
+	plain = sp_xgrow(NULL, &cap, PLAIN_ROLLUP_N + 1, sizeof *plain);
+	if (o->by != NULL) {
+		*names = sp_xstrdup(o->by);
+		for (char *name = strtok_r(*names, ",", &save); name != NULL;
+		     name = strtok_r(NULL, ",", &save)) {
+			plain = sp_xgrow(plain, &cap, n + PLAIN_ROLLUP_N + 1,
+					 sizeof *plain);
+			plain[n++] = name;
+		}
+	}
+	for (size_t i = 0; i < PLAIN_ROLLUP_N; i++)
+		plain[n++] = plain_rollup[i];
+	plain[n] = NULL;
+	return plain;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct options o;
 	struct sp_reader r;
 	struct sp_writer w;
+	const char **plain;
+	char *by_names;
 
 	sp_setprog(argv[0]);
 	sp_stdout_init();
@@ -549,6 +600,11 @@ main(int argc, char **argv)
 
 	sp_open_or_die(&r, argv + optind, (size_t)(argc - optind));
 	sp_writer_init(&w, stdout, o.fmt);
+	plain = plain_columns(&o, &by_names);
+	sp_writer_plain_columns(&w, plain != NULL ? plain : plain_jobs);
+	/* The header is read and the width taken: what is shown may be
+	 * paged. */
+	sp_pager_start(o.no_pager);
 	if (o.rollup) {
 		struct sp_rollup ru;
 		struct sp_histset set = { 0 };
@@ -579,7 +635,9 @@ main(int argc, char **argv)
 		stream(&r, &w);
 		sp_writer_finish(&w);
 	}
+	free(plain);
+	free(by_names);
 	sp_reader_close(&r);
-	sp_stdout_close();
+	sp_pager_end();
 	return SP_EXIT_OK;
 }

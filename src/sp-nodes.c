@@ -17,13 +17,15 @@
 #include "sp.h"
 #include "sp_opt.h"
 #include "sp_nodes.h"
+#include "sp_pager.h"
 #include "sp_term.h"
 
 static const char usage_text[] =
 	"usage: sp-nodes [--metric hang|failure] "
 	"[--workload KEY | --all-workloads]\n"
 	"                [--exclude] [--tsv | --plain | --json | --csv] "
-	"[file ...]\n";
+	"[--no-pager]\n"
+	"                [file ...]\n";
 
 static const char help_text[] =
 	"\n"
@@ -34,14 +36,18 @@ static const char help_text[] =
 	"      --all-workloads     every workload's placements pooled\n"
 	"      --exclude           the #SBATCH --exclude= line instead\n"
 	"      --tsv, --plain, --json, --csv\n"
-	"                          records with a header (the default),\n"
-	"                          aligned text, JSON Lines, CSV\n";
+	"                          records with a header (the default into "
+	"a pipe),\n"
+	"                          aligned text (on a terminal, paged), "
+	"JSON Lines, CSV\n"
+	SP_PAGER_HELP;
 
 struct options {
 	enum sp_node_metric metric;
 	const char *workload;
 	int all;
 	int exclude;
+	int no_pager;
 	enum sp_format fmt;
 	char **files;
 	size_t nfiles;
@@ -74,6 +80,7 @@ parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	memset(o, 0, sizeof *o);
+	common.no_pager = &o->no_pager;
 	while ((c = sp_getopt(argc, argv, "", longopts, NULL,
 			      &common)) != -1) {
 		switch (c) {
@@ -92,6 +99,10 @@ parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	o->fmt = common.fmt;
+	/* --plain asked for is text as it comes, as slurmpast --plain:
+	 * no pager (one is for the terminal's default). */
+	if (common.fmt_opt != NULL)
+		o->no_pager = 1;
 	if (strcmp(metric, "hang") == 0)
 		o->metric = SP_METRIC_HANG;
 	else if (strcmp(metric, "failure") == 0)
@@ -259,7 +270,13 @@ static const char *const columns[] = { "user", "workload", "workload_key",
 static void
 start_rows(struct sp_writer *w, const struct options *o)
 {
+	/* A row a person reads on one line: the notes under the table say
+	 * why; p, the hours and each row's note are in the records. */
+	static const char *const plain[] = { "node", "trials", "bad", "rate",
+		"ci_low", "ci_high", "comparison", "verdict", NULL };
+
 	sp_writer_init(w, stdout, o->fmt);
+	sp_writer_plain_columns(w, plain);
 	for (size_t i = o->fmt == SP_FMT_PLAIN ? 3 : 0; columns[i]; i++)
 		sp_writer_column(w, columns[i]);
 	sp_writer_header(w);
@@ -632,6 +649,9 @@ main(int argc, char **argv)
 	read_placements(t, &o);
 	choose_scope(t, &o, &s);
 	sp_nodes_table(t, s.wi, &tab);
+	/* The input is read: what is shown may be paged (the pager keeps
+	 * the terminal's width in COLUMNS). */
+	sp_pager_start(o.no_pager);
 
 	if (s.wi < 0 && s.nworkloads > 1 &&
 	    (o.exclude || o.fmt != SP_FMT_PLAIN))
@@ -655,6 +675,6 @@ main(int argc, char **argv)
 	}
 	sp_node_table_free(&tab);
 	sp_nodes_free(t);
-	sp_stdout_close();
+	sp_pager_end();
 	return SP_EXIT_OK;
 }

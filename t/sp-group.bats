@@ -3,6 +3,11 @@
 # rollup of workloads by compute; the errors, exactly.
 
 load lib/common
+load lib/tmux
+
+teardown() {
+	term_stop
+}
 
 setup() {
 	T=$BATS_TEST_TMPDIR
@@ -209,4 +214,34 @@ setup() {
 	run --separate-stderr sp-group --by source "$T/src.tsv"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "sp-group: --by splits the workloads of --rollup; add --rollup" ]
+}
+
+@test "on a terminal: the columns a person reads, fitted, through the pager; --no-pager; --plain never paged" {
+	sp-fetch --demo 2>/dev/null | sp-group >"$T/demo.tsv" 2>/dev/null
+	# (the pager's "P:" makes a line of 80 wrap: -J joins it back)
+	term_start 80 24 "SLURMPAST_PAGER='sed s/^/P:/;3q' sp-group --rollup '$T/demo.tsv' 2>/dev/null"
+	term_wait_done
+	term_screen -J
+	[ "${lines[0]}" = "P:user   workload        partition  runs  failed  gpu_h   core_h   share  severity" ]
+	[ "${lines[1]}" = "P:alice  train-web       gpu          22       1  4204.4  50452.7  16.8%  ok" ]
+	[ "${#lines[@]}" -eq 3 ]
+	# --no-pager: at once; a job's own columns and its workload, fitted
+	term_start 80 24 "SLURMPAST_PAGER='sed s/^/P:/' sp-group --no-pager '$T/jobs.tsv' 2>/dev/null"
+	term_wait_done
+	term_screen
+	[ "${lines[0]}" = "jobid  name                   user   partition  state      workload" ]
+	[ "${lines[5]}" = "5      tool-bench-2026-03-15  bob    cpu        TIMEOUT    tool-bench-#-#-#" ]
+	[ "$(printf '%s\n' "${lines[@]}" | widest_line)" -le 80 ]
+	# --by's columns first; --plain asked for is never paged
+	term_start 80 24 "SLURMPAST_PAGER='sed s/^/P:/' sp-group --plain --rollup --by partition '$T/jobs.tsv' 2>/dev/null"
+	term_wait_done
+	term_screen
+	[ "${lines[0]}" = "partition  user  workload  partition  runs  failed  gpu_h  core_h  share  sev..." ]
+	[ "${lines[1]}" = "gpu        a...  s#e#      gpu           2       1    1.2     4.7  74.8%  n/a" ]
+	[ "${#lines[@]}" -eq 6 ]
+	[ "$(printf '%s\n' "${lines[@]}" | widest_line)" -le 80 ]
+	term_stop
+	# into a pipe: the records, every column
+	run --separate-stderr sp-group "$T/jobs.tsv"
+	[ "${lines[0]}" = "$(printf 'jobid\tname\tuser\tpartition\talloc_gpus\textra\tstate\telapsed_s\talloc_cpus\ttotal_cpu_s\tstart\tend\tworkload\tworkload_key')" ]
 }

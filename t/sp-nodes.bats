@@ -3,6 +3,11 @@
 # --exclude, the metrics, the workload control, and every error path.
 
 load lib/common
+load lib/tmux
+
+teardown() {
+	term_stop
+}
 
 HDR='jobid\tuser\tpartition\tname\tworkload\tworkload_key\tstate\telapsed_s\ttotal_cpu_s\talloc_gpus\tnodelist\n'
 
@@ -54,9 +59,9 @@ setup() {
 	[ -z "$stderr" ]
 	expected="workload yz/test/gpu/cot-exp, metric hang: 20 runs, 20 placements on 2 nodes; 14 runs computed nothing
 
-node          trials  bad  rate    ci_low  ci_high  comparison  p           verdict   bad_gpu_h  note
-midway3-0385      12   12  100.0%   75.8%   100.0%       25.0%  0.00144479  worse           6.1  p survives the correction for 1 tested row and the interval clears the comparison
-midway3-0602       8    2   25.0%    7.1%    59.1%      100.0%         n/a  untested        1.0  8 placements; 10 needed for a test
+node          trials  bad  rate    ci_low  ci_high  comparison  verdict
+midway3-0385      12   12  100.0%   75.8%   100.0%       25.0%  worse
+midway3-0602       8    2   25.0%    7.1%    59.1%      100.0%  untested
 
 1 of 2 nodes tested, Benjamini-Hochberg at 5%; 1 untested (under 10 placements, or nothing to compare with)
 worse than every other node: midway3-0385 (12 placements there computed nothing, holding 6.1 GPU-hours)
@@ -408,4 +413,31 @@ held back: g005 (1 interval stands out on its own, not after the correction: wit
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/want")" -ge 2 ]
 	sp-fetch --demo 2>/dev/null | sp-group | sp-nodes --exclude >"$BATS_TEST_TMPDIR/got"
 	diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+}
+
+@test "on a terminal: the table a person reads, fitted, through the pager; --no-pager; --plain never paged" {
+	demo_records 2>/dev/null
+	# (the pager's "P:" makes a line of 80 wrap: -J joins it back)
+	term_start 80 24 "SLURMPAST_PAGER='sed s/^/P:/;5q' sp-nodes '$DEMO' 2>/dev/null"
+	term_wait_done
+	term_screen -J
+	[ "${lines[3]}" = 'P:node  trials  bad  rate   ci_low  ci_high  comparison  verdict' ]
+	[ "${lines[4]}" = 'P:g003      52   16  30.8%   19.9%    44.3%        8.5%  worse' ]
+	[ "${#lines[@]}" -eq 5 ]
+	# --no-pager: at once, no line wider than the window
+	term_start 80 40 "SLURMPAST_PAGER='sed s/^/P:/' sp-nodes --no-pager '$DEMO' 2>/dev/null"
+	term_wait_done
+	term_screen
+	[ "${lines[0]}" = "workload alice/gpu/gpu/rollout-gen, metric hang: 1098 runs, 1098 placements on" ]
+	[ "${lines[3]}" = "node  trials  bad  rate   ci_low  ci_high  comparison  verdict" ]
+	[ "$(printf '%s\n' "${lines[@]}" | widest_line)" -le 80 ]
+	# --plain asked for: text as it comes, never paged
+	term_start 80 40 "SLURMPAST_PAGER='sed s/^/P:/' sp-nodes --plain '$DEMO' 2>/dev/null"
+	term_wait_done
+	term_screen
+	[ "${lines[3]}" = "node  trials  bad  rate   ci_low  ci_high  comparison  verdict" ]
+	term_stop
+	# into a pipe: the records, every column
+	run --separate-stderr sp-nodes "$DEMO"
+	[[ "${lines[0]}" == $'user\tworkload\tworkload_key\tnode\t'*$'\tp\tverdict\tbad_gpu_h\tnote' ]]
 }

@@ -409,14 +409,16 @@ demo_page() {
 	# The #SBATCH line bold where it stands, and gathered at the end.
 	grep -q '^<b>#SBATCH --exclude=g\[003,011,017\]</b>$' "$p"
 	[ "$(sed -n '/<h2>The lines to paste<\/h2>/,/<\/pre>/p' "$p" | grep -c '^#SBATCH')" -eq 1 ]
-	# The wide node table takes the whole width; the rollup's is beside.
-	[ "$(grep -c '^<pre class="wide">$' "$p")" -eq 1 ]
+	# The node table, as narrow as the rollup's, sits beside its figure.
+	[ "$(grep -c '^<pre class="wide">$' "$p")" -eq 0 ]
 }
 
 @test "sp-plot page: a figure without data said in its place; text escaped" {
 	need_xmllint
 	d=$BATS_TEST_TMPDIR
 	printf '\036<b>Heading & more</b>\nline <script>x</script> \x1b[2J\xff\n#SBATCH --mem=4G\n' >"$d/t"
+	# a table wider than 100 characters takes the page's whole width
+	printf '\036Wide\nname  %s\nx     %s\n' "$(printf '%0100d' 0)" "$(printf '%0100d' 1)" >>"$d/t"
 	head -1 "$NODES" >"$d/none.tsv"
 	run --separate-stderr sp-plot page --text "$d/t" --figure nodes="$d/none.tsv" --figure share="$ROLLUP"
 	[ "$status" -eq 0 ]
@@ -427,6 +429,7 @@ demo_page() {
 	grep -q '^<p class="nofig">No figure of bad placements by machine: no node record to draw.</p>$' "$d/p.html"
 	[ "$(grep -c '^<svg ' "$d/p.html")" -eq 1 ]
 	! grep -q $'\x1b' "$d/p.html"
+	[ "$(grep -c '^<pre class="wide">$' "$d/p.html")" -eq 1 ]
 	# A figure's bad input stops the page: no half a page.
 	run --separate-stderr sp-plot page --text "$d/t" --figure nodes="$ROLLUP"
 	[ "$status" -eq 2 ]
