@@ -84,7 +84,7 @@ hangsum() {
 	printf 'jobid\topen\n1\t0\n2\t1\n3\t0\n' >shown
 	run sp-report headline --plain --rollup r --hang-summary h --shown shown \
 		--view "partition cpu, failed"
-	[ "${lines[1]}" = "3 jobs of bob, 2026-01-05 to 2026-01-06, in 1 workload: every run of the workloads of the 2 jobs shown (partition cpu, failed)." ]
+	[ "${lines[1]}" = "3 jobs of bob, 2026-01-05 to 2026-01-06, in 1 workload: every run of the workload of the 2 jobs shown (partition cpu, failed)." ]
 }
 
 # The severity is the workload's verdict, which sp-group --rollup writes

@@ -131,8 +131,10 @@ sp_headline_window(const struct sp_headline *h, struct sp_buf *b)
 	sp_buf_printf(b, ", in %ld %s", h->workloads,
 		      h->workloads == 1 ? "workload" : "workloads");
 	if (h->shown >= 0)
-		sp_buf_printf(b, ": every run of the workloads of the %ld jobs "
-			      "shown (%s)", h->shown, h->view ? h->view : "");
+		sp_buf_printf(b, ": every run of the workload%s of the %ld "
+			      "job%s shown (%s)", h->workloads == 1 ? "" : "s",
+			      h->shown, h->shown == 1 ? "" : "s",
+			      h->view ? h->view : "");
 	if (h->open > 0)
 		sp_buf_printf(b, "; %ld still running or pending, left out",
 			      h->open);
