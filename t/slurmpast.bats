@@ -116,7 +116,7 @@ fake_sacct() {
 @test "--version is the toolkit's SP_VERSION" {
 	run slurmpast --version
 	[ "$status" -eq 0 ]
-	v=$(sed -n 's/^#define SP_VERSION "\(.*\)"$/\1/p' "$SP_TOP/lib/sp.h")
+	v=$(sed -n 's/^#define SP_VERSION "\(.*\)"$/\1/p' "$SP_TOP/lib/ground/sp_util.h")
 	[ -n "$v" ]
 	[ "$output" = "slurmpast $v" ]
 	run sp-fetch --version
