@@ -257,12 +257,18 @@ struct browse {
 	int done;
 };
 
-/* Body lines the screen has room for under the view's header. */
+/* stack.c: body lines the screen has room for under the view's header. */
 size_t view_height(const struct view *v);
 /* Pushes a view opened from the one on top. */
 void view_push(struct browse *B, struct view *v);
+/* Closes the view on top, and frees it. */
+void view_pop(struct browse *B);
 struct view *view_new(struct browse *B, const struct view_ops *ops,
 		      void *data, int cursor);
+/* Keeps the cursor on screen, and the page inside the body. */
+void view_settle(struct view *v);
+/* Moves the cursor (or, in a view without one, the page) by d lines. */
+void view_move_by(struct view *v, long d);
 /* Says msg on the bottom line until the next key (printf-like). */
 void browse_say(struct browse *B, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -333,8 +339,8 @@ extern const struct pane_ops pane_runs, pane_advice, pane_findings,
 
 /* ----------------------------------------------------------- outputs */
 
-/* The terminal's own sequence that sets its clipboard to the base64
- * text (terminfo Ms, OSC 52), appended. */
+/* stack.c: the terminal's own sequence that sets its clipboard to the
+ * base64 text (terminfo Ms, OSC 52), appended. */
 void ui_selection(struct sp_buf *b, const char *base64);
 /* Runs the dashboard on the terminal; returns the exit status. */
 int ui_run(struct model *m, const struct opts *o);

@@ -133,15 +133,6 @@ start(struct browse *B)
 	return 0;
 }
 
-void
-ui_selection(struct sp_buf *b, const char *base64)
-{
-	char *ms = tigetstr("Ms");
-
-	if (ms != NULL && ms != (char *)-1)
-		sp_buf_adds(b, tiparm(ms, "c", base64));
-}
-
 /* ------------------------------------------------------------ drawing */
 
 /* The attribute of one SGR parameter list, as sp_term_paint writes. */
@@ -216,15 +207,6 @@ static void
 put_buf(int y, const struct sp_buf *b, attr_t base)
 {
 	put_line(y, b->p ? b->p : "", b->len, base);
-}
-
-size_t
-view_height(const struct view *v)
-{
-	size_t head = v->ops->nheader ? v->ops->nheader((struct view *)v) : 0;
-	int rows = v->B->rows - 2 - (int)head;
-
-	return rows > 1 ? (size_t)rows : 1;
 }
 
 /* "key word" of one request, as the bottom line gives it (appended). */
@@ -386,46 +368,6 @@ read_key(void)
 	return c;
 }
 
-/* ------------------------------------------------------------- moving */
-
-/* Keeps the cursor on screen, and the page inside the body. */
-static void
-settle(struct view *v)
-{
-	size_t count = v->ops->count(v), h = view_height(v);
-
-	if (count == 0) {
-		v->cur = v->top = 0;
-		return;
-	}
-	if (v->cur >= count)
-		v->cur = count - 1;
-	if (!v->cursor) {
-		if (v->top + h > count)
-			v->top = count > h ? count - h : 0;
-		return;
-	}
-	if (v->cur < v->top)
-		v->top = v->cur;
-	if (v->cur >= v->top + h)
-		v->top = v->cur - h + 1;
-}
-
-static void
-move_by(struct view *v, long d)
-{
-	size_t count = v->ops->count(v);
-	size_t *p = v->cursor ? &v->cur : &v->top;
-
-	if (count == 0)
-		return;
-	if (d < 0)
-		*p = (size_t)-d > *p ? 0 : *p - (size_t)-d;
-	else
-		*p = *p + (size_t)d >= count ? count - 1 : *p + (size_t)d;
-	settle(v);
-}
-
 /* ------------------------------------------------------------- search */
 
 static int
@@ -492,7 +434,7 @@ find(struct view *v, size_t from, int dir, const char *needle)
 				v->cur = i;
 			else
 				v->top = i;
-			settle(v);
+			view_settle(v);
 			return 1;
 		}
 	}
@@ -590,52 +532,6 @@ search(struct browse *B)
 	sp_buf_free(&shown);
 }
 
-/* --------------------------------------------------------------- views */
-
-struct view *
-view_new(struct browse *B, const struct view_ops *ops, void *data, int cursor)
-{
-	struct view *v = sp_xcalloc(1, sizeof *v);
-
-	v->ops = ops;
-	v->B = B;
-	v->data = data;
-	v->cursor = cursor;
-	return v;
-}
-
-void
-view_push(struct browse *B, struct view *v)
-{
-	v->parent = B->view;
-	B->view = v;
-	settle(v);
-}
-
-static void
-view_pop(struct browse *B)
-{
-	struct view *v = B->view;
-
-	B->view = v->parent;
-	if (v->ops->free)
-		v->ops->free(v);
-	free(v);
-	if (B->view != NULL)
-		settle(B->view);
-}
-
-void
-browse_say(struct browse *B, const char *fmt, ...)
-{
-	va_list ap;
-
-	sp_buf_clear(&B->msg);
-	va_start(ap, fmt);
-	sp_buf_vprintf(&B->msg, fmt, ap);
-	va_end(ap);
-}
-
 /* The requests every view answers the same way. */
 static void
 request(struct browse *B, enum req r)
@@ -646,20 +542,20 @@ request(struct browse *B, enum req r)
 	if (v->ops->request != NULL && v->ops->request(v, r))
 		return;
 	switch (r) {
-	case REQ_UP: move_by(v, -1); break;
-	case REQ_DOWN: move_by(v, 1); break;
+	case REQ_UP: view_move_by(v, -1); break;
+	case REQ_DOWN: view_move_by(v, 1); break;
 	case REQ_PGUP:
 		if (v->cursor)
 			v->top = v->top > (size_t)page ? v->top - page : 0;
-		move_by(v, -page);
+		view_move_by(v, -page);
 		break;
 	case REQ_PGDN:
 		if (v->cursor)
 			v->top += (size_t)page;
-		move_by(v, page);
+		view_move_by(v, page);
 		break;
-	case REQ_HOME: move_by(v, -(long)v->ops->count(v)); break;
-	case REQ_END: move_by(v, (long)v->ops->count(v)); break;
+	case REQ_HOME: view_move_by(v, -(long)v->ops->count(v)); break;
+	case REQ_END: view_move_by(v, (long)v->ops->count(v)); break;
 	case REQ_BACK:
 		if (v->parent == NULL)
 			B->done = 1;
@@ -754,7 +650,7 @@ ui_run(struct model *m, const struct opts *o)
 			for (struct view *v = B.view; v; v = v->parent) {
 				if (v->ops->relayout)
 					v->ops->relayout(v);
-				settle(v);
+				view_settle(v);
 			}
 			continue;
 		}
