@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -162,21 +161,6 @@ parse_options(int argc, char **argv, struct options *o)
 	if (o->mode == MODE_HOOK && o->first < (size_t)argc)
 		sp_die(SP_EXIT_USAGE, "--hook reads the call on standard "
 		       "input: no other argument");
-}
-
-/* $USER, else the login name: whose history it is. */
-static const char *
-who_submits(void)
-{
-	const char *u = getenv("USER");
-	struct passwd *pw;
-
-	if (u != NULL && *u)
-		return u;
-	pw = getpwuid(getuid());
-	if (pw != NULL && pw->pw_name != NULL && *pw->pw_name)
-		return pw->pw_name;
-	return NULL;
 }
 
 /* The value of an option the submission gives, or NULL. */
@@ -335,7 +319,7 @@ judge(struct submission *s, const char *since, struct judged *jd,
 	struct sp_submission req;
 	struct sp_submit_verdict v = { 0 };
 	struct sp_buf note = { 0 }, none = { 0 }, label = { 0 };
-	const char *user = who_submits();
+	const char *user = sp_user_name();
 	double budget;
 	int rc = -1;
 

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -242,4 +243,18 @@ sp_sort(void *base, size_t n, size_t size,
 	/* qsort(NULL, 0, ...) is undefined, and an empty list is common. */
 	if (n > 1)
 		qsort(base, n, size, cmp);
+}
+
+const char *
+sp_user_name(void)
+{
+	const char *u = getenv("USER");
+	struct passwd *pw;
+
+	if (u != NULL && *u)
+		return u;
+	pw = getpwuid(getuid());
+	if (pw != NULL && pw->pw_name != NULL && *pw->pw_name)
+		return pw->pw_name;
+	return NULL;
 }

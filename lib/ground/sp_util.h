@@ -24,6 +24,12 @@ enum {
 };
 
 void sp_setprog(const char *argv0);
+/*
+ * The user this runs as, as a person's tools name them: $USER (what
+ * sudo -u and a batch job set), else the login name of the real uid;
+ * NULL when neither is known.
+ */
+const char *sp_user_name(void);
 /* The name sp_setprog() kept, for a file named after the program. */
 const char *sp_progname(void);
 

@@ -3,7 +3,6 @@
  * its workload found in the history, the advice written into it.
  */
 #include <errno.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,18 +31,14 @@ script_free(struct script_job *j)
 	sp_buf_free(&j->text);
 }
 
-/* -u, else $USER, else the login name. */
+/* -u, else the user running this. */
 static const char *
 who_runs(const struct script_opts *o)
 {
-	const char *u = o->user ? o->user : getenv("USER");
-	struct passwd *pw;
+	const char *u = o->user ? o->user : sp_user_name();
 
 	if (u != NULL && *u)
 		return u;
-	pw = getpwuid(getuid());
-	if (pw != NULL && pw->pw_name != NULL && *pw->pw_name)
-		return pw->pw_name;
 	sp_die(SP_EXIT_USAGE, "whose workload the script is cannot be told: "
 	       "give -u user");
 }
