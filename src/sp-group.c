@@ -37,12 +37,7 @@ static const char help_text[] =
 	"  -s, --sort key          order the rollup by cost, failures, rate,\n"
 	"                          recent, runs or name\n"
 	"      --by column[,...]   a rollup for each value of these columns\n"
-	"      --tsv, --plain, --json, --csv\n"
-	"                          records with a header (the default into "
-	"a pipe),\n"
-	"                          aligned text (on a terminal, paged), "
-	"JSON Lines, CSV\n"
-	SP_PAGER_HELP;
+	SP_PAGED_FORMATS_HELP;
 
 struct options {
 	int rollup;

@@ -32,12 +32,7 @@ static const char help_text[] =
 	"Passes through the records of the allocations that computed nothing,\n"
 	"with their kind, why, and the GPU- and core-hours they held:\n"
 	"      --summary           counts and the worst allocations instead\n"
-	"      --tsv, --plain, --json, --csv\n"
-	"                          records with a header (the default into "
-	"a pipe),\n"
-	"                          aligned text (on a terminal, paged), "
-	"JSON Lines, CSV\n"
-	SP_PAGER_HELP;
+	SP_PAGED_FORMATS_HELP;
 
 struct options {
 	int summary;

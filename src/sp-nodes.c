@@ -35,12 +35,7 @@ static const char help_text[] =
 	"      --workload KEY      the table of this workload\n"
 	"      --all-workloads     every workload's placements pooled\n"
 	"      --exclude           the #SBATCH --exclude= line instead\n"
-	"      --tsv, --plain, --json, --csv\n"
-	"                          records with a header (the default into "
-	"a pipe),\n"
-	"                          aligned text (on a terminal, paged), "
-	"JSON Lines, CSV\n"
-	SP_PAGER_HELP;
+	SP_PAGED_FORMATS_HELP;
 
 struct options {
 	enum sp_node_metric metric;

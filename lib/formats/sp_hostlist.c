@@ -42,6 +42,15 @@ sp_names_at(const struct sp_names *v, size_t i)
 	return v->text.p + v->off[i];
 }
 
+int
+sp_names_has(const struct sp_names *v, const char *name)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(sp_names_at(v, i), name) == 0)
+			return 1;
+	return 0;
+}
+
 void
 sp_names_add(struct sp_names *v, const char *s, size_t n)
 {

@@ -23,6 +23,8 @@ struct sp_names {
 };
 
 const char *sp_names_at(const struct sp_names *v, size_t i);
+/* 1 when name is one of v's (a linear search: lists of nodes are short). */
+int sp_names_has(const struct sp_names *v, const char *name);
 void sp_names_add(struct sp_names *v, const char *s, size_t n);
 void sp_names_clear(struct sp_names *v);
 void sp_names_free(struct sp_names *v);

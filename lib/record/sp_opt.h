@@ -84,6 +84,12 @@ struct sp_opts {
  */
 #define SP_PAGER_HELP \
 "      --no-pager          never through a pager, even on a terminal\n"
+/* The formats of a stage that pages its --plain on a terminal. */
+#define SP_PAGED_FORMATS_HELP \
+"      --tsv, --plain, --json, --csv\n" \
+"                          records with a header (the default into a pipe),\n" \
+"                          aligned text (on a terminal, paged), JSON Lines, CSV\n" \
+SP_PAGER_HELP
 
 int sp_getopt(int argc, char *const argv[], const char *own_short,
 	      const struct option *own_long, int *longindex,

@@ -596,16 +596,6 @@ fix_gpus(struct fixer *f, const struct sp_advice *a)
 	}
 }
 
-/* Whether name is among v's. */
-static int
-named(const struct sp_names *v, const char *name)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (strcmp(sp_names_at(v, i), name) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * --exclude (-x): the machines the node rule names join those the script
  * already leaves out, whose reasons are the script's own, so none is
@@ -630,7 +620,7 @@ fix_exclude(struct fixer *f, const struct sp_advice *a)
 	if (w != NULL && w->value != NULL && strchr(w->value, '/') == NULL) {
 		sp_hostlist_expand(w->value, strlen(w->value), &on);
 		for (size_t i = 0; i < want.n && !clash; i++)
-			clash = named(&on, sp_names_at(&want, i));
+			clash = sp_names_has(&on, sp_names_at(&want, i));
 		if (clash) {
 			note(f, "--nodelist asks for a machine the advice "
 			     "leaves out (%s): --exclude not written; %s",
@@ -650,7 +640,7 @@ fix_exclude(struct fixer *f, const struct sp_advice *a)
 	}
 	sp_hostlist_expand(x->value, strlen(x->value), &have);
 	for (size_t i = 0; i < want.n; i++)
-		if (!named(&have, sp_names_at(&want, i))) {
+		if (!sp_names_has(&have, sp_names_at(&want, i))) {
 			sp_names_add(&have, sp_names_at(&want, i),
 				     strlen(sp_names_at(&want, i)));
 			added++;

@@ -208,16 +208,6 @@ judge_time(struct judge *j)
 	asks(j, SP_FLAG_TIME, sub->time_text, h->req[SP_FLAG_TIME]);
 }
 
-/* Whether name is one of v's. */
-static int
-named(const struct sp_names *v, const char *name)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (strcmp(sp_names_at(v, i), name) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * The nodes the node rule names worse (the workload's --exclude advice,
  * its line as sp-size writes it): asked for, or not kept out.
@@ -245,9 +235,9 @@ judge_nodes(struct judge *j, const struct sp_advice *exclude)
 	for (size_t i = 0; i < worse->n; i++) {
 		const char *node = sp_names_at(worse, i);
 
-		if (named(&asked, node))
+		if (sp_names_has(&asked, node))
 			sp_names_add(&hit, node, strlen(node));
-		else if (!named(&out, node))
+		else if (!sp_names_has(&out, node))
 			sp_names_add(&open, node, strlen(node));
 	}
 	if (hit.n > 0) {

@@ -27,6 +27,23 @@ first_order(const struct model *m)
 	return rows;
 }
 
+
+/* A row's first three fields: the workload as the dashboard names it,
+ * its user and partition (label is scratch). */
+static void
+put_names(struct sp_writer *w, const struct model *m,
+	  const struct sp_rollup_wl *x, struct sp_buf *label)
+{
+	const struct wlinfo *info = &m->info[x->key];
+	const char *key = sp_rollup_key(&m->ru, x);
+
+	sp_buf_clear(label);
+	sp_rollup_label(label, x, sp_rollup_key_workload(key));
+	sp_writer_field(w, label->p, label->len);
+	sp_writer_str(w, sp_intern_str(&m->users, info->user_id));
+	sp_writer_str(w, sp_intern_str(&m->parts, info->part_id));
+}
+
 int
 next_run(struct model *m, const struct opts *o)
 {
@@ -48,15 +65,9 @@ next_run(struct model *m, const struct opts *o)
 	sp_writer_header(&w);
 	for (size_t i = 0; i < m->ru.n; i++) {
 		const struct sp_rollup_wl *x = &rows[i];
-		const struct wlinfo *info = &m->info[x->key];
-		const char *key = sp_rollup_key(&m->ru, x);
 
-		sp_buf_clear(&label);
-		sp_rollup_label(&label, x, sp_rollup_key_workload(key));
-		sp_writer_field(&w, label.p, label.len);
-		sp_writer_str(&w, sp_intern_str(&m->users, info->user_id));
-		sp_writer_str(&w, sp_intern_str(&m->parts, info->part_id));
-		sp_writer_str(&w, key);
+		put_names(&w, m, x, &label);
+		sp_writer_str(&w, sp_rollup_key(&m->ru, x));
 		sp_buf_clear(&next);
 		advice_next(&B, x->key, &next);
 		sp_writer_field(&w, next.p, next.len);
@@ -96,14 +107,8 @@ plain_run(struct model *m, const struct opts *o)
 	sp_writer_header(&w);
 	for (size_t i = 0; i < m->ru.n; i++) {
 		const struct sp_rollup_wl *x = &rows[i];
-		const struct wlinfo *info = &m->info[x->key];
-		const char *key = sp_rollup_key(&m->ru, x);
 
-		sp_buf_clear(&label);
-		sp_rollup_label(&label, x, sp_rollup_key_workload(key));
-		sp_writer_field(&w, label.p, label.len);
-		sp_writer_str(&w, sp_intern_str(&m->users, info->user_id));
-		sp_writer_str(&w, sp_intern_str(&m->parts, info->part_id));
+		put_names(&w, m, x, &label);
 		sp_writer_int(&w, x->runs);
 		sp_writer_int(&w, x->failed);
 		if (sp_rollup_noop_known(x))
@@ -114,7 +119,7 @@ plain_run(struct model *m, const struct opts *o)
 		sp_writer_num(&w, x->core_known ? x->core_h : NAN);
 		sp_writer_num(&w, x->share);
 		/* The verdict's word: "ok" when it found nothing. */
-		sp_writer_str(&w, sp_wl_severity_name(info->sev));
+		sp_writer_str(&w, sp_wl_severity_name(m->info[x->key].sev));
 		sp_writer_end(&w);
 	}
 	sp_writer_finish(&w);
