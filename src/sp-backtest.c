@@ -24,7 +24,8 @@
 
 static const char usage_text[] =
 	"usage: sp-backtest [--summary] [--time] [--mem]\n"
-	"                   [--tsv | --plain | --json | --csv] [file ...]\n";
+	"                   [--tsv | --plain | --json | --csv] [file ...]\n"
+	"       sp-backtest --headline [file ...]\n";
 
 static const char help_text[] =
 	"\n"
@@ -36,15 +37,21 @@ static const char help_text[] =
 	"      --summary           one record per flag, policy and evidence "
 	"level\n"
 	"                          (runs before: 3, 4-5, 6-10, 11+, all)\n"
+	"      --headline          one line: had the advice been followed "
+	"since the\n"
+	"                          first run judged, the kills avoided, runs "
+	"cut off\n"
+	"                          and memory not reserved\n"
 	"      --time, --mem       only these flags (both by default)\n"
 	"      --tsv, --plain, --json, --csv\n"
 	"                          records with a header (the default),\n"
 	"                          aligned text, JSON Lines, CSV\n";
 
-enum { OPT_SUMMARY = 0x2000, OPT_TIME, OPT_MEM };
+enum { OPT_SUMMARY = 0x2000, OPT_TIME, OPT_MEM, OPT_HEADLINE };
 
 struct options {
 	int summary;
+	int headline;
 	int flags[SP_BT_FLAG_N];
 	enum sp_format fmt;
 };
@@ -56,6 +63,7 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "time", no_argument, NULL, OPT_TIME },
 		{ "mem", no_argument, NULL, OPT_MEM },
+		{ "headline", no_argument, NULL, OPT_HEADLINE },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text };
@@ -68,6 +76,9 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_SUMMARY:
 			o->summary = 1;
 			break;
+		case OPT_HEADLINE:
+			o->headline = 1;
+			break;
 		case OPT_TIME:
 		case OPT_MEM:
 			o->flags[ch == OPT_TIME ? SP_BT_TIME : SP_BT_MEM] = 1;
@@ -78,6 +89,9 @@ parse_options(int argc, char **argv, struct options *o)
 	if (!any)
 		o->flags[SP_BT_TIME] = o->flags[SP_BT_MEM] = 1;
 	o->fmt = common.fmt;
+	if (o->headline && (o->summary || common.fmt_opt != NULL))
+		sp_die(SP_EXIT_USAGE, "--headline is one line of text: no "
+		       "--summary, --tsv, --plain, --json or --csv");
 }
 
 /* The columns the advice and the judgement read; the others unknown. */
@@ -212,15 +226,26 @@ main(int argc, char **argv)
 	read_runs(&r, &in);
 	sp_site_load(&s);
 	sp_site_warn(&s);
-	sp_writer_init(&w, stdout, o.fmt);
-	out.w = &w;
-	out.summary = o.summary;
+	out.summary = o.summary || o.headline;
 	memcpy(out.flags, o.flags, sizeof out.flags);
-	header(&w, o.summary);
-	sp_bt_replay(&in, &s, &out);
-	if (o.summary)
-		summary(&out);
-	sp_writer_finish(&w);
+	if (o.headline) {
+		struct sp_bt_headline h;
+		struct sp_buf b = { 0 };
+
+		sp_bt_replay(&in, &s, &out);
+		sp_bt_headline_of(&out, &h);
+		sp_bt_headline_text(&b, &h);
+		printf("%s\n", sp_buf_str(&b));
+		sp_buf_free(&b);
+	} else {
+		sp_writer_init(&w, stdout, o.fmt);
+		out.w = &w;
+		header(&w, o.summary);
+		sp_bt_replay(&in, &s, &out);
+		if (o.summary)
+			summary(&out);
+		sp_writer_finish(&w);
+	}
 	left_out(&in);
 	sp_bt_input_free(&in);
 	sp_site_free(&s);
