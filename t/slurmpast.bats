@@ -256,13 +256,17 @@ What the next submission should ask for" ]
 	# the machines first, then the largest change
 	[ "${lines[0]%%:*}" = "# rollout-gen (alice), 1098 runs" ]
 	[ "${lines[4]%%:*}" = "# ablate-warmup-# (carol), 8 runs" ]
-	# every line a comment or an #SBATCH line, then how many more
+	# what the replay measured, under its comment (sp-size's risk)
+	[ "${lines[5]}" = "# from 8 runs; on this history advice from 6-10 runs cut off 0 of 383 later runs" ]
+	# every line a comment or an #SBATCH line, then how many more, then
+	# the advice replayed out of sample (sp-backtest --headline)
 	n=${#lines[@]}
-	for ((i = 0; i < n - 1; i++)); do
+	for ((i = 0; i < n - 2; i++)); do
 		[[ "${lines[i]}" == "# "* || "${lines[i]}" == "#SBATCH --"* ]] ||
 			{ echo "line $i: ${lines[i]}"; return 1; }
 	done
-	[[ "${lines[n - 1]}" =~ ^[0-9]+\ more:\ slurmpast\ --sizing$ ]]
+	[[ "${lines[n - 2]}" =~ ^[0-9]+\ more:\ slurmpast\ --sizing$ ]]
+	[ "${lines[n - 1]}" = "Had the advice been followed since 2026-01-07: 26 of 228 kills avoided, 0 runs cut off, 86615 GiB-hours not reserved" ]
 }
 
 @test "the advice: the holds as comments alone, after the raises" {
@@ -311,13 +315,15 @@ FAKE
 	run --separate-stderr "$bin/slurmpast" --demo
 	run part "What the next submission should ask for" <<<"$output"
 	[ "${lines[0]}" = "# big, 9 runs: capped --mem at 1000G; at the ceiling; a larger request needs another partition" ]
-	# sp-size's records alone: its --exclude is one of them
-	[ "${#lines[@]}" -eq 1 ]
+	# sp-size's records alone: its --exclude is one of them; then the
+	# replay's line (sp-backtest reads the runs, not the fake advice)
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == "Had the advice been followed since "* ]]
 	# every request judged and about right
 	printf 'alice\tbig\talice/gpu/gpu/big\t--time\t9\tkeep\t01:00:00\t\t\t\tabout right\t\n' >"$rows"
 	run --separate-stderr "$bin/slurmpast" --demo --sizing
 	[ "${lines[2]}" = "# big, 9 runs: keep --time at 01:00:00; about right" ]
-	[ "${#lines[@]}" -eq 3 ]
+	[ "${#lines[@]}" -eq 4 ]
 	run --separate-stderr "$bin/slurmpast" --demo
 	run part "What the next submission should ask for" <<<"$output"
 	[ "${lines[0]}" = "Nothing to change: every request is within 20% of what its history supports." ]
@@ -330,14 +336,16 @@ FAKE
 	printf 'bob\tsmall\tbob/gpu/gpu/small\t--time\t2\trefuse\t\t\t\t\t2 runs\t\n' >"$rows"
 	run --separate-stderr "$bin/slurmpast" --demo --sizing
 	[ "${lines[2]}" = "No advice yet: the one workload has fewer than the 3 usable runs a verdict needs." ]
-	[ "${#lines[@]}" -eq 3 ]
+	[ "${#lines[@]}" -eq 4 ]
 }
 
 @test "too few runs anywhere is said, not called about right (slurm2sql)" {
 	need_fixtures
 	run --separate-stderr slurmpast --input "$FIXTURES/slurm2sql/test-data1.txt"
 	[ "$status" -eq 0 ]
-	[ "${lines[${#lines[@]} - 1]}" = "No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
+	[ "${lines[${#lines[@]} - 2]}" = "No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
+	# nothing to replay either: n/a, not a zero
+	[ "${lines[${#lines[@]} - 1]}" = "Had the advice been followed: n/a (no run had 3 earlier runs of its workload to judge it on)" ]
 	[[ "$output" != *"Nothing to change"* ]]
 	run --separate-stderr slurmpast --input "$FIXTURES/slurm2sql/test-data1.txt" --sizing
 	[ "$status" -eq 0 ]
@@ -616,7 +624,8 @@ widest() {
 	printf '%s\n' "$output" | grep -q '^# rc-tok-github_code (alice), 10 runs: hold --mem at 32G; .*no increment beyond 32G'
 	printf '%s\n' "$output" | grep -q '^# reasoning-exp (alice), 99 runs: hold --time at 00:30:00; blocked, not slow'
 	printf '%s\n' "$output" | grep -qx '#SBATCH --mem=61G'
-	[[ "${lines[${#lines[@]} - 1]}" =~ ^[0-9]+\ refused:\ fewer\ than\ 3\ usable\ runs\ of\ the\ workload$ ]]
+	[[ "${lines[${#lines[@]} - 2]}" =~ ^[0-9]+\ refused:\ fewer\ than\ 3\ usable\ runs\ of\ the\ workload$ ]]
+	[[ "${lines[${#lines[@]} - 1]}" == "Had the advice been followed since 2026-01-07: "* ]]
 	# the costliest workload first
 	[[ "${lines[2]}" == "# train-web (alice), 2"?" runs: "* ]]
 }

@@ -55,6 +55,40 @@ setup() {
 		'bob	once	bob/cpu/cpu/once	--cpus-per-task	1	refuse	2				needs 3 runs with a CPU reading; there was 1		cores	2					')" ]
 }
 
+@test "sp-size: each --time and --mem advice says what the replay measured" {
+	# sp-backtest's hand-made history (slow: a fifth run 20x longer;
+	# big: a fifth killed at 1G after peaks of 2 GiB), and steady: 14
+	# runs alike, each ending before the next, so its own replay judges
+	# 11 of them.  slow and big have too few: every workload's runs
+	# judged with 4 or 5 before speak for them (slow's fifth, cut off;
+	# steady's fifth and sixth; and for --mem big's fifth, given room).
+	{
+		printf 'jobid\tstate\tsubmit\tstart\tend\telapsed_s\ttimelimit_s\ttotal_cpu_s\talloc_cpus\tmem_limit_node_b\tmax_rss_b\tworkload_key\n'
+		for i in 1 2 3 4; do
+			printf "10$i\tCOMPLETED\t2026-01-0${i}T00:00:00\t2026-01-0${i}T00:00:00\t2026-01-0${i}T00:10:00\t600\t3600\t590\t1\t4294967296\t1073741824\tu/p/cpu/slow\n"
+			printf "20$i\tCOMPLETED\t2026-01-0${i}T00:00:00\t2026-01-0${i}T00:00:00\t2026-01-0${i}T01:00:00\t3600\t7200\t3500\t1\t4294967296\t2147483648\tu/p/cpu/big\n"
+		done
+		printf "105\tCOMPLETED\t2026-01-05T00:00:00\t2026-01-05T00:00:00\t2026-01-05T03:20:00\t12000\t14400\t11900\t1\t4294967296\t1073741824\tu/p/cpu/slow\n"
+		printf "205\tOUT_OF_MEMORY\t2026-01-05T00:00:00\t2026-01-05T00:00:00\t2026-01-05T00:05:00\t300\t7200\t290\t1\t1073741824\t1073741824\tu/p/cpu/big\n"
+		for i in 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
+			printf "3$i\tCOMPLETED\t2026-02-${i}T00:00:00\t2026-02-${i}T00:00:00\t2026-02-${i}T00:50:00\t3000\t7200\t2990\t1\t4294967296\t2147483648\tu/p/cpu/steady\n"
+		done
+	} >"$T/replay.tsv"
+	run --separate-stderr sp-size --time --mem "$T/replay.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cut -f3-5,17-)" = "$(printf '%s\n' \
+		'workload_key	flag	runs	risk	risk_cut_off	risk_judged' \
+		"u/p/cpu/steady	--time	14	from 14 runs; on this workload's history the advice cut off 0 of 11 later runs	0	11" \
+		"u/p/cpu/steady	--mem	14	from 14 runs; on this workload's history the advice cut off 0 of 11 later runs	0	11" \
+		'u/p/cpu/big	--time	4	from 4 runs; on this history advice from 4-5 runs cut off 1 of 3 later runs	1	3' \
+		'u/p/cpu/big	--mem	5	from 5 runs; on this history advice from 4-5 runs cut off 0 of 4 later runs	0	4' \
+		'u/p/cpu/slow	--time	5	from 5 runs; on this history advice from 4-5 runs cut off 1 of 3 later runs	1	3' \
+		'u/p/cpu/slow	--mem	5	from 5 runs; on this history advice from 4-5 runs cut off 0 of 4 later runs	0	4')" ]
+	# --cpus-per-task is not replayed: unknown, empty
+	run --separate-stderr sp-size --cpus-per-task "$T/replay.tsv"
+	[ "$(printf '%s\n' "$output" | sed -n 2p | cut -f17-)" = "$(printf '\t\t')" ]
+}
+
 @test "sp-size --time --gpus: only the flags asked for, --gpus only where GPUs are held" {
 	run sh -c 'sp-size --time --gpus "$1" 2>/dev/null | cut -f3,4,6' sh "$T/jobs.tsv"
 	[ "$output" = "$(printf 'workload_key\tflag\tverdict\nalice/gpu/gpu/midtrain\t--time\traise\nalice/gpu/gpu/midtrain\t--gpus\tkeep\nbob/cpu/cpu/dedup\t--time\trefuse\nbob/cpu/cpu/once\t--time\trefuse')" ]
