@@ -372,14 +372,24 @@ sp_bt_replay(struct sp_bt_input *in, const struct sp_site *site,
 }
 
 void
-sp_bt_replay_kept(struct sp_bt_input *in, const struct sp_site *site,
-		  struct sp_bt_out *out)
+sp_bt_risks_run(struct sp_bt_risks *rk, const struct sp_site *site,
+		unsigned missing)
 {
+	struct sp_bt_out *out = &rk->out;
+
 	memset(out, 0, sizeof *out);
 	out->flags[SP_BT_TIME] = out->flags[SP_BT_MEM] = 1;
 	out->summary = 1;
 	out->keep_wl = 1;
-	sp_bt_replay(in, site, out);
+	rk->in.missing = missing;
+	sp_bt_replay(&rk->in, site, out);
+}
+
+void
+sp_bt_risks_free(struct sp_bt_risks *rk)
+{
+	sp_bt_out_free(&rk->out);
+	sp_bt_input_free(&rk->in);
 }
 
 void
@@ -468,10 +478,11 @@ sp_bt_input_free(struct sp_bt_input *in)
 /* ------------------------------------------------- what the advice says */
 
 void
-sp_bt_risk_of(const struct sp_bt_out *out, const struct sp_bt_input *in,
-	      const char *key, size_t keylen, enum sp_flag f, long runs,
-	      struct sp_bt_risk *r)
+sp_bt_risk_of(const struct sp_bt_risks *rk, const char *key, size_t keylen,
+	      enum sp_flag f, long runs, struct sp_bt_risk *r)
 {
+	const struct sp_bt_out *out = rk != NULL ? &rk->out : NULL;
+	const struct sp_bt_input *in = rk != NULL ? &rk->in : NULL;
 	enum sp_bt_flag bf;
 	const struct sp_bt_tally *t = NULL;
 	long k;
@@ -483,7 +494,7 @@ sp_bt_risk_of(const struct sp_bt_out *out, const struct sp_bt_input *in,
 		bf = SP_BT_MEM;
 	else
 		return;
-	if (runs < SP_BACKTEST_MIN_BEFORE || !out->flags[bf])
+	if (out == NULL || runs < SP_BACKTEST_MIN_BEFORE || !out->flags[bf])
 		return;
 	r->runs = runs;
 	r->level = level_of(runs);

@@ -104,15 +104,24 @@ struct sp_bt_risk {
 	long cut_off, judged;
 };
 
-void sp_bt_risk_of(const struct sp_bt_out *out, const struct sp_bt_input *in,
-		   const char *key, size_t keylen, enum sp_flag f, long runs,
+/* An input's runs and their replay, kept for the risk of each advice:
+ * sp_bt_keep each record into in, then sp_bt_risks_run. */
+struct sp_bt_risks {
+	struct sp_bt_input in;
+	struct sp_bt_out out;
+};
+
+/* Replays rk->in with the advice's tallies kept (rk->out zeroed first);
+ * missing: the input's sp_cols_missing. */
+void sp_bt_risks_run(struct sp_bt_risks *rk, const struct sp_site *site,
+		     unsigned missing);
+void sp_bt_risks_free(struct sp_bt_risks *rk);
+/* rk NULL: nothing known. */
+void sp_bt_risk_of(const struct sp_bt_risks *rk, const char *key,
+		   size_t keylen, enum sp_flag f, long runs,
 		   struct sp_bt_risk *r);
 /* The risk as the advice line says it; empty when unknown. */
 void sp_bt_risk_text(struct sp_buf *b, const struct sp_bt_risk *r);
-/* Replays in with the advice's tallies kept (the callers that say the
- * risk beside each advice); out is zeroed first, sp_bt_out_free after. */
-void sp_bt_replay_kept(struct sp_bt_input *in, const struct sp_site *site,
-		       struct sp_bt_out *out);
 
 /*
  * The replay's one line, out of sample, from out's "all" rows: had the

@@ -367,8 +367,6 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 			    j.workload_key.p, j.workload_key.n), &j);
 	}
 	set->missing = sp_cols_unseen(&c, seen);
-	if (bt != NULL)
-		bt->missing = set->missing;
 	sp_histset_finish(set);
 	if (part)
 		sp_histset_finish(part);
@@ -433,8 +431,7 @@ flag_unit(enum sp_flag f)
  * --mem advice; NULL when no advice of those flags is written.
  */
 struct risk {
-	struct sp_bt_input in;
-	struct sp_bt_out out;
+	struct sp_bt_risks rk;
 	struct sp_buf text;
 };
 
@@ -447,7 +444,7 @@ write_advice(struct sp_writer *w, const struct sp_hist *h,
 
 	/* Only a figure can cut a run off. */
 	if (rk != NULL && !isnan(a->target))
-		sp_bt_risk_of(&rk->out, &rk->in, h->key, h->keylen, a->flag,
+		sp_bt_risk_of(&rk->rk, h->key, h->keylen, a->flag,
 			      a->runs, &r);
 	if (rk != NULL) {
 		sp_buf_clear(&rk->text);
@@ -740,11 +737,11 @@ main(int argc, char **argv)
 		rk = &risk;
 	read_history(&r, &set, o.attributed ? &part : NULL,
 		     o.mode == MODE_RUNNING ? &run : NULL, nodes,
-		     rk != NULL ? &rk->in : NULL);
+		     rk != NULL ? &rk->rk.in : NULL);
 	sp_site_load(&s);
 	sp_site_warn(&s);
 	if (rk != NULL)
-		sp_bt_replay_kept(&rk->in, &s, &rk->out);
+		sp_bt_risks_run(&rk->rk, &s, set.missing);
 	if (o.mode == MODE_SCRIPT) {
 		critical = script_run(&job, &o.script, &set, &s);
 		left_out(&set);
@@ -785,8 +782,7 @@ main(int argc, char **argv)
 		left_out(&set);
 	running_free(&run);
 	if (rk != NULL) {
-		sp_bt_out_free(&rk->out);
-		sp_bt_input_free(&rk->in);
+		sp_bt_risks_free(&rk->rk);
 		sp_buf_free(&rk->text);
 	}
 	if (nodes != NULL)

@@ -109,8 +109,8 @@ advice_text(struct browse *B, const struct sp_hist *h,
 	}
 	/* What the replay measured, as sp-size's risk column says it. */
 	if (a->flag != SP_FLAG_EXCLUDE && !isnan(a->target))
-		sp_bt_risk_of(&B->m->bto, &B->m->bt, h->key, h->keylen,
-			      a->flag, a->runs, &r);
+		sp_bt_risk_of(&B->m->bt, h->key, h->keylen, a->flag,
+			      a->runs, &r);
 	sp_bt_risk_text(&risk, &r);
 	if (risk.len > 0) {
 		sp_buf_adds(b, "  ");

@@ -122,8 +122,7 @@ struct model {
 
 	/* the advice replayed out of sample (sp_backtest.h): the risk
 	 * beside each advice and the headline's last line */
-	struct sp_bt_input bt;
-	struct sp_bt_out bto;
+	struct sp_bt_risks bt;
 
 	/* the headline's figures (sp_headline.h) */
 	struct sp_headline head;

@@ -21,7 +21,7 @@ headline_lines(const struct model *m, const struct opts *o,
 		sp_buf_add(lead, more.p, more.len);
 	}
 	sp_headline_window(&h, window);
-	sp_bt_headline_of(&m->bto, &bt);
+	sp_bt_headline_of(&m->bt.out, &bt);
 	sp_buf_addc(window, '\n');
 	sp_bt_headline_text(window, &bt);
 	sp_buf_free(&more);

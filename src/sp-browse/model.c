@@ -386,7 +386,7 @@ read_records(struct model *m, struct loading *L, const struct opts *o)
 		}
 		sp_node_history_add(m->history, &j);
 		sp_nodes_add(m->nodes, &j);
-		sp_bt_keep(&m->bt, &j);
+		sp_bt_keep(&m->bt.in, &j);
 		hi = sp_histset_find(&m->set, j.workload_key.p,
 				     j.workload_key.n);
 		sp_histset_add(&m->set, hi, &j);
@@ -420,8 +420,7 @@ model_load(struct model *m, const struct opts *o)
 	sp_site_warn(&m->site);
 	sp_rollup_finish(&m->ru);
 	sp_histset_finish(&m->set);
-	m->bt.missing = m->set.missing;
-	sp_bt_replay_kept(&m->bt, &m->site, &m->bto);
+	sp_bt_risks_run(&m->bt, &m->site, m->set.missing);
 	describe(m);
 	m->users_by_name = by_name(&m->users);
 	m->parts_by_name = by_name(&m->parts);
@@ -461,8 +460,7 @@ model_free(struct model *m)
 	free(m->live);
 	sp_rollup_free(&m->ru);
 	sp_histset_free(&m->set);
-	sp_bt_out_free(&m->bto);
-	sp_bt_input_free(&m->bt);
+	sp_bt_risks_free(&m->bt);
 	sp_nodes_free(m->nodes);
 	sp_node_history_free(m->history);
 	sp_site_free(&m->site);
