@@ -332,6 +332,7 @@ main(int argc, char **argv)
 	status = R.worst == SP_SEV_CRITICAL ? SP_EXIT_FAIL : SP_EXIT_OK;
 	sp_node_history_free(R.history);
 	sp_histset_free(&R.workloads);
+	sp_bt_risks_free(&R.risks);
 	sp_logctx_free(&R.logctx);
 	sp_site_free(&R.site);
 	sp_buf_free(&R.out);

@@ -1173,6 +1173,7 @@ sp_postmortem_analyse_live(struct sp_analysis *a, const struct sp_job *j,
 	} else if ((w = sp_histset_lookup(workloads, j->workload_key.p,
 					  j->workload_key.n)) >= 0) {
 		d.workload = sp_histset_hist(workloads, (size_t)w);
+		d.risks = workloads->risks;
 	} else {
 		d.no_workload = "its workload has no usable run in the input";
 	}

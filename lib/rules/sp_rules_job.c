@@ -1439,7 +1439,8 @@ sp_rules_job(const struct sp_diag *d, struct sp_findings *out)
 		/* The workload's rule wins: its advice, as every screen
 		 * gives it. */
 		if (d->workload != NULL)
-			sp_wl_verdict_finding(d->workload, &x.wsite, out);
+			sp_wl_verdict_finding(d->workload, &x.wsite, d->risks,
+					      out);
 	}
 	sp_findings_sort(out, from);
 	sp_draft_free(&x.dr);

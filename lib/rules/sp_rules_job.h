@@ -24,6 +24,7 @@
 #include "sp_util.h"
 
 struct sp_hist;
+struct sp_bt_risks;
 
 /* Everything the rules may look at; only job is required. */
 struct sp_diag {
@@ -40,6 +41,8 @@ struct sp_diag {
 	 */
 	const struct sp_hist *workload;
 	const char *no_workload;
+	/* The input's replayed advice (sp_backtest.h), or NULL. */
+	const struct sp_bt_risks *risks;
 	unsigned missing;		/* sp_cols_missing of the input */
 	/*
 	 * A running job's reading of the moment (sp-fetch --live), or

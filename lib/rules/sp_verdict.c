@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sp_backtest.h"
 #include "sp_const.h"
 #include "sp_hostlist.h"
 #include "sp_rules_history.h"
@@ -146,7 +147,8 @@ sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
 
 void
 sp_wl_verdict_finding(const struct sp_hist *h,
-		      const struct sp_size_site *site, struct sp_findings *out)
+		      const struct sp_size_site *site,
+		      const struct sp_bt_risks *risks, struct sp_findings *out)
 {
 	struct sp_wl_verdict v = { 0 };
 	struct sp_draft d = { 0 };
@@ -170,6 +172,15 @@ sp_wl_verdict_finding(const struct sp_hist *h,
 		sp_buf_printf(&d.ev, " (%ld %s): %s", a->runs,
 			      a->runs == 1 ? "run" : "runs",
 			      sp_buf_str(&a->basis));
+		if (!isnan(a->target)) {
+			struct sp_bt_risk r;
+
+			sp_bt_risk_of(risks, h->key, h->keylen, a->flag,
+				      a->runs, &r);
+			if (r.known)
+				sp_buf_adds(&d.ev, "; ");
+			sp_bt_risk_text(&d.ev, &r);
+		}
 		if (d.act.len > 0)
 			sp_buf_adds(&d.act, "  ");
 		sp_buf_add(&d.act, a->sbatch.p, a->sbatch.len);

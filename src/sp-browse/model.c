@@ -421,6 +421,7 @@ model_load(struct model *m, const struct opts *o)
 	sp_rollup_finish(&m->ru);
 	sp_histset_finish(&m->set);
 	sp_bt_risks_run(&m->bt, &m->site, m->set.missing);
+	m->set.risks = &m->bt;
 	describe(m);
 	m->users_by_name = by_name(&m->users);
 	m->parts_by_name = by_name(&m->parts);

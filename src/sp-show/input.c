@@ -218,6 +218,8 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 		if (!sp_job_is_step(&j))
 			sp_node_history_add(R->history, &j);
 		if (R->have_workloads)
+			sp_bt_keep(&R->risks.in, &j);
+		if (R->have_workloads)
 			sp_histset_add(&R->workloads,
 				       sp_histset_find(&R->workloads,
 						       j.workload_key.p,
@@ -228,6 +230,10 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 	sp_reader_close(&r);
 	sp_buf_free(&line);
 	sp_histset_finish(&R->workloads);
+	if (R->have_workloads) {
+		sp_bt_risks_run(&R->risks, &R->site, R->workloads.missing);
+		R->workloads.risks = &R->risks;
+	}
 	if (spool == NULL)
 		return;
 	if (fflush(spool) != 0 || ferror(spool))

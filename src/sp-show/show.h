@@ -17,6 +17,7 @@
 #include "sp_logs.h"
 #include "sp_nodes.h"
 #include "sp_opt.h"
+#include "sp_backtest.h"
 #include "sp_site.h"
 #include "sp_term.h"
 
@@ -80,6 +81,8 @@ struct run {
 	 * figures a job's findings name are its workload's advice. */
 	struct sp_histset workloads;
 	int have_workloads;
+	/* Its runs, replayed: the risk beside each advice (sp_backtest.h). */
+	struct sp_bt_risks risks;
 	struct sp_term term;
 	enum sp_format fmt;	/* of the output */
 	struct sp_writer w;	/* --findings, --table */
