@@ -493,12 +493,7 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 	struct sp_advice a = { 0 };
 
 	sp_writer_plain_columns(w, plain);
-	for (const char *const *c = cols; *c; c++)
-		if (strncmp(*c, "risk_", 5) == 0)
-			sp_writer_column_kind(w, *c, SP_KIND_NUMBER);
-		else
-			sp_writer_column(w, *c);
-	sp_writer_header(w);
+	columns(w, cols);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct sp_hist *h = sp_histset_hist(set, i);
 		struct sp_size_site site;
