@@ -1,5 +1,5 @@
 /*
- * What the replay (lib/sp_backtest.c) says beside the advice: the risk
+ * What the replay (lib/rules/sp_backtest.c) says beside the advice: the risk
  * of one advice, from its workload's own replay or the whole history's
  * at its evidence level, and the report's one line from the all rows.
  * The replay's counts themselves are sp-backtest's (t/sp-backtest.bats).
