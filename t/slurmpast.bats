@@ -256,7 +256,6 @@ What the next submission should ask for" ]
 	# the machines first, then the largest change
 	[ "${lines[0]%%:*}" = "# rollout-gen (alice), 1098 runs" ]
 	[ "${lines[4]%%:*}" = "# ablate-warmup-# (carol), 8 runs" ]
-	# what the replay measured, under its comment (sp-size's risk)
 	[ "${lines[5]}" = "# from 8 runs; on this history advice from 6-10 runs cut off 0 of 383 later runs" ]
 	# every line a comment or an #SBATCH line, then how many more
 	n=${#lines[@]}
@@ -265,10 +264,7 @@ What the next submission should ask for" ]
 			{ echo "line $i: ${lines[i]}"; return 1; }
 	done
 	[[ "${lines[n - 1]}" =~ ^[0-9]+\ more:\ slurmpast\ --sizing$ ]]
-	# then, after a blank line, the advice replayed out of sample
-	# (sp-backtest --headline)
-	screen | grep -A 2 -x "$(printf '%s\n' "${lines[n - 1]}")" >"$BATS_TEST_TMPDIR/tail"
-	[ "$(sed -n 2,3p "$BATS_TEST_TMPDIR/tail")" = "
+	[ "$(screen | grep -A 2 -x "${lines[n - 1]}" | sed -n 2,3p)" = "
 Had the advice been followed since 2026-01-07: 26 of 228 kills avoided, 0 runs cut off, 86615 GiB-hours not reserved" ]
 }
 
@@ -345,7 +341,6 @@ FAKE
 	run --separate-stderr slurmpast --input "$FIXTURES/slurm2sql/test-data1.txt"
 	[ "$status" -eq 0 ]
 	[ "${lines[${#lines[@]} - 2]}" = "No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
-	# nothing to replay either: n/a, not a zero
 	[ "${lines[${#lines[@]} - 1]}" = "Had the advice been followed: n/a (no run had 3 earlier runs of its workload to judge it on)" ]
 	[[ "$output" != *"Nothing to change"* ]]
 	run --separate-stderr slurmpast --input "$FIXTURES/slurm2sql/test-data1.txt" --sizing
@@ -390,7 +385,6 @@ widest() {
 	# The headline says which history it browses.
 	[ "${lines[3]}" = "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-13, the synthetic demo" ]
 	[ "${lines[4]}" = "(sp-fetch --demo), in 470 workloads; 4 still running or pending, left out." ]
-	# The advice replayed out of sample, the report's line.
 	[ "${lines[5]}" = "Had the advice been followed since 2026-01-07: 26 of 228 kills avoided, 0 runs" ]
 	[[ "${lines[8]}" == "train-web          alice gpu    22      1    0 4204.4"* ]]
 	term_keys Enter
@@ -922,11 +916,10 @@ same_records() {
 }
 
 @test "the view never changes the verdict: the advice (rollout-gen's --mem)" {
-	# The risk beside an advice may be the whole input's at its
-	# evidence level (sp-size(1)): a view's input is another input.
+	# (the risk may be the whole input's: sp-size(1))
 	same_records sizing '.risk, .risk_cut_off, .risk_judged'
 	run --separate-stderr slurmpast --demo --failed --sizing
-	[[ "$output" == *$'# rollout-gen (alice), 993 runs: lower --mem from 128G; largest peak of 993 runs within their limit: 71.9 GiB (job 53615427), x 1.00\n#SBATCH --mem=72G\n'* ]]
+	[[ "$output" == *$'# rollout-gen (alice), 993 runs: lower --mem from 128G; largest peak of 993 runs within their limit: 71.9 GiB (job 53615427), x 1.00\n# from 993 runs; on this workload'"'"'s history the advice cut off 0 of 990 later runs\n#SBATCH --mem=72G\n'* ]]
 }
 
 @test "the view never changes the verdict: the findings across runs" {

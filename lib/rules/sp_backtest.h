@@ -10,13 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sp.h"
 #include "sp_advice.h"
 #include "sp_buf.h"
 #include "sp_intern.h"
 #include "sp_job.h"
 #include "sp_pool.h"
+#include "sp_record.h"
 #include "sp_run.h"
+#include "sp_site.h"
 
 /* The flags a run can be cut off by, and the policies judged. */
 enum sp_bt_flag { SP_BT_TIME, SP_BT_MEM, SP_BT_FLAG_N };
