@@ -20,11 +20,12 @@
 #include "sp.h"
 #include "sp_opt.h"
 #include "sp_site.h"
-#include "sp-backtest/backtest.h"
+#include "sp_backtest.h"
 
 static const char usage_text[] =
 	"usage: sp-backtest [--summary] [--time] [--mem]\n"
-	"                   [--tsv | --plain | --json | --csv] [file ...]\n";
+	"                   [--tsv | --plain | --json | --csv] [file ...]\n"
+	"       sp-backtest --headline [file ...]\n";
 
 static const char help_text[] =
 	"\n"
@@ -36,16 +37,22 @@ static const char help_text[] =
 	"      --summary           one record per flag, policy and evidence "
 	"level\n"
 	"                          (runs before: 3, 4-5, 6-10, 11+, all)\n"
+	"      --headline          one line: had the advice been followed "
+	"since the\n"
+	"                          first run judged, the kills avoided, runs "
+	"cut off\n"
+	"                          and memory not reserved\n"
 	"      --time, --mem       only these flags (both by default)\n"
 	"      --tsv, --plain, --json, --csv\n"
 	"                          records with a header (the default),\n"
 	"                          aligned text, JSON Lines, CSV\n";
 
-enum { OPT_SUMMARY = 0x2000, OPT_TIME, OPT_MEM };
+enum { OPT_SUMMARY = 0x2000, OPT_TIME, OPT_MEM, OPT_HEADLINE };
 
 struct options {
 	int summary;
-	int flags[BT_FLAG_N];
+	int headline;
+	int flags[SP_BT_FLAG_N];
 	enum sp_format fmt;
 };
 
@@ -56,6 +63,7 @@ parse_options(int argc, char **argv, struct options *o)
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "time", no_argument, NULL, OPT_TIME },
 		{ "mem", no_argument, NULL, OPT_MEM },
+		{ "headline", no_argument, NULL, OPT_HEADLINE },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sp_opts common = { .usage = usage_text, .help = help_text };
@@ -68,16 +76,22 @@ parse_options(int argc, char **argv, struct options *o)
 		case OPT_SUMMARY:
 			o->summary = 1;
 			break;
+		case OPT_HEADLINE:
+			o->headline = 1;
+			break;
 		case OPT_TIME:
 		case OPT_MEM:
-			o->flags[ch == OPT_TIME ? BT_TIME : BT_MEM] = 1;
+			o->flags[ch == OPT_TIME ? SP_BT_TIME : SP_BT_MEM] = 1;
 			any = 1;
 			break;
 		}
 	}
 	if (!any)
-		o->flags[BT_TIME] = o->flags[BT_MEM] = 1;
+		o->flags[SP_BT_TIME] = o->flags[SP_BT_MEM] = 1;
 	o->fmt = common.fmt;
+	if (o->headline && (o->summary || common.fmt_opt != NULL))
+		sp_die(SP_EXIT_USAGE, "--headline is one line of text: no "
+		       "--summary, --tsv, --plain, --json or --csv");
 }
 
 /* The columns the advice and the judgement read; the others unknown. */
@@ -97,72 +111,8 @@ resolve(struct sp_jobcols *c, struct sp_reader *r)
 	sp_jobcols_want(r, c);
 }
 
-/* Keeps record j as a run, or counts why it is left out. */
 static void
-keep(struct bt_input *in, const struct sp_job *j)
-{
-	struct bt_run *k;
-	enum sp_state st = sp_state_of(j->state);
-	int64_t end;
-
-	if (sp_job_is_step(j))
-		return;
-	if (sp_job_is_open(j)) {
-		in->open++;
-		return;
-	}
-	if (j->workload_key.n == 0) {
-		in->no_key++;
-		return;
-	}
-	if (isnan(j->elapsed_s)) {
-		in->no_elapsed++;
-		return;
-	}
-	if (j->state.n == 0) {
-		in->stateless++;
-		return;
-	}
-	if (st == SP_ST_OTHER) {
-		if (in->unknown_state++ == 0)
-			in->unknown_name = sp_xstrndup(j->state.p, j->state.n);
-		return;
-	}
-	if (!j->submit_known) {
-		in->no_submit++;
-		return;
-	}
-	if (j->end_known)
-		end = j->end_t;
-	else if (j->start_known)
-		end = j->start_t + (int64_t)j->elapsed_s;
-	else {
-		in->no_end++;
-		return;
-	}
-	if (end < j->submit_t) {
-		in->end_first++;
-		return;
-	}
-	if (in->n >= UINT32_MAX)
-		sp_die(SP_EXIT_USAGE, "more than %lu runs", (unsigned long)
-		       UINT32_MAX);
-	in->v = sp_xgrow(in->v, &in->cap, in->n + 1, sizeof *in->v);
-	k = &in->v[in->n];
-	sp_run_of(&k->r, j);
-	/* The record's buffer moves on: the texts a history keeps, kept. */
-	k->r.jobid.p = sp_pool_str(&in->pool, j->jobid.p, j->jobid.n);
-	k->r.array_job.p = sp_pool_str(&in->pool, k->r.array_job.p,
-				       k->r.array_job.n);
-	k->submit = j->submit_t;
-	k->end = end;
-	k->wl = (uint32_t)sp_intern(&in->keys, j->workload_key.p,
-				    j->workload_key.n);
-	k->seq = (uint32_t)in->n++;
-}
-
-static void
-read_runs(struct sp_reader *r, struct bt_input *in)
+read_runs(struct sp_reader *r, struct sp_bt_input *in)
 {
 	struct sp_jobcols c;
 	struct sp_job j;
@@ -171,7 +121,7 @@ read_runs(struct sp_reader *r, struct bt_input *in)
 	in->missing = sp_cols_missing(&c);
 	while (sp_next_or_die(r)) {
 		sp_job_parse(&j, &c, r);
-		keep(in, &j);
+		sp_bt_keep(in, &j);
 	}
 }
 
@@ -183,7 +133,7 @@ records(long n)
 
 /* What was left out, each reason said once, with its count. */
 static void
-left_out(const struct bt_input *in)
+left_out(const struct sp_bt_input *in)
 {
 	if (in->open > 0)
 		sp_warn("left out %ld open %s (never ended)", in->open,
@@ -237,22 +187,22 @@ header(struct sp_writer *w, int summary)
 }
 
 static void
-summary(struct bt_out *out)
+summary(struct sp_bt_out *out)
 {
-	for (int f = 0; f < BT_FLAG_N; f++) {
+	for (int f = 0; f < SP_BT_FLAG_N; f++) {
 		if (!out->flags[f])
 			continue;
-		for (int p = 0; p < BT_POLICY_N; p++)
-			for (int l = 0; l < BT_LEVEL_N; l++) {
+		for (int p = 0; p < SP_BT_POLICY_N; p++)
+			for (int l = 0; l < SP_BT_LEVEL_N; l++) {
 				sp_writer_str(out->w,
-					      bt_flag_text((enum bt_flag)f));
+					      sp_bt_flag_text((enum sp_bt_flag)f));
 				sp_writer_str(out->w,
-					bt_policy_name((enum bt_policy)p));
-				sp_writer_str(out->w, bt_level_name(l));
+					sp_bt_policy_name((enum sp_bt_policy)p));
+				sp_writer_str(out->w, sp_bt_level_name(l));
 				sp_writer_int(out->w,
 					      out->level[f][p][l].workloads);
-				bt_write_tally(out->w, &out->level[f][p][l],
-					       (enum bt_flag)f);
+				sp_bt_write_tally(out->w, &out->level[f][p][l],
+					       (enum sp_bt_flag)f);
 				sp_writer_end(out->w);
 			}
 	}
@@ -265,8 +215,8 @@ main(int argc, char **argv)
 	struct sp_reader r;
 	struct sp_writer w;
 	struct sp_site s;
-	struct bt_input in;
-	static struct bt_out out;
+	struct sp_bt_input in;
+	static struct sp_bt_out out;
 
 	sp_setprog(argv[0]);
 	sp_stdout_init();
@@ -276,20 +226,28 @@ main(int argc, char **argv)
 	read_runs(&r, &in);
 	sp_site_load(&s);
 	sp_site_warn(&s);
-	sp_writer_init(&w, stdout, o.fmt);
-	out.w = &w;
-	out.summary = o.summary;
+	out.summary = o.summary || o.headline;
 	memcpy(out.flags, o.flags, sizeof out.flags);
-	header(&w, o.summary);
-	bt_replay(&in, &s, &out);
-	if (o.summary)
-		summary(&out);
-	sp_writer_finish(&w);
+	if (o.headline) {
+		struct sp_bt_headline h;
+		struct sp_buf b = { 0 };
+
+		sp_bt_replay(&in, &s, &out);
+		sp_bt_headline_of(&out, &h);
+		sp_bt_headline_text(&b, &h);
+		printf("%s\n", sp_buf_str(&b));
+		sp_buf_free(&b);
+	} else {
+		sp_writer_init(&w, stdout, o.fmt);
+		out.w = &w;
+		header(&w, o.summary);
+		sp_bt_replay(&in, &s, &out);
+		if (o.summary)
+			summary(&out);
+		sp_writer_finish(&w);
+	}
 	left_out(&in);
-	free(in.v);
-	free(in.unknown_name);
-	sp_intern_free(&in.keys);
-	sp_pool_free(&in.pool);
+	sp_bt_input_free(&in);
 	sp_site_free(&s);
 	sp_reader_close(&r);
 	sp_stdout_close();

@@ -335,6 +335,7 @@ main(int argc, char **argv)
 	sp_wl_memo_free(&R.memo);
 	sp_nodes_free(R.nodes);
 	sp_histset_free(&R.workloads);
+	sp_bt_risks_free(&R.risks);
 	sp_logctx_free(&R.logctx);
 	sp_site_free(&R.site);
 	sp_buf_free(&R.out);

@@ -23,6 +23,7 @@
 #include "sp_rules_history.h"
 #include "sp_site.h"
 #include "sp_advice.h"
+#include "sp_backtest.h"
 #include "sp_cost.h"
 #include "sp_histset.h"
 #include "sp_live.h"
@@ -327,7 +328,7 @@ running_free(struct running *run)
 static void
 read_history(struct sp_reader *r, struct sp_histset *set,
 	     struct sp_histset *part, struct running *run,
-	     struct sp_nodes *nodes)
+	     struct sp_nodes *nodes, struct sp_bt_input *bt)
 {
 	struct sp_jobcols c;
 	struct sp_job j;
@@ -359,6 +360,8 @@ read_history(struct sp_reader *r, struct sp_histset *set,
 		sp_histset_add(set, last, &j);
 		if (nodes != NULL)
 			sp_nodes_add(nodes, &j);
+		if (bt != NULL)
+			sp_bt_keep(bt, &j);
 		if (src >= 0 && r->f[src].n > 0)
 			sp_histset_add(part, sp_histset_find(part,
 			    j.workload_key.p, j.workload_key.n), &j);
@@ -424,11 +427,30 @@ flag_unit(enum sp_flag f)
 	}
 }
 
+/*
+ * The replay of the history read, for the risk beside each --time and
+ * --mem advice; NULL when no advice of those flags is written.
+ */
+struct risk {
+	struct sp_bt_risks rk;
+	struct sp_buf text;
+};
+
 /* One advice record. */
 static void
 write_advice(struct sp_writer *w, const struct sp_hist *h,
-	     const struct sp_advice *a)
+	     const struct sp_advice *a, struct risk *rk)
 {
+	struct sp_bt_risk r = { 0 };
+
+	/* Only a figure can cut a run off. */
+	if (rk != NULL && !isnan(a->target))
+		sp_bt_risk_of(&rk->rk, h->key, h->keylen, a->flag,
+			      a->runs, &r);
+	if (rk != NULL) {
+		sp_buf_clear(&rk->text);
+		sp_bt_risk_text(&rk->text, &r);
+	}
 	write_who(w, h->key, h->keylen);
 	sp_writer_str(w, sp_flag_name(a->flag));
 	sp_writer_int(w, a->runs);
@@ -443,20 +465,31 @@ write_advice(struct sp_writer *w, const struct sp_hist *h,
 	sp_writer_num(w, a->requested);
 	sp_writer_num(w, a->target);
 	sp_writer_num(w, a->observed_v);
+	if (r.known) {
+		write_buf(w, &rk->text);
+		sp_writer_int(w, r.cut_off);
+		sp_writer_int(w, r.judged);
+	} else {
+		sp_writer_empty(w);
+		sp_writer_empty(w);
+		sp_writer_empty(w);
+	}
 	sp_writer_end(w);
 }
 
 static void
 advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
-       struct sp_nodes *nodes, struct sp_writer *w)
+       struct sp_nodes *nodes, struct risk *rk, struct sp_writer *w)
 {
 	static const char *const cols[] = { "user", "workload",
 		"workload_key", "flag", "runs", "verdict", "requested_text",
 		"suggestion", "sbatch", "observed_text", "basis", "caution",
-		"unit", "requested", "target", "observed", NULL };
+		"unit", "requested", "target", "observed", "risk",
+		"risk_cut_off", "risk_judged", NULL };
 	/* A row a person reads on one line: the figures are in the texts. */
 	static const char *const plain[] = { "user", "workload", "flag",
-		"verdict", "requested_text", "suggestion", "basis", NULL };
+		"verdict", "requested_text", "suggestion", "basis", "risk",
+		NULL };
 
 	struct sp_advice a = { 0 };
 
@@ -473,11 +506,11 @@ advice(const struct options *o, struct sp_histset *set, const struct sp_site *s,
 			if (!o->flags[f] ||
 			    sp_size_advise(h, &site, (enum sp_flag)f, &a) < 0)
 				continue;
-			write_advice(w, h, &a);
+			write_advice(w, h, &a, rk);
 		}
 		if (nodes != NULL &&
 		    sp_wl_exclude_of(nodes, set, (size_t)i, &a))
-			write_advice(w, h, &a);
+			write_advice(w, h, &a, NULL);
 	}
 	sp_advice_free(&a);
 }
@@ -677,6 +710,8 @@ main(int argc, char **argv)
 	struct script_job job;
 	struct running run = { 0 };
 	struct sp_nodes *nodes = NULL;
+	static struct risk risk;
+	struct risk *rk = NULL;
 	int critical = 0;
 
 	sp_setprog(argv[0]);
@@ -691,10 +726,18 @@ main(int argc, char **argv)
 	/* The node rule's --exclude joins the advice of every flag. */
 	if ((o.mode == MODE_ADVICE || o.mode == MODE_SCRIPT) && !o.any_flag)
 		nodes = sp_nodes_new(SP_METRIC_HANG);
+	/* The risk beside the --time and --mem advice: the replay keeps
+	 * every run, so only when that advice is written. */
+	if (o.mode == MODE_ADVICE && (o.flags[SP_FLAG_TIME] ||
+				      o.flags[SP_FLAG_MEM]))
+		rk = &risk;
 	read_history(&r, &set, o.attributed ? &part : NULL,
-		     o.mode == MODE_RUNNING ? &run : NULL, nodes);
+		     o.mode == MODE_RUNNING ? &run : NULL, nodes,
+		     rk != NULL ? &rk->rk.in : NULL);
 	sp_site_load(&s);
 	sp_site_warn(&s);
+	if (rk != NULL)
+		sp_bt_risks_run(&rk->rk, &s, set.missing);
 	if (o.mode == MODE_SCRIPT) {
 		critical = script_run(&job, &o.script, &set, &s, nodes);
 		if (nodes != NULL)
@@ -713,7 +756,7 @@ main(int argc, char **argv)
 	sp_pager_start(o.no_pager);
 	switch (o.mode) {
 	case MODE_ADVICE:
-		advice(&o, &set, &s, nodes, &w);
+		advice(&o, &set, &s, nodes, rk, &w);
 		/* The file is records unless a format was asked for. */
 		if (o.findings_to != NULL)
 			critical = findings_to(o.findings_to, o.fmt_given ?
@@ -736,6 +779,10 @@ main(int argc, char **argv)
 	if (o.mode != MODE_RUNNING)
 		left_out(&set);
 	running_free(&run);
+	if (rk != NULL) {
+		sp_bt_risks_free(&rk->rk);
+		sp_buf_free(&rk->text);
+	}
 	if (nodes != NULL)
 		sp_nodes_free(nodes);
 	sp_site_free(&s);

@@ -74,6 +74,9 @@ compare() {
 	function numbers(s, set,   n) {
 		gsub(/[0-9]+ (more )?(completed )?runs?( |$)/, "", s)
 		gsub(/there (was|were) [0-9]+/, "", s)
+		# The risk beside an advice counts the runs the replay could
+		# judge, which a column fewer changes: a count, not a verdict.
+		gsub(/on this ([^ ]+ )?history[^.;]* later runs/, "", s)
 		n = 0
 		while (match(s, /[0-9]+([.:][0-9]+)*/)) {
 			set[substr(s, RSTART, RLENGTH)] = 1
@@ -153,7 +156,7 @@ every() {
 	each_column sp-size >"$D/ran"
 	[ -s "$D/ran" ]
 	# A refusal gives no figure, and the runs it read may be none.
-	every workload_key,flag basis,caution,observed_text runs
+	every workload_key,flag basis,caution,observed_text runs,risk,risk_cut_off,risk_judged
 	# The issue's cases: no ntasks, no --cpus-per-task=46 for train-web.
 	run awk -F '\t' '$2 == "train-web" && $4 == "--cpus-per-task" { print $6 "|" $11 }' "$D/ntasks.out"
 	[ "$output" = "refuse|the input has no column 'ntasks', which the --cpus-per-task rule reads (sp-fetch writes it)" ]
@@ -217,7 +220,7 @@ every() {
 	CUT=blank_column each_column sp-size | grep -vx -e user -e workload \
 		-e workload_key -e timelimit_s >"$D/ran"
 	[ -s "$D/ran" ]
-	every workload_key,flag basis,caution,observed_text runs
+	every workload_key,flag basis,caution,observed_text runs,risk,risk_cut_off,risk_judged
 	run awk -F '\t' 'FNR == 1 { next } FILENAME == ARGV[1] { v[$3, $4] = $6; next }
 		$6 != "refuse" && $6 != v[$3, $4] {
 			print FILENAME ": " $3 " " $4 " " v[$3, $4] " -> " $6 }' \

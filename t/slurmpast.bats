@@ -187,6 +187,7 @@ What the next submission should ask for" ]
 	# the machines first, then the largest change
 	[ "${lines[0]%%:*}" = "# rollout-gen (alice), 1098 runs" ]
 	[ "${lines[4]%%:*}" = "# ablate-warmup-# (carol), 8 runs" ]
+	[ "${lines[5]}" = "# from 8 runs; on this history advice from 6-10 runs cut off 0 of 383 later runs" ]
 	# every line a comment or an #SBATCH line, then how many more
 	n=${#lines[@]}
 	for ((i = 0; i < n - 1; i++)); do
@@ -194,6 +195,8 @@ What the next submission should ask for" ]
 			{ echo "line $i: ${lines[i]}"; return 1; }
 	done
 	[[ "${lines[n - 1]}" =~ ^[0-9]+\ more:\ slurmpast\ --sizing$ ]]
+	[ "$(screen | grep -A 2 -x "${lines[n - 1]}" | sed -n 2,3p)" = "
+Had the advice been followed since 2026-01-07: 26 of 228 kills avoided, 0 runs cut off, 86615 GiB-hours not reserved" ]
 }
 
 @test "the advice: the holds as comments alone, after the raises" {
@@ -248,7 +251,7 @@ FAKE
 	printf 'alice\tbig\talice/gpu/gpu/big\t--time\t9\tkeep\t01:00:00\t\t\t\tabout right\t\n' >"$rows"
 	run --separate-stderr "$bin/slurmpast" --demo --sizing
 	[ "${lines[2]}" = "# big, 9 runs: keep --time at 01:00:00; about right" ]
-	[ "${#lines[@]}" -eq 3 ]
+	[ "${#lines[@]}" -eq 4 ]
 	run --separate-stderr "$bin/slurmpast" --demo
 	run part "What the next submission should ask for" <<<"$output"
 	[ "${lines[0]}" = "Nothing to change: every request is within 20% of what its history supports." ]
@@ -261,19 +264,22 @@ FAKE
 	printf 'bob\tsmall\tbob/gpu/gpu/small\t--time\t2\trefuse\t\t\t\t\t2 runs\t\n' >"$rows"
 	run --separate-stderr "$bin/slurmpast" --demo --sizing
 	[ "${lines[2]}" = "No advice yet: the one workload has fewer than the 3 usable runs a verdict needs." ]
-	[ "${#lines[@]}" -eq 3 ]
+	[ "${#lines[@]}" -eq 4 ]
 }
 
 @test "too few runs anywhere is said, not called about right (slurm2sql)" {
 	need_fixtures
 	run --separate-stderr slurmpast --input "$FIXTURES/slurm2sql/test-data1.txt"
 	[ "$status" -eq 0 ]
-	[ "${lines[${#lines[@]} - 1]}" = "No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
+	[ "${lines[${#lines[@]} - 2]}" = "No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
+	[ "${lines[${#lines[@]} - 1]}" = "Had the advice been followed: n/a (no run had 3 earlier runs of its workload to judge it on)" ]
 	[[ "$output" != *"Nothing to change"* ]]
 	run --separate-stderr slurmpast --input "$FIXTURES/slurm2sql/test-data1.txt" --sizing
 	[ "$status" -eq 0 ]
 	[ "$output" = "What to request next time
-No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs." ]
+No advice yet: none of the 2 workloads has the 3 usable runs a verdict needs.
+
+Had the advice been followed: n/a (no run had 3 earlier runs of its workload to judge it on)" ]
 }
 
 @test "no colour when standard output is not a terminal" {
@@ -310,7 +316,8 @@ widest() {
 	# The headline says which history it browses.
 	[ "${lines[3]}" = "3611 jobs of alice, bob and carol, 2026-01-05 to 2026-03-13, the synthetic demo" ]
 	[ "${lines[4]}" = "(sp-fetch --demo), in 470 workloads; 4 still running or pending, left out." ]
-	[[ "${lines[6]}" == "train-web          alice gpu    22      1    0 4204.4"* ]]
+	[ "${lines[5]}" = "Had the advice been followed since 2026-01-07: 26 of 228 kills avoided, 0 runs" ]
+	[[ "${lines[8]}" == "train-web          alice gpu    22      1    0 4204.4"* ]]
 	term_keys Enter
 	term_wait_for "1 [runs]"
 	term_keys Q
@@ -547,7 +554,8 @@ widest() {
 	printf '%s\n' "$output" | grep -q '^# rc-tok-github_code (alice), 10 runs: hold --mem at 32G; .*no increment beyond 32G'
 	printf '%s\n' "$output" | grep -q '^# reasoning-exp (alice), 99 runs: hold --time at 00:30:00; blocked, not slow'
 	printf '%s\n' "$output" | grep -qx '#SBATCH --mem=61G'
-	[[ "${lines[${#lines[@]} - 1]}" =~ ^[0-9]+\ refused:\ fewer\ than\ 3\ usable\ runs\ of\ the\ workload$ ]]
+	[[ "${lines[${#lines[@]} - 2]}" =~ ^[0-9]+\ refused:\ fewer\ than\ 3\ usable\ runs\ of\ the\ workload$ ]]
+	[[ "${lines[${#lines[@]} - 1]}" == "Had the advice been followed since 2026-01-07: "* ]]
 	# the costliest workload first
 	[[ "${lines[2]}" == "# train-web (alice), 2"?" runs: "* ]]
 }

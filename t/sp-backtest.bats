@@ -81,6 +81,26 @@ row() {
 	[ "$(printf '%s\n' "$output" | awk -F '\t' '$2 == "advice" && $3 == "6-10" { print "[" $10 "]" }')" = "[]" ]
 }
 
+@test "sp-backtest --headline: the report's one line, from the all rows" {
+	run --separate-stderr sp-backtest --headline "$IN"
+	[ "$status" -eq 0 ]
+	# Judged from the fourth runs on (submitted 2026-01-04); big's kill
+	# at its own 1G is the one kill, and the advice's 2.6 GiB gave it
+	# room; slow's fifth run is the one cut off; the requests' 12.5
+	# GiB-hours unused less the advice's 5.5.
+	[ "$output" = "Had the advice been followed since 2026-01-04: 1 of 1 kills avoided, 1 run cut off, 7 GiB-hours not reserved" ]
+	# --time alone reserves no memory: n/a, not 0
+	run --separate-stderr sp-backtest --headline --time "$IN"
+	[ "$output" = "Had the advice been followed since 2026-01-04: 0 of 0 kills avoided, 1 run cut off, n/a GiB-hours not reserved" ]
+	# nothing judged: n/a
+	head -n 4 "$IN" >"$BATS_TEST_TMPDIR/three.tsv"
+	run --separate-stderr sp-backtest --headline "$BATS_TEST_TMPDIR/three.tsv"
+	[ "$output" = "Had the advice been followed: n/a (no run had 3 earlier runs of its workload to judge it on)" ]
+	run --separate-stderr sp-backtest --headline --json "$IN"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "sp-backtest: --headline is one line of text: no --summary, --tsv, --plain, --json or --csv" ]
+}
+
 @test "sp-backtest --json: numbers, and null where nothing was reserved" {
 	run --separate-stderr sp-backtest --json --time "$IN"
 	[ "$status" -eq 0 ]

@@ -138,11 +138,22 @@ open_demo() {
 	SLURMPAST_NO_SITE=1 sp-size "$DEMO" 2>/dev/null |
 		awk -F '\t' -v k="$key" '$3 == k { print $4, $6 }' >"$BATS_TEST_TMPDIR/advice"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/advice")" -eq 5 ]
+	# (the three that fit the window's 24 rows beside their risk)
+	head -n 3 "$BATS_TEST_TMPDIR/advice" >"$BATS_TEST_TMPDIR/shown"
 	while read -r flag verdict; do
 		line_with "$flag " | grep -Eq -- "^$flag +$verdict " ||
 			{ echo "no line for $flag $verdict"; return 1; }
-	done <"$BATS_TEST_TMPDIR/advice"
+	done <"$BATS_TEST_TMPDIR/shown"
 	line_with "--time " | grep -q "08:00:00 → #SBATCH --time=01:45:00"
+	# what the replay measured, sp-size's risk, under the advice (as
+	# much of it as 80 columns hold)
+	local risk shown
+	risk=$(SLURMPAST_NO_SITE=1 sp-size "$DEMO" 2>/dev/null |
+		awk -F '\t' -v k="$key" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$3 == k && $4 == "--time" { print $c["risk"] }')
+	shown=$(line_with "from 975 runs;" | sed 's/^ *//; s/…$//; s/ *$//')
+	[ "${#shown}" -gt 40 ] && [[ "$risk" == "$shown"* ]] ||
+		{ echo "risk '$risk', shown '$shown'"; return 1; }
 	term_keys Tab
 	term_wait_for "3 [findings]"
 	SLURMPAST_NO_SITE=1 sp-size --findings "$DEMO" 2>/dev/null |
@@ -609,12 +620,14 @@ fold_keys() {
 		sed -n '2,4p' >"$BATS_TEST_TMPDIR/report"
 	[ -s "$BATS_TEST_TMPDIR/report" ]
 	sed -n 1,3p <<<"$output" | diff "$BATS_TEST_TMPDIR/report" -
+	# The advice replayed out of sample, as the report's advice ends.
+	[ "${lines[3]}" = "$(slurmpast --demo --plain 2>/dev/null | grep '^Had the advice')" ]
 	# An empty line, then the table (bats leaves empty lines out).
-	[ "$(sed -n 4p <<<"$output")" = "" ]
-	[[ "${lines[3]}" =~ ^workload\ +user\ +partition\ +runs\ +failed\ +noop\ +gpu_h\ +core_h\ +share\ +severity$ ]]
-	[[ "${lines[5]}" =~ ^rollout-gen\ +alice\ +gpu\ +1098\ +85\ +105\ +2948\.2\ +23585\.5\ +10\.1%\ +warning$ ]]
+	[ "$(sed -n 5p <<<"$output")" = "" ]
+	[[ "${lines[4]}" =~ ^workload\ +user\ +partition\ +runs\ +failed\ +noop\ +gpu_h\ +core_h\ +share\ +severity$ ]]
+	[[ "${lines[6]}" =~ ^rollout-gen\ +alice\ +gpu\ +1098\ +85\ +105\ +2948\.2\ +23585\.5\ +10\.1%\ +warning$ ]]
 	# One row a workload, as many as the rollup has.
-	[ "$(( ${#lines[@]} - 4 ))" -eq "$(sp-group --rollup "$DEMO" 2>/dev/null | tail -n +2 | wc -l)" ]
+	[ "$(( ${#lines[@]} - 5 ))" -eq "$(sp-group --rollup "$DEMO" 2>/dev/null | tail -n +2 | wc -l)" ]
 }
 
 @test "sp-browse: its errors, one line each" {

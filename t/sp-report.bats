@@ -270,7 +270,9 @@ k" ]
 	[ "${lines[1]}" = "#SBATCH --exclude=g[003,011,017]" ]
 	[ "${lines[3]}" = "#SBATCH --exclude=g027" ]
 	[ "${lines[4]}" = "# ablate-warmup-# (carol), 8 runs: raise --time from 00:35:00; longest of 8 completed runs took 04:10:00" ]
-	[ "${lines[5]}" = "#SBATCH --time=12:30:00" ]
+	# what the replay measured (sp-size's risk), beside --time and --mem
+	[ "${lines[5]}" = "# from 8 runs; on this history advice from 6-10 runs cut off 0 of 383 later runs" ]
+	[ "${lines[6]}" = "#SBATCH --time=12:30:00" ]
 	[ "${lines[-1]}" = "336 more: slurmpast --sizing" ]
 }
 

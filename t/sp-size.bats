@@ -5,6 +5,11 @@
 
 load lib/common
 
+# A terminal test that fails leaves no tmux server holding bats open.
+teardown() {
+	declare -F term_stop >/dev/null && term_stop || :
+}
+
 HPC_FIELDS=State,JobID,ReqCPUS,ReqMem,ReqNodes,Constraints,Submit,Eligible,Start,Elapsed,Suspended,End,ExitCode,DerivedExitCode,AllocNodes,NCPUS,MaxDiskRead,MaxDiskWrite,MaxPages,MaxRSS,MaxVMSize,CPUTime,UserCPU,SystemCPU,TotalCPU,Partition
 
 setup() {
@@ -42,17 +47,51 @@ setup() {
 	[ "$stderr" = "sp-size: left out 1 open record (never ended)" ]
 	caveat='MaxRSS reads high where jobacct_gather/linux counts shared pages once per process (the gather type here is unknown): an upper bound; a live reading of the running job measures the real footprint'
 	[ "$output" = "$(printf '%s\n' \
-		'user	workload	workload_key	flag	runs	verdict	requested_text	suggestion	sbatch	observed_text	basis	caution	unit	requested	target	observed' \
-		'alice	midtrain	alice/gpu/gpu/midtrain	--time	3	raise	02:00:00	--time=03:45:00	#SBATCH --time=03:45:00	01:52:49	longest of 3 completed runs took 01:52:49	job 103 finished 00:07:11 inside its 02:00:00 limit	seconds	7200	13500	6769' \
-		"alice	midtrain	alice/gpu/gpu/midtrain	--mem	3	raise	200G	--mem=351G	#SBATCH --mem=351G	184.6 GiB	largest peak of 3 runs within their limit: 184.6 GiB (job 102), x 1.90	$caveat	bytes	214748364800	376883380224	198200000000" \
-		'alice	midtrain	alice/gpu/gpu/midtrain	--cpus-per-task	3	raise	4	--cpus-per-task=5	#SBATCH --cpus-per-task=5	3.8 cores busy per task at peak across 3 runs	the busiest run (job 101) kept 3.8 of its 4 cores per task busy		cores	4	5	3.833333' \
-		'alice	midtrain	alice/gpu/gpu/midtrain	--gpus	3	keep	3			2.8 GPUs busy at peak across 3 runs	the busiest run (job 103) kept 2.8 of its 3 GPUs busy; a busy GPU is no evidence that another would help: the code decides how many it can use, so the record never raises --gpus		GPUs	3	4	2.85' \
-		'bob	dedup	bob/cpu/cpu/dedup	--time	2	refuse	01:00:00			00:16:40	needs 3 completed runs; there were 2		seconds	3600		1000' \
-		"bob	dedup	bob/cpu/cpu/dedup	--mem	2	refuse	4G			1.2 GiB	needs 3 runs with a peak or a kill at a known limit; there were 2	$caveat	bytes	4294967296		1288490188" \
-		'bob	dedup	bob/cpu/cpu/dedup	--cpus-per-task	2	refuse	1				needs 3 runs with a CPU reading; there were 2		cores	1		' \
-		'bob	once	bob/cpu/cpu/once	--time	0	refuse	01:00:00				needs 3 completed runs; there were 0		seconds	3600		' \
-		"bob	once	bob/cpu/cpu/once	--mem	1	refuse	4G			1.0 GiB	needs 3 runs with a peak or a kill at a known limit; there was 1	$caveat	bytes	4294967296		1073741824" \
-		'bob	once	bob/cpu/cpu/once	--cpus-per-task	1	refuse	2				needs 3 runs with a CPU reading; there was 1		cores	2		')" ]
+		'user	workload	workload_key	flag	runs	verdict	requested_text	suggestion	sbatch	observed_text	basis	caution	unit	requested	target	observed	risk	risk_cut_off	risk_judged' \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--time	3	raise	02:00:00	--time=03:45:00	#SBATCH --time=03:45:00	01:52:49	longest of 3 completed runs took 01:52:49	job 103 finished 00:07:11 inside its 02:00:00 limit	seconds	7200	13500	6769			' \
+		"alice	midtrain	alice/gpu/gpu/midtrain	--mem	3	raise	200G	--mem=351G	#SBATCH --mem=351G	184.6 GiB	largest peak of 3 runs within their limit: 184.6 GiB (job 102), x 1.90	$caveat	bytes	214748364800	376883380224	198200000000			" \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--cpus-per-task	3	raise	4	--cpus-per-task=5	#SBATCH --cpus-per-task=5	3.8 cores busy per task at peak across 3 runs	the busiest run (job 101) kept 3.8 of its 4 cores per task busy		cores	4	5	3.833333			' \
+		'alice	midtrain	alice/gpu/gpu/midtrain	--gpus	3	keep	3			2.8 GPUs busy at peak across 3 runs	the busiest run (job 103) kept 2.8 of its 3 GPUs busy; a busy GPU is no evidence that another would help: the code decides how many it can use, so the record never raises --gpus		GPUs	3	4	2.85			' \
+		'bob	dedup	bob/cpu/cpu/dedup	--time	2	refuse	01:00:00			00:16:40	needs 3 completed runs; there were 2		seconds	3600		1000			' \
+		"bob	dedup	bob/cpu/cpu/dedup	--mem	2	refuse	4G			1.2 GiB	needs 3 runs with a peak or a kill at a known limit; there were 2	$caveat	bytes	4294967296		1288490188			" \
+		'bob	dedup	bob/cpu/cpu/dedup	--cpus-per-task	2	refuse	1				needs 3 runs with a CPU reading; there were 2		cores	1					' \
+		'bob	once	bob/cpu/cpu/once	--time	0	refuse	01:00:00				needs 3 completed runs; there were 0		seconds	3600					' \
+		"bob	once	bob/cpu/cpu/once	--mem	1	refuse	4G			1.0 GiB	needs 3 runs with a peak or a kill at a known limit; there was 1	$caveat	bytes	4294967296		1073741824			" \
+		'bob	once	bob/cpu/cpu/once	--cpus-per-task	1	refuse	2				needs 3 runs with a CPU reading; there was 1		cores	2					')" ]
+}
+
+@test "sp-size: each --time and --mem advice says what the replay measured" {
+	# sp-backtest's hand-made history (slow: a fifth run 20x longer;
+	# big: a fifth killed at 1G after peaks of 2 GiB), and steady: 14
+	# runs alike, each ending before the next, so its own replay judges
+	# 11 of them.  slow and big have too few: every workload's runs
+	# judged with 4 or 5 before speak for them (slow's fifth, cut off;
+	# steady's fifth and sixth; and for --mem big's fifth, given room).
+	{
+		printf 'jobid\tstate\tsubmit\tstart\tend\telapsed_s\ttimelimit_s\ttotal_cpu_s\talloc_cpus\tmem_limit_node_b\tmax_rss_b\tworkload_key\n'
+		for i in 1 2 3 4; do
+			printf "10$i\tCOMPLETED\t2026-01-0${i}T00:00:00\t2026-01-0${i}T00:00:00\t2026-01-0${i}T00:10:00\t600\t3600\t590\t1\t4294967296\t1073741824\tu/p/cpu/slow\n"
+			printf "20$i\tCOMPLETED\t2026-01-0${i}T00:00:00\t2026-01-0${i}T00:00:00\t2026-01-0${i}T01:00:00\t3600\t7200\t3500\t1\t4294967296\t2147483648\tu/p/cpu/big\n"
+		done
+		printf "105\tCOMPLETED\t2026-01-05T00:00:00\t2026-01-05T00:00:00\t2026-01-05T03:20:00\t12000\t14400\t11900\t1\t4294967296\t1073741824\tu/p/cpu/slow\n"
+		printf "205\tOUT_OF_MEMORY\t2026-01-05T00:00:00\t2026-01-05T00:00:00\t2026-01-05T00:05:00\t300\t7200\t290\t1\t1073741824\t1073741824\tu/p/cpu/big\n"
+		for i in 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
+			printf "3$i\tCOMPLETED\t2026-02-${i}T00:00:00\t2026-02-${i}T00:00:00\t2026-02-${i}T00:50:00\t3000\t7200\t2990\t1\t4294967296\t2147483648\tu/p/cpu/steady\n"
+		done
+	} >"$T/replay.tsv"
+	run --separate-stderr sp-size --time --mem "$T/replay.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | cut -f3-5,17-)" = "$(printf '%s\n' \
+		'workload_key	flag	runs	risk	risk_cut_off	risk_judged' \
+		"u/p/cpu/steady	--time	14	from 14 runs; on this workload's history the advice cut off 0 of 11 later runs	0	11" \
+		"u/p/cpu/steady	--mem	14	from 14 runs; on this workload's history the advice cut off 0 of 11 later runs	0	11" \
+		'u/p/cpu/big	--time	4	from 4 runs; on this history advice from 4-5 runs cut off 1 of 3 later runs	1	3' \
+		'u/p/cpu/big	--mem	5	from 5 runs; on this history advice from 4-5 runs cut off 0 of 4 later runs	0	4' \
+		'u/p/cpu/slow	--time	5	from 5 runs; on this history advice from 4-5 runs cut off 1 of 3 later runs	1	3' \
+		'u/p/cpu/slow	--mem	5	from 5 runs; on this history advice from 4-5 runs cut off 0 of 4 later runs	0	4')" ]
+	# --cpus-per-task is not replayed: unknown, empty
+	run --separate-stderr sp-size --cpus-per-task "$T/replay.tsv"
+	[ "$(printf '%s\n' "$output" | sed -n 2p | cut -f17-)" = "$(printf '\t\t')" ]
 }
 
 @test "sp-size --time --gpus: only the flags asked for, --gpus only where GPUs are held" {
@@ -138,10 +177,10 @@ sp-size: left out 1 open record (never ended)" ]
 	run --separate-stderr sp-size --time "$T/noreq.tsv"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' \
-		'user	workload	workload_key	flag	runs	verdict	requested_text	suggestion	sbatch	observed_text	basis	caution	unit	requested	target	observed' \
-		'u	never	u/p/cpu/never	--time	3	keep		--time=01:45:00	#SBATCH --time=01:45:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		6300	3000' \
-		'u	same	u/p/cpu/same	--time	3	keep		--time=01:45:00	#SBATCH --time=01:45:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		6300	3000' \
-		'u	up	u/p/cpu/up	--time	3	raise		--time=01:45:00	#SBATCH --time=01:45:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00		seconds		6300	3000')" ]
+		'user	workload	workload_key	flag	runs	verdict	requested_text	suggestion	sbatch	observed_text	basis	caution	unit	requested	target	observed	risk	risk_cut_off	risk_judged' \
+		'u	never	u/p/cpu/never	--time	3	keep		--time=01:45:00	#SBATCH --time=01:45:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		6300	3000			' \
+		'u	same	u/p/cpu/same	--time	3	keep		--time=01:45:00	#SBATCH --time=01:45:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), so no direction: the suggestion is what the history supports		seconds		6300	3000			' \
+		'u	up	u/p/cpu/up	--time	3	raise		--time=01:45:00	#SBATCH --time=01:45:00	00:50:00	longest of 3 completed runs took 00:50:00; the newest run recorded no request (a partition default, say), but earlier runs asked for as little as 01:00:00		seconds		6300	3000			')" ]
 }
 
 @test "sp-size: a missing column names the stage that adds it" {
@@ -254,11 +293,13 @@ fake_site() {
 @test "sp-size: the same records from an input split by workload_key" {
 	sp-fetch --demo | sp-group >"$T/demo.tsv"
 	key=$(head -1 "$T/demo.tsv" | tr '\t' '\n' | grep -n '^workload_key$' | cut -d: -f1)
+	# The risk beside an advice can be the whole history's at its
+	# evidence level (sp-size(1)): the parts' differ, so it is left out.
 	for opt in "" --findings; do
-		sp-size $opt "$T/demo.tsv" 2>/dev/null | sort >"$T/whole"
+		sp-size $opt "$T/demo.tsv" 2>/dev/null | cut -f1-16 | sort >"$T/whole"
 		for u in alice bob carol; do
 			awk -F '\t' -v k="$key" -v u="$u/" 'NR == 1 || index($k, u) == 1' "$T/demo.tsv" |
-			    sp-size $opt 2>/dev/null | tail -n +2
+			    sp-size $opt 2>/dev/null | cut -f1-16 | tail -n +2
 		done | sort >"$T/parts"
 		grep -v '^user' "$T/whole" >"$T/whole-body"
 		cmp "$T/whole-body" "$T/parts"
@@ -374,19 +415,21 @@ pozidriv() {
 	load lib/tmux
 	cd "$T"
 	sp-fetch --demo 2>/dev/null | sp-group >demo.tsv 2>/dev/null
-	term_start 80 20 "SLURMPAST_PAGER='sed s/^/P:/' sp-size demo.tsv 2>/dev/null | head -0; SLURMPAST_PAGER='sed 4q;s/^/P:/' sp-size demo.tsv 2>/dev/null"
+	# (the pager marks each line it passes over its first two columns,
+	# so the rows keep the width they were fitted to)
+	term_start 80 20 "SLURMPAST_PAGER='sed s/^../P:/' sp-size demo.tsv 2>/dev/null | head -0; SLURMPAST_PAGER='sed s/^../P:/;4q' sp-size demo.tsv 2>/dev/null"
 	term_wait_done
 	term_screen
-	[ "${lines[0]}" = "P:user   workload    flag        verdict  requested_text  suggestion  basis" ]
-	[[ "${lines[1]}" == "P:alice  train-web   --time      lower    2-00:00:00      --time="* ]]
-	[ "${#lines[@]}" -eq 4 ]
+	[ "${lines[0]}" = "P:er   workload  flag     verdict  requested_text  suggestion  basis    risk" ]
+	[ "${lines[1]}" = "P:ice  train...  --time   lower    2-00:00:00      --time=...  long...  from..." ]
+	[ "$(printf '%s\n' "${lines[@]}" | grep -c '^P:')" -eq 4 ]
 	# --no-pager: at once; no row wider than the window (wc -L counts
 	# display cells, not bytes)
 	term_start 80 20 "sp-size --no-pager jobs.tsv 2>/dev/null"
 	term_wait_done
 	term_screen
-	[ "${lines[0]}" = "user   workload  flag         verdict  requested_text  suggestion   basis" ]
-	[ "${lines[1]}" = "alice  midtrain  --time       raise    02:00:00        --time=0...  longest ..." ]
+	[ "${lines[0]}" = "user   workload  flag       verdict  requested_text  suggestion  basis      risk" ]
+	[ "${lines[1]}" = "alice  midtrain  --time     raise    02:00:00        --time=...  longes...  n/a" ]
 	[ "${#lines[@]}" -eq 11 ]
 	[ "$(printf '%s\n' "${lines[@]}" | LC_ALL=C.UTF-8 wc -L)" -le 80 ]
 	term_stop

@@ -65,6 +65,7 @@ advice_lines() {
 				m[f[4]]++; one[f[4]] = f[3]
 			}
 			next }
+		     /^# from [0-9]/ { next }	# the risk (sp-size), not a name
 		     /^# / { name = substr($0, 3); sub(/(, [0-9]+ runs?)?: .*/, "", name)
 			# (mawk takes no newline after ":")
 			if (name in key && n[name] == 1) k = key[name]

@@ -1177,6 +1177,7 @@ sp_postmortem_analyse_live(struct sp_analysis *a, const struct sp_job *j,
 					  j->workload_key.n)) >= 0) {
 		d.workload = sp_histset_hist(workloads, (size_t)w);
 		d.verdict = sp_wl_memo_get(wl, (size_t)w);
+		d.risks = workloads->risks;
 	} else {
 		d.no_workload = "its workload has no usable run in the input";
 	}

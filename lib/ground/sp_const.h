@@ -202,6 +202,12 @@
 #define SP_BACKTEST_MIN_BEFORE		3
 #define SP_BACKTEST_RULE_TIME		1.25
 #define SP_BACKTEST_RULE_MEM		1.30
+/*
+ * The risk beside an advice (sp_bt_risk_of) is its workload's own replay
+ * from this many judged runs with a figure; below, a count like 0 of 4
+ * says little, so the whole history's at the same evidence level speaks.
+ */
+#define SP_BACKTEST_RISK_MIN_JUDGED	10
 
 /*
  * Findings across runs (sp-size --findings; reference-rules.md 2.4).

@@ -752,7 +752,7 @@ sp_column_kind(const char *name)
 		"alloc_cpus", "ntasks", "alloc_gpus", "nnodes", "max_pages",
 		"rss_imbalance", "names", "runs", "completed", "failed",
 		"cancelled", "noop", "problems", "compute", "trials", "bad",
-		"p", "count", NULL };
+		"p", "count", "risk_cut_off", "risk_judged", NULL };
 	/* sp-size's figures, in the unit its "unit" column names (a row's
 	 * unit, so none in the name); their words are the _text columns. */
 	static const char *const advice[] = { "requested", "target",

@@ -18,6 +18,8 @@
 
 #define SP_SEEDS 15
 
+struct sp_bt_risks;
+
 struct sp_wl {
 	const char *key;		/* in the pool */
 	long open, unusable;		/* records left out */
@@ -48,6 +50,9 @@ struct sp_histset {
 	 * them; empty: of those, the ones present that no record fills. */
 	unsigned missing;
 	unsigned empty;
+	/* The advice replayed over the same input (sp_backtest.h), set by
+	 * a caller that keeps it, or NULL: the risk of each advice. */
+	const struct sp_bt_risks *risks;
 };
 
 /* The number of the workload with this key, added when new. */

@@ -1460,6 +1460,7 @@ sp_rules_job(const struct sp_diag *d, struct sp_findings *out)
 			copy_findings(d->verdict, out);
 		else if (d->workload != NULL)
 			sp_wl_verdict_finding(d->workload, &x.wsite, NULL,
+					      d->risks,
 					      out);
 	}
 	sp_findings_sort(out, from);

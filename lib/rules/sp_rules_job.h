@@ -24,6 +24,7 @@
 #include "sp_util.h"
 
 struct sp_hist;
+struct sp_bt_risks;
 
 /* Everything the rules may look at; only job is required. */
 struct sp_diag {
@@ -48,6 +49,8 @@ struct sp_diag {
 	const struct sp_findings *verdict;
 	unsigned missing;		/* sp_cols_unseen of the input */
 	unsigned empty;			/* sp_cols_empty of the input */
+	/* The input's replayed advice (sp_backtest.h), or NULL. */
+	const struct sp_bt_risks *risks;
 	/*
 	 * A running job's reading of the moment (sp-fetch --live), or
 	 * NULL: not read.  Where sstat answered, the job is known to run

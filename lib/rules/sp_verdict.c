@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_backtest.h"
 #include "sp_const.h"
 #include "sp_hostlist.h"
 #include "sp_rules_history.h"
@@ -149,7 +150,8 @@ sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
 void
 sp_wl_verdict_finding(const struct sp_hist *h,
 		      const struct sp_size_site *site,
-		      const struct sp_advice *exclude, struct sp_findings *out)
+		      const struct sp_advice *exclude,
+		      const struct sp_bt_risks *risks, struct sp_findings *out)
 {
 	struct sp_wl_verdict v = { 0 };
 	struct sp_draft d = { 0 };
@@ -175,6 +177,15 @@ sp_wl_verdict_finding(const struct sp_hist *h,
 		sp_buf_printf(&d.ev, " (%ld %s): %s", a->runs,
 			      a->runs == 1 ? "run" : "runs",
 			      sp_buf_str(&a->basis));
+		if (!isnan(a->target)) {
+			struct sp_bt_risk r;
+
+			sp_bt_risk_of(risks, h->key, h->keylen, a->flag,
+				      a->runs, &r);
+			if (r.known)
+				sp_buf_adds(&d.ev, "; ");
+			sp_bt_risk_text(&d.ev, &r);
+		}
 		if (d.act.len > 0)
 			sp_buf_adds(&d.act, "  ");
 		sp_buf_add(&d.act, a->sbatch.p, a->sbatch.len);
@@ -227,7 +238,8 @@ sp_wl_memo_get(struct sp_wl_memo *m, size_t i)
 	h = sp_histset_hist(m->set, i);
 	sp_wl_site(m->site, m->set, h, &site);
 	named = m->nodes != NULL && sp_wl_exclude_of(m->nodes, m->set, i, &ex);
-	sp_wl_verdict_finding(h, &site, named ? &ex : NULL, &m->v[i]);
+	sp_wl_verdict_finding(h, &site, named ? &ex : NULL, m->set->risks,
+			      &m->v[i]);
 	sp_advice_free(&ex);
 	return &m->v[i];
 }

@@ -15,6 +15,8 @@
 #include "sp_histset.h"
 #include "sp_nodes.h"
 
+struct sp_bt_risks;
+
 /*
  * A workload's severity: SP_SEV_INFO .. SP_SEV_CRITICAL from its findings
  * across runs; SP_WL_OK when it has none; SP_WL_UNKNOWN when it has none
@@ -69,12 +71,14 @@ int sp_wl_exclude_of(const struct sp_nodes *nodes, struct sp_histset *set,
  * the verdict of workload h gives a line to paste (a raise or a lower, or
  * a figure where the runs asked for none), one
  * info finding, workload-advice, naming the workload's severity, each
- * change and why, and as its action the same #SBATCH lines the report
- * and sp-size give.  Appended to out; nothing when nothing changes.
+ * change and why (with what the replay risks measured, when not NULL,
+ * as sp-size's risk column), and as its action the same #SBATCH lines
+ * the report and sp-size give.  Appended to out; nothing when nothing changes.
  */
 void sp_wl_verdict_finding(const struct sp_hist *h,
 			   const struct sp_size_site *site,
 			   const struct sp_advice *exclude,
+			   const struct sp_bt_risks *risks,
 			   struct sp_findings *out);
 
 /*

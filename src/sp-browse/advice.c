@@ -5,6 +5,7 @@
  * severe first.  Both are the library's own words, laid out for the
  * width once and then read a line at a time.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,8 @@ pad(struct sp_buf *b, size_t n)
  * --exclude last (where the node rule names machines). */
 static size_t
 each_advice(struct browse *B, size_t wl,
-	    void (*each)(struct browse *, const struct sp_advice *, void *),
+	    void (*each)(struct browse *, const struct sp_hist *,
+			 const struct sp_advice *, void *),
 	    void *arg)
 {
 	const struct sp_hist *h = model_hist(B->m, wl);
@@ -60,13 +62,13 @@ each_advice(struct browse *B, size_t wl,
 	for (int f = 0; f < SP_FLAG_N; f++) {
 		if (sp_size_advise(h, &site, (enum sp_flag)f, &a) < 0)
 			continue;
-		each(B, &a, arg);
+		each(B, h, &a, arg);
 		n++;
 	}
 	/* The node rule's --exclude, as sp-size writes it. */
 	if (sp_wl_exclude_of(B->m->nodes, &B->m->set,
 			     (size_t)B->m->info[wl].hist, &a)) {
-		each(B, &a, arg);
+		each(B, h, &a, arg);
 		n++;
 	}
 	sp_advice_free(&a);
@@ -74,9 +76,12 @@ each_advice(struct browse *B, size_t wl,
 }
 
 static void
-advice_text(struct browse *B, const struct sp_advice *a, void *arg)
+advice_text(struct browse *B, const struct sp_hist *h,
+	    const struct sp_advice *a, void *arg)
 {
 	struct sp_buf *b = arg;
+	struct sp_bt_risk r = { 0 };
+	struct sp_buf risk = { 0 };
 
 	sp_term_paint(&B->term, b, SP_P_BOLD);
 	sp_buf_printf(b, "%-16s", sp_flag_name(a->flag));
@@ -102,15 +107,27 @@ advice_text(struct browse *B, const struct sp_advice *a, void *arg)
 		sp_buf_adds(b, "  ");
 		prose(B, b, &a->caution, 2, 2);
 	}
+	/* What the replay measured, as sp-size's risk column says it. */
+	if (a->flag != SP_FLAG_EXCLUDE && !isnan(a->target))
+		sp_bt_risk_of(&B->m->bt, h->key, h->keylen, a->flag,
+			      a->runs, &r);
+	sp_bt_risk_text(&risk, &r);
+	if (risk.len > 0) {
+		sp_buf_adds(b, "  ");
+		prose(B, b, &risk, 2, 2);
+	}
+	sp_buf_free(&risk);
 	sp_buf_addc(b, '\n');
 }
 
 static void
-sbatch_line(struct browse *B, const struct sp_advice *a, void *arg)
+sbatch_line(struct browse *B, const struct sp_hist *h,
+	    const struct sp_advice *a, void *arg)
 {
 	struct sp_buf *b = arg;
 
 	(void)B;
+	(void)h;
 	/* Every line the advice gives, as sp-size and the report give it
 	 * (a keep gives one only where the runs asked for nothing). */
 	if (a->sbatch.len == 0)

@@ -19,6 +19,7 @@
 #include "sp.h"
 #include "sp_advice.h"
 #include "sp_headline.h"
+#include "sp_backtest.h"
 #include "sp_histset.h"
 #include "sp_intern.h"
 #include "sp_live.h"
@@ -120,6 +121,10 @@ struct model {
 	/* what a run's line shows, worked out when first drawn */
 	signed char *worst;		/* -2 not yet, -1 none */
 	const char **worst_code;
+
+	/* the advice replayed out of sample (sp_backtest.h): the risk
+	 * beside each advice and the headline's last line */
+	struct sp_bt_risks bt;
 
 	/* the headline's figures (sp_headline.h) */
 	struct sp_headline head;

@@ -386,6 +386,7 @@ read_records(struct model *m, struct loading *L, const struct opts *o)
 		}
 		sp_node_history_add(m->history, &j);
 		sp_nodes_add(m->nodes, &j);
+		sp_bt_keep(&m->bt.in, &j);
 		hi = sp_histset_find(&m->set, j.workload_key.p,
 				     j.workload_key.n);
 		sp_histset_add(&m->set, hi, &j);
@@ -420,6 +421,8 @@ model_load(struct model *m, const struct opts *o)
 	sp_site_warn(&m->site);
 	sp_rollup_finish(&m->ru);
 	sp_histset_finish(&m->set);
+	sp_bt_risks_run(&m->bt, &m->site, m->set.missing);
+	m->set.risks = &m->bt;
 	sp_wl_memo_init(&m->memo, &m->set, m->nodes, &m->site);
 	describe(m);
 	m->users_by_name = by_name(&m->users);
@@ -461,6 +464,7 @@ model_free(struct model *m)
 	sp_rollup_free(&m->ru);
 	sp_wl_memo_free(&m->memo);
 	sp_histset_free(&m->set);
+	sp_bt_risks_free(&m->bt);
 	sp_nodes_free(m->nodes);
 	sp_node_history_free(m->history);
 	sp_site_free(&m->site);

@@ -51,7 +51,7 @@ struct wls {
 };
 
 /* The headline's lines at most: the rest of the screen is the table. */
-#define HEAD_MAX	4
+#define HEAD_MAX	6
 
 static const enum req main_keys[] = { REQ_ENTER, REQ_SORT, REQ_FILTER,
 	REQ_SEARCH, REQ_COPY, REQ_HELP, REQ_BACK, REQ_NONE };

@@ -6,7 +6,8 @@
  * changes and the holds each up to their own count, so that a long list
  * of raises never hides a hold.  With --all, every verdict, workload by
  * workload in the rollup's order.  Each is a comment saying how many runs
- * it rests on and why, then the #SBATCH line to paste.
+ * it rests on and why, for --time and --mem one saying what the replay
+ * measured (sp-size's risk), then the #SBATCH line to paste.
  */
 #include <math.h>
 #include <stdio.h>
@@ -107,7 +108,7 @@ amount(struct sp_slice flag, struct sp_slice text)
 
 struct acols {
 	int key, wl, flag, runs, verdict, requested, suggestion, sbatch,
-	    basis, caution;
+	    basis, caution, risk;
 };
 
 static void
@@ -123,6 +124,8 @@ resolve(struct acols *c, const struct sp_reader *r)
 	c->sbatch = sp_reader_need(r, "sbatch", "sp-size");
 	c->basis = sp_reader_need(r, "basis", "sp-size");
 	c->caution = sp_reader_need(r, "caution", "sp-size");
+	/* sp-size's older records had no risk: then none is said. */
+	c->risk = sp_reader_col(r, "risk");
 }
 
 static enum kind
@@ -163,6 +166,11 @@ render(const struct sp_reader *r, const struct acols *c,
 	if (k == HOLD && r->f[c->caution].n > 0) {
 		sp_buf_adds(&b, "; ");
 		field_text(&b, r->f[c->caution]);
+	}
+	/* What the replay measured, its own line: the comment is long. */
+	if (c->risk >= 0 && r->f[c->risk].n > 0) {
+		sp_buf_adds(&b, "\n# ");
+		field_text(&b, r->f[c->risk]);
 	}
 	if (r->f[c->sbatch].n > 0) {
 		sp_buf_addc(&b, '\n');

@@ -220,6 +220,7 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 		if (!sp_job_is_step(&j))
 			sp_node_history_add(R->history, &j);
 		if (R->have_workloads) {
+			sp_bt_keep(&R->risks.in, &j);
 			sp_histset_add(&R->workloads,
 				       sp_histset_find(&R->workloads,
 						       j.workload_key.p,
@@ -237,6 +238,10 @@ first_pass(struct run *R, char **files, size_t nfiles, FILE *spool)
 	R->workloads.empty = sp_cols_empty(&cols, seen);
 	sp_histset_finish(&R->workloads);
 	sp_wl_memo_init(&R->memo, &R->workloads, R->nodes, &R->site);
+	if (R->have_workloads) {
+		sp_bt_risks_run(&R->risks, &R->site, R->workloads.missing);
+		R->workloads.risks = &R->risks;
+	}
 	if (spool == NULL)
 		return;
 	if (fflush(spool) != 0 || ferror(spool))

@@ -17,6 +17,7 @@
 #include "sp_logs.h"
 #include "sp_nodes.h"
 #include "sp_opt.h"
+#include "sp_backtest.h"
 #include "sp_site.h"
 #include "sp_term.h"
 #include "sp_verdict.h"
@@ -85,6 +86,8 @@ struct run {
 	 * machines) and each workload's advice, made once. */
 	struct sp_nodes *nodes;
 	struct sp_wl_memo memo;
+	/* Its runs, replayed: the risk beside each advice (sp_backtest.h). */
+	struct sp_bt_risks risks;
 	struct sp_term term;
 	enum sp_format fmt;	/* of the output */
 	struct sp_writer w;	/* --findings, --table */
