@@ -120,7 +120,7 @@ here_suite() {
 
 # What the log's test files came to: passed, skipped, failed.
 summary() {
-	awk '/^ok / { ok++; if (/# skip/) sk++ } /^not ok / { bad++ }
+	awk '/^ok [0-9]+ / { ok++; if (/# skip/) sk++ } /^not ok [0-9]+ / { bad++ }
 		END { printf "%d ok, %d of them skipped, %d failed", ok, sk, bad }' "$1"
 }
 
@@ -163,9 +163,10 @@ for suite in ${*:-trixie sid here}; do
 		v=$(cat "$out/slurm-version" 2>/dev/null)
 		rm -f "$out/slurm-version"
 		if [ -n "$v" ]; then
-			rm -rf "$top/t/fixtures/slurm-$v"
-			mkdir -p "$top/t/fixtures"
-			cp -r "$out" "$top/t/fixtures/slurm-$v"
+			# Its README (written by hand) stays.
+			mkdir -p "$top/t/fixtures/slurm-$v"
+			find "$top/t/fixtures/slurm-$v" -type f ! -name README -delete
+			cp -r "$out"/. "$top/t/fixtures/slurm-$v"
 			spc_log "$suite: recorded t/fixtures/slurm-$v"
 		fi
 	else
