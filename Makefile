@@ -5,7 +5,8 @@
 #   make check-asan    the same suite under -fsanitize=address,undefined
 #   make check-slurm   only the tests against the real Slurm cluster
 #   make check-slurm-versions   those tests against Debian 13's and
-#                      unstable's Slurm, each in a chroot (root, network)
+#                      unstable's Slurm, each in a chroot, and this
+#                      machine's (root, network; SUITES="trixie sid here")
 #   make lint          mandoc -T lint on every man page (man1/, man7/)
 #   make demo-page     examples/demo-report.html and fig-nodes.svg
 #   make install PREFIX=/usr/local DESTDIR=
@@ -122,7 +123,8 @@ check-slurm: all
 	$(TEST_ENV) t/suite $(SLURM_BATS)
 
 # Slurm 24.11 (trixie) and 26.05 (sid), each in a debootstrap chroot on
-# ports of its own; records t/fixtures/slurm-VERSION/ (t/cluster/README).
+# ports of its own, then this machine's (here); records
+# t/fixtures/slurm-VERSION/ (t/cluster/README).
 check-slurm-versions:
 	t/cluster/versions.sh $(SUITES)
 

@@ -111,7 +111,7 @@ submit_and_read() {
 	sleep 1
 	long=$(sub root -A physics -J livelong -t 4 --wrap='sleep 130') || return 1
 	grow=$(sub root -A physics -J livegrow -t 3 --mem=100M \
-		--wrap="perl -e 'my @a; for (1..30) { push @a, q(x) x 10485760; select(undef, undef, undef, 0.2) } sleep 2'") || return 1
+		--wrap="perl -e 'my @a; for (1..30) { push @a, q(x) x (10485760 + \$_); select(undef, undef, undef, 0.2) } sleep 2'") || return 1
 	HOG=$(sub spalice -J livehog -t 10 --mem=200M \
 		--wrap='python3 -c "import time; b = b\"x\" * (180 * 1048576); time.sleep(600)"') || return 1
 	IDLE=$(sub spalice -J liveidle -t 10 --gres=gpu:1 --mem=100M --wrap='sleep 600') || return 1

@@ -108,9 +108,11 @@ else
 fi
 
 # Grows by 10 MiB every 0.2 s, so the 1-second sampler sees the climb
-# before the limit stops it.
+# before the limit stops it.  Each string a length of its own: perl 5.42
+# (Debian unstable) shares one constant string among all its copies, and
+# a job pushing the same one never grew past 16 MiB.
 grow() {
-	echo "perl -e 'my @a; for (1..$1) { push @a, q(x) x 10485760; select(undef, undef, undef, 0.2) } sleep 2'"
+	echo "perl -e 'my @a; for (1..$1) { push @a, q(x) x (10485760 + \$_); select(undef, undef, undef, 0.2) } sleep 2'"
 }
 
 run_mix() {
@@ -151,7 +153,7 @@ run_mix() {
 	row oom "$j" root oom "$OOM_STATE" "$OOM_EXIT" "$OOM_SIGNAL" 1 $((200 * MIB)) $((200 * MIB))
 	# Tasks 1 and 2 peak near 100 and 180 MiB; 3 and 4 pass the 200 MiB limit.
 	a=$(sub spalice -J oom_array -t $t --mem=200M --array=1-4 \
-		--wrap='perl -e '\''my @a; for (1..($ENV{SLURM_ARRAY_TASK_ID} * 8)) { push @a, q(x) x 10485760; select(undef, undef, undef, 0.1) } sleep 2'\''')
+		--wrap='perl -e '\''my @a; for (1..($ENV{SLURM_ARRAY_TASK_ID} * 8)) { push @a, q(x) x (10485760 + $_); select(undef, undef, undef, 0.1) } sleep 2'\''')
 	for i in 1 2; do
 		row "oom_array_$i" "${a}_$i" spalice oom_array COMPLETED 0 0 1 $((200 * MIB)) $((200 * MIB))
 	done

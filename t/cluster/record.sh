@@ -8,8 +8,10 @@
 #                         fails without a readable slurm.conf)
 #   mix-fields.txt        the --format list: the fields of
 #                         t/data/slurm-22.05/mix-fields.txt, StdOut,
-#                         StdErr, ReqGRES, AllocGRES and Planned, those
-#                         this sacct lists (Reserved where Planned is not)
+#                         StdErr, ReqGRES, AllocGRES, Planned and 26.05's
+#                         new Exclusive, OriginalSLUID, OverSubscribe,
+#                         ReqReservation and SegmentSize, those this sacct
+#                         lists (Reserved where Planned is not)
 #   mix-pipe.txt          sacct --parsable2 -D --allusers -j IDS, header
 #   mix-us.txt            the same with --delimiter=0x1F
 #   mix-us-noheader.txt   the same with --noheader
@@ -46,7 +48,8 @@ listed() {
 }
 fields=
 for f in $(tr , ' ' <"$here/../data/slurm-22.05/mix-fields.txt") \
-    StdOut StdErr ReqGRES AllocGRES Planned; do
+    StdOut StdErr ReqGRES AllocGRES Planned \
+    Exclusive OriginalSLUID OverSubscribe ReqReservation SegmentSize; do
 	[ "$f" = Reserved ] && listed Planned && continue
 	listed "$f" || continue
 	case ",$fields," in *",$f,"*) continue ;; esac

@@ -61,12 +61,17 @@ show_json() {
 }
 
 @test "perl -e inside --wrap is not sbatch's --error" {
+	# Found by its conventional name, or (Slurm 24.11 on, whose record
+	# has StdOut: a full path in 24.11, bare in 26.05) by the record's
+	# slurm-%A_%a.out; never by -e's "perl".
 	for i in 1 2 3 4; do
 		run show_json "oom_array_$i"
 		printf '%s\n' "$output" | jq -e '
 			(.submit_line | test("--wrap=perl -e ")) and
 			.log.expected.path == null and .log.status == "found" and
-			.log.files[0].how == "conventional"' ||
+			(.log.files[0].how == "conventional" or
+			 (.log.files[0].how == "stdout" and
+			  (.stdout | test("^(.*/)?slurm-%A_%a[.]out$"))))' ||
 			{ echo "oom_array_$i: $output"; return 1; }
 	done
 }
