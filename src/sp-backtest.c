@@ -25,7 +25,7 @@
 static const char usage_text[] =
 	"usage: sp-backtest [--summary] [--time] [--mem]\n"
 	"                   [--tsv | --plain | --json | --csv] [file ...]\n"
-	"       sp-backtest --headline [file ...]\n";
+	"       sp-backtest --headline [--time] [--mem] [file ...]\n";
 
 static const char help_text[] =
 	"\n"
