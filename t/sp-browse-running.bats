@@ -35,8 +35,9 @@ heads() {
 @test "sp-browse: the first screen says what runs now; R shows each job so far and its warnings" {
 	term_exec 160 70 "sp-browse '$J'"
 	term_wait_for "? keys"
-	[ "${lines[3]}" = "Running now: 3 jobs; 2 critical, 1 warning (R shows them)" ]
-	[[ "${lines[4]}" == "workload "* ]]
+	# (under the headline, its window and the replay's line)
+	[ "${lines[4]}" = "Running now: 3 jobs; 2 critical, 1 warning (R shows them)" ]
+	[[ "${lines[5]}" == "workload "* ]]
 	term_keys R
 	term_wait_for "running now"
 	[ "${lines[0]}" = "slurmpast · running now · 3 jobs" ]
@@ -93,7 +94,7 @@ heads() {
 	term_exec 160 50 "sp-browse '$J'"
 	term_wait_for "? keys"
 	# The history's warnings need no live figure.
-	[ "${lines[3]}" = "Running now: 3 jobs; 1 critical, 1 warning (R shows them)" ]
+	[ "${lines[4]}" = "Running now: 3 jobs; 1 critical, 1 warning (R shows them)" ]
 	term_keys R
 	term_wait_for "running now"
 	[ "${lines[1]}" = "No live figures for 3 jobs: sstat failed (exit status 1: sstat: fatal: Could not establish a configuration source)" ]
@@ -137,8 +138,8 @@ heads() {
 @test "sp-browse --plain: the line on the jobs running now, under the headline" {
 	run --separate-stderr sp-browse --plain "$J"
 	[ "$status" -eq 0 ]
-	[ "${lines[2]}" = "Running now: 3 jobs; 2 critical, 1 warning" ]
-	[[ "${lines[3]}" == "workload "* ]]
+	[ "${lines[3]}" = "Running now: 3 jobs; 2 critical, 1 warning" ]
+	[[ "${lines[4]}" == "workload "* ]]
 	run --separate-stderr sp-browse --plain "$SP_TOP/t/sp-browse-running.bats"
 	[ "$status" -eq 2 ]
 }
@@ -146,7 +147,7 @@ heads() {
 @test "slurmpast on a terminal: the dashboard over sacct of now, with what runs now" {
 	term_exec 120 40 "slurmpast -u alice -S 2026-01-01"
 	term_wait_for "? keys"
-	[ "${lines[3]}" = "Running now: 3 jobs; 2 critical, 1 warning (R shows them)" ] ||
+	[ "${lines[4]}" = "Running now: 3 jobs; 2 critical, 1 warning (R shows them)" ] ||
 		{ printf '%s\n' "${lines[@]}"; return 1; }
 	term_keys R
 	term_wait_for "running now"
