@@ -37,7 +37,6 @@ LIB_SRC := $(wildcard lib/*.c $(LIB_LAYERS:%=lib/%/*.c))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/lib/%.o)
 PROG_SRC := $(wildcard src/sp-*.c)
 PROGS := $(PROG_SRC:src/%.c=$(B)/%)
-SCRIPTS := slurmpast
 UNIT_SRC := $(wildcard t/unit/*.c)
 UNITS := $(UNIT_SRC:t/unit/%.c=$(O)/t/%.t)
 MAN1 := $(wildcard man1/*.1)
@@ -52,7 +51,7 @@ SLOW_BATS := t/io.bats t/columns.bats t/slurmpast.bats t/sp-show.bats \
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
-all: $(PROGS) $(SCRIPTS:%=$(B)/%)
+all: $(PROGS) $(B)/slurmpast
 
 $(O)/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
@@ -79,13 +78,13 @@ $(B)/sp-%: $(O)/src/sp-%.o $$(PROG_OWN) $(O)/libsp.a
 # The dashboard alone draws through ncurses (Debian's libncursesw).
 $(B)/sp-browse: LDLIBS += -lncursesw
 
-# The front door is a shell script; a copy sits beside the programs so a
-# build directory is complete on its own.
-ifneq ($(B),bin)
-$(B)/slurmpast: bin/slurmpast
+# The front door composes the others: src/slurmpast.c and its own parts
+# in src/slurmpast/, over the same library.
+FRONT_OBJ := $(patsubst src/%.c,$(O)/src/%.o,\
+	src/slurmpast.c $(wildcard src/slurmpast/*.c))
+$(B)/slurmpast: $(FRONT_OBJ) $(O)/libsp.a
 	@mkdir -p $(@D)
-	cp $< $@
-endif
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FRONT_OBJ) $(O)/libsp.a $(LDLIBS)
 
 $(O)/t/tap.o: t/lib/tap.c
 	@mkdir -p $(@D)
@@ -138,7 +137,7 @@ lint:
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man7
-	cp $(PROGS) bin/slurmpast $(DESTDIR)$(PREFIX)/bin/
+	cp $(PROGS) $(B)/slurmpast $(DESTDIR)$(PREFIX)/bin/
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
