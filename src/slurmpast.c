@@ -173,13 +173,14 @@ dashboard(void)
 {
 	const char *term = getenv("TERM");
 	struct args a = { 0 };
-	char *rollup = tmp_path("rollup");
+	const char *rollup;
 
 	if (!F.tty || F.plain || F.json || F.html || F.no_pager ||
 	    F.any_section || !term || !*term || strcmp(term, "dumb") == 0)
 		return;
+	rollup = tmp_path("rollup");
 	if (!F.live) {
-		char *err = tmp_path("rollup.err");
+		const char *err = tmp_path("rollup.err");
 		int fin = open_or_die(F.judged, O_RDONLY), fout, ferr, status;
 
 		fout = open_or_die(rollup, O_WRONLY | O_CREAT | O_TRUNC);

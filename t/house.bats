@@ -66,7 +66,7 @@ ranks() {
 
 @test "no circle among a program's own files" {
 	local p name objs
-	for p in "$SP_TOP"/src/sp-*.c; do
+	for p in "$SP_TOP"/src/sp-*.c "$SP_TOP/src/slurmpast.c"; do
 		name=${p##*/}
 		name=${name%.c}
 		objs=$(ls "$SP_BUILD/src/$name.o" "$SP_BUILD/src/$name"/*.o 2>/dev/null || :)
@@ -88,18 +88,21 @@ ranks() {
 
 @test "no source, script or page is over 1,500 lines" {
 	local long
-	# The front door is the one left (issue 34, item 3: its parsing and
-	# scheduling are to move to C); its own test below says so.
 	long=$(cd "$SP_TOP" && git ls-files 2>/dev/null | grep -E '\.(c|h|sh|bats|awk|1|7|md)$|^bin/' |
-		grep -vx bin/slurmpast |
 		while read -r f; do
 			if [ -f "$f" ] && [ "$(wc -l <"$f")" -gt 1500 ]; then echo "$f"; fi
 		done)
 	[ -z "$long" ] || { echo "over 1,500 lines: $long"; return 1; }
 }
 
-@test "bin/slurmpast composes and lays out only, in at most 1,500 lines" {
-	local n
-	n=$(wc -l <"$SP_TOP/bin/slurmpast")
-	[ "$n" -le 1500 ] || skip "bin/slurmpast is $n lines: its argument checks and stage scheduling are still shell (issue 34, item 3)"
+@test "the front door composes only: no rule, threshold or state of its own" {
+	local objs
+	objs=$(ls "$SP_BUILD/src/slurmpast.o" "$SP_BUILD"/src/slurmpast/*.o)
+	# The rules and what is drawn from them are the stages' to use.
+	"$SP_TOP/t/house/imports" $objs "$SP_BUILD"/lib/*/*.o |
+		grep -E '^src/slurmpast[/ ]' | grep -E ' lib/(rules|draw)/' >up || :
+	[ ! -s up ] || { cat up; return 1; }
+	# Nor does it name a threshold or a state: each is a stage's word.
+	! grep -nE '#include "sp_const\.h"|"(COMPLETED|FAILED|TIMEOUT|OUT_OF_MEMORY|CANCELLED|NODE_FAIL|PREEMPTED)' \
+		"$SP_TOP/src/slurmpast.c" "$SP_TOP"/src/slurmpast/*.[ch]
 }

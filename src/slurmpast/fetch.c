@@ -100,7 +100,7 @@ static void
 fetch_ids(const char *input)
 {
 	struct args a = { 0 };
-	char *asked = tmp_path("asked");
+	const char *asked = tmp_path("asked");
 
 	args_add(&a, "sp-fetch");
 	if (F.demo) {
@@ -117,7 +117,6 @@ fetch_ids(const char *input)
 	args_addf(&a, "--jobs=%s", F.ids.p);
 	run(asked, "/dev/null", &a);
 	args_free(&a);
-	free(asked);
 }
 
 /* The tab-separated fields of a line, without its newline. */
@@ -230,7 +229,7 @@ spawn_merge(int in, int out, int close_too)
 {
 	pid_t pid;
 	FILE *asked, *fin, *fout;
-	char *path = tmp_path("asked");
+	const char *path = tmp_path("asked");
 
 	fflush(NULL);
 	if ((pid = fork()) < 0)
@@ -245,7 +244,6 @@ spawn_merge(int in, int out, int close_too)
 		_exit(fclose(fout) == 0 ? 0 : 2);
 	}
 	child_track(pid);
-	free(path);
 	return pid;
 }
 
@@ -288,11 +286,13 @@ fetch_args(struct args *a, const char *input)
 static const char *
 keep_stdin(void)
 {
-	char *path = tmp_path("stdin");
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	static const char *path;
 	char buf[65536];
 	ssize_t n;
+	int fd;
 
+	path = tmp_path("stdin");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		sp_die(SP_EXIT_USAGE, "cannot keep standard input");
 	while ((n = read(STDIN_FILENO, buf, sizeof buf)) != 0) {
@@ -324,7 +324,8 @@ spawn_attr(int in, int out, int err, int *status)
 {
 	struct args a = { 0 };
 	const char *path;
-	char *dir = tmp_path("sources"), *cwd = NULL;
+	const char *dir = tmp_path("sources");
+	char *cwd = NULL;
 	struct sp_buf abs = { 0 };
 	pid_t pid = 0;
 
@@ -343,7 +344,6 @@ done:
 	args_free(&a);
 	sp_buf_free(&abs);
 	free(cwd);
-	free(dir);
 	return pid;
 }
 
@@ -358,9 +358,9 @@ fetch(void)
 {
 	struct args a = { 0 }, g = { 0 };
 	const char *input = F.input;
-	char *site = tmp_path("site"), *fetched = tmp_path("fetched");
-	char *fetch_err = tmp_path("fetch.err"), *group_err = tmp_path("group.err");
-	char *attr_err = tmp_path("attributed.err"), *grouped = tmp_path("grouped");
+	const char *site = tmp_path("site"), *fetched = tmp_path("fetched");
+	const char *fetch_err = tmp_path("fetch.err"), *group_err = tmp_path("group.err");
+	const char *attr_err = tmp_path("attributed.err"), *grouped = tmp_path("grouped");
 	int asked = 0, p1[2], p2[2], in, ferr, gerr, aerr = -1, gout;
 	int fetch_status = 0, group_status = 2, attr_status = 0, mid_status = 0;
 	pid_t fpid = 0, mid = 0, gpid = 0;
@@ -455,20 +455,17 @@ fetch(void)
 		settle("sp-fetch", fetch_status, fetch_err);
 	args_free(&a);
 	args_free(&g);
-	free(site); free(fetched); free(fetch_err); free(group_err);
-	free(attr_err); free(grouped);
 }
 
 /* A window with no record: one line, status 2. */
 void
 empty_window(void)
 {
-	char *grouped = tmp_path("grouped");
+	const char *grouped = tmp_path("grouped");
 	const char *p, *nl;
 	int said = 0;
 
 	if (!no_records(grouped)) {
-		free(grouped);
 		return;
 	}
 	if (F.demo)
@@ -519,11 +516,10 @@ void
 view(void)
 {
 	struct args a = { 0 };
-	char *grouped = tmp_path("grouped"), *keys = tmp_path("keys");
+	const char *grouped = tmp_path("grouped"), *keys = tmp_path("keys");
 
 	if (!F.view) {
 		F.judged = F.shown = grouped;
-		free(keys);
 		return;
 	}
 	F.judged = tmp_path("judged");
@@ -550,6 +546,4 @@ view(void)
 	front_view_args(&a);
 	run(F.shown, F.judged, &a);
 	args_free(&a);
-	free(grouped);
-	free(keys);
 }

@@ -79,7 +79,7 @@ struct front {
 
 	/* Where the stages' files are. */
 	char *tmp;
-	char *judged, *shown;		/* the grouped records, viewed */
+	const char *judged, *shown;		/* the grouped records, viewed */
 	const char *findings_stage;	/* the stage that writes findings */
 	pid_t chain_pid;		/* the problem jobs' chain */
 };
@@ -96,7 +96,7 @@ void front_view_words(struct sp_buf *b);
 void front_log_args(struct args *a);
 
 /* stages.c */
-char *tmp_path(const char *name);
+const char *tmp_path(const char *name);
 const char *stage_find(const char *name, const char *errfile);
 void stages_init(const char *argv0);
 void stages_stop(void);

@@ -14,8 +14,6 @@
 
 #include "front.h"
 
-struct front F;
-
 static const char usage_text[] =
 	"usage: slurmpast [-u user[,user ...] | -a] [-S time] [-E time]\n"
 	"                 [-M cluster[,cluster ...] | -L] [-r partition[,partition ...]]\n"
@@ -555,7 +553,7 @@ void
 front_check_values(void)
 {
 	struct args a = { 0 };
-	char *none = tmp_path("none"), *checked = tmp_path("checked");
+	const char *none = tmp_path("none"), *checked = tmp_path("checked");
 	FILE *f;
 
 	args_add(&a, "sp-select");
@@ -593,8 +591,6 @@ front_check_values(void)
 	}
 done:
 	args_free(&a);
-	free(none);
-	free(checked);
 }
 
 static int

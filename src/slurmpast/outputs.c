@@ -73,8 +73,8 @@ void
 show_jobs(void)
 {
 	struct args a = { 0 };
-	char *lead = tmp_path("lead"), *err = tmp_path("show.err");
-	char *grouped = tmp_path("grouped");
+	const char *lead = tmp_path("lead"), *err = tmp_path("show.err");
+	const char *grouped = tmp_path("grouped");
 	struct stat st;
 	FILE *f = open_file(lead);
 
@@ -103,7 +103,7 @@ show_jobs(void)
 	if (F.tty && !F.plain && stat(lead, &st) == 0 && st.st_size > 0) {
 		/* fitted to the window, as the post-mortem under it is */
 		struct args s = { 0 };
-		char *serr = tmp_path("lead.err");
+		const char *serr = tmp_path("lead.err");
 		args_add(&s, "sp-report");
 		args_add(&s, "screen");
 		args_add(&s, "--no-pager");
@@ -111,7 +111,6 @@ show_jobs(void)
 		if (direct("/dev/null", &s, serr) != 0)
 			sp_die(SP_EXIT_USAGE, "cannot write to the terminal");
 		args_free(&s);
-		free(serr);
 	} else {
 		put(lead);
 	}
@@ -127,7 +126,7 @@ void
 table_jobs(void)
 {
 	struct args a = { 0 };
-	char *err = tmp_path("show.err");
+	const char *err = tmp_path("show.err");
 
 	args_add(&a, "sp-show");
 	args_add(&a, "--table");
@@ -154,7 +153,7 @@ void
 advise_script(void)
 {
 	struct args a = { 0 };
-	char *err = tmp_path("advise.err"), *grouped = tmp_path("grouped");
+	const char *err = tmp_path("advise.err"), *grouped = tmp_path("grouped");
 	int status;
 
 	args_add(&a, "sp-size");
@@ -178,7 +177,7 @@ browse_dashboard(void)
 {
 	struct args a = { 0 };
 	struct sp_buf source = { 0 }, window = { 0 }, words = { 0 };
-	char *err = tmp_path("browse.err");
+	const char *err = tmp_path("browse.err");
 	int status;
 
 	args_add(&a, "sp-browse");
@@ -240,7 +239,7 @@ void
 screen(void)
 {
 	struct args a = { 0 };
-	char *err = tmp_path("screen.err");
+	const char *err = tmp_path("screen.err");
 	int i = 0, status;
 
 	args_add(&a, "sp-report");
@@ -249,7 +248,7 @@ screen(void)
 	if (F.no_pager || F.plain) args_add(&a, "--no-pager");
 	for (int s = 0; s < SEC_COUNT; s++) {
 		struct sp_buf name = { 0 };
-		char *path;
+		const char *path;
 		FILE *f;
 
 		if (!F.sections[s])
@@ -266,7 +265,6 @@ screen(void)
 		 * out. */
 		if (size_of(path) > 0)
 			args_add(&a, path);
-		free(path);
 		sp_buf_free(&name);
 	}
 	status = direct("/dev/null", &a, err);
@@ -307,7 +305,7 @@ written(const char *path)
 static void
 section_into(const char *name, enum section s, int label)
 {
-	char *path = tmp_path(name);
+	const char *path = tmp_path(name);
 	FILE *f = section_file(path);
 
 	if (label)
@@ -315,7 +313,6 @@ section_into(const char *name, enum section s, int label)
 	section(s, f);
 	if (fclose(f) != 0)
 		sp_die(SP_EXIT_USAGE, "%s:", path);
-	free(path);
 }
 
 /* A file copied whole; the line that says why not. */
@@ -350,7 +347,7 @@ void
 html_page(void)
 {
 	struct args a = { 0 };
-	char *page = tmp_path("page"), *running = tmp_path("p.running");
+	const char *page = tmp_path("page"), *running = tmp_path("p.running");
 	const char *judged = F.judged;
 
 	section_into("p.overview", SEC_OVERVIEW, 1);
@@ -359,7 +356,10 @@ html_page(void)
 	section_into("p.problems", SEC_PROBLEMS, 0);
 	section_into("p.hangs", SEC_HANGS, 0);
 	section_into("p.nodes", SEC_NODES, 0);
-	collect(tmp_path("nodes"));
+	{
+		const char *nodes = tmp_path("nodes");
+		collect(nodes);
+	}
 	section_into("p.advice", SEC_ADVICE, 0);
 	section_into("p.cost", SEC_COST, 0);
 	args_add(&a, "sp-plot");
@@ -397,7 +397,7 @@ html_page(void)
 void
 json(void)
 {
-	char *path = tmp_path("json");
+	const char *path = tmp_path("json");
 	FILE *f;
 
 	demo_label(stderr);

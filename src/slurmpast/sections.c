@@ -24,18 +24,6 @@ want(enum section s)
 	return F.sections[s];
 }
 
-/* A path under the run's directory, kept for the run's length. */
-static const char *
-at(const char *name)
-{
-	static struct words kept;
-	char *p = tmp_path(name);
-
-	kept.v = sp_xgrow(kept.v, &kept.cap, kept.n + 1, sizeof *kept.v);
-	kept.v[kept.n++] = p;
-	return p;
-}
-
 static void
 nodes_args(struct args *a)
 {
@@ -46,8 +34,8 @@ nodes_args(struct args *a)
 static void
 problems_args(struct args *a)
 {
-	args_addf(a, "--hangs=%s", at("hangs"));
-	args_addf(a, "--failed=%s", at("failed"));
+	args_addf(a, "--hangs=%s", tmp_path("hangs"));
+	args_addf(a, "--failed=%s", tmp_path("failed"));
 	if (F.top) args_addf(a, "--top=%s", F.top);
 	if (F.failed) args_add(a, "--failed-only");
 }
@@ -65,7 +53,7 @@ start_words(const char *out, const char *in, const char *first, ...)
 	while ((w = va_arg(ap, const char *)))
 		args_add(&a, w);
 	va_end(ap);
-	start(at(out), in, &a);
+	start(tmp_path(out), in, &a);
 	args_free(&a);
 }
 
@@ -132,8 +120,8 @@ static void
 problems_chain(void)
 {
 	struct args h = { 0 }, f = { 0 }, a = { 0 };
-	const char *hangs = at("hangs"), *failed_jobs = at("failed");
-	const char *ids = at("ids"), *jobruns = at("jobruns");
+	const char *hangs = tmp_path("hangs"), *failed_jobs = tmp_path("failed");
+	const char *ids = tmp_path("ids"), *jobruns = tmp_path("jobruns");
 	struct stat st;
 	int hs, fs;
 	pid_t hp, fp;
@@ -152,13 +140,13 @@ problems_chain(void)
 	args_add(&a, "problems");
 	args_add(&a, "--ids");
 	args_add(&a, F.out);
-	args_addf(&a, "--keys-to=%s", at("jobkeys"));
+	args_addf(&a, "--keys-to=%s", tmp_path("jobkeys"));
 	problems_args(&a);
 	if (!chain_one(ids, "/dev/null", &a) || stat(ids, &st) != 0 ||
 	    st.st_size == 0)
 		return;
 	args_add(&a, "sp-select");
-	args_addf(&a, "--workloads=%s", at("jobkeys"));
+	args_addf(&a, "--workloads=%s", tmp_path("jobkeys"));
 	if (!chain_one(jobruns, F.judged, &a))
 		return;
 	/* A file, not an argument: every listed job at --top 0 is more
@@ -167,7 +155,7 @@ problems_chain(void)
 	args_add(&a, "--findings");
 	args_addf(&a, "--jobs-from=%s", ids);
 	front_log_args(&a);
-	chain_one(at("jobfindings"), jobruns, &a);
+	chain_one(tmp_path("jobfindings"), jobruns, &a);
 }
 
 static void
@@ -196,19 +184,19 @@ start_stages(void)
 	args_add(&a, "--rollup");
 	if (F.sort)
 		args_addf(&a, "--sort=%s", F.sort);
-	start(at("rollup"), F.judged, &a);
+	start(tmp_path("rollup"), F.judged, &a);
 	args_free(&a);
 	/* The advice and the findings are made of the same histories: one
 	 * sp-size reads them for both when both are wanted. */
 	if (want(SEC_ADVICE) || want(SEC_SIZING)) {
 		args_add(&a, "sp-size");
-		args_addf(&a, "--findings-to=%s", at("findings"));
-		start(at("advice"), F.judged, &a);
+		args_addf(&a, "--findings-to=%s", tmp_path("findings"));
+		start(tmp_path("advice"), F.judged, &a);
 		args_free(&a);
-		F.findings_stage = at("advice");
+		F.findings_stage = tmp_path("advice");
 	} else {
 		start_words("findings", F.judged, "sp-size", "--findings", NULL);
-		F.findings_stage = at("findings");
+		F.findings_stage = tmp_path("findings");
 	}
 	/* the running jobs' warnings: their section, and the headline's */
 	if (F.running_now &&
@@ -225,13 +213,13 @@ start_stages(void)
 		if (F.html) {
 			args_add(&a, "sp-nodes");
 			nodes_args(&a);
-			start(at("nodes"), F.judged, &a);
+			start(tmp_path("nodes"), F.judged, &a);
 			args_free(&a);
 		}
 		args_add(&a, "sp-nodes");
 		args_add(&a, "--exclude");
 		nodes_args(&a);
-		start(at("exclude"), F.judged, &a);
+		start(tmp_path("exclude"), F.judged, &a);
 		args_free(&a);
 	}
 	if (want(SEC_COST))
@@ -253,12 +241,12 @@ start_stages(void)
 void
 nothing_ended(void)
 {
-	collect(at("rollup"));
-	if (!no_records(at("rollup")))
+	collect(tmp_path("rollup"));
+	if (!no_records(tmp_path("rollup")))
 		return;
 	if (F.running_started && want(SEC_RUNNING)) {
-		collect(at("running"));
-		if (!no_records(at("running")))
+		collect(tmp_path("running"));
+		if (!no_records(tmp_path("running")))
 			return;
 	}
 	nothing_said();
@@ -332,7 +320,7 @@ tag(FILE *out, const char *name, const char *path)
 static void
 part(FILE *out, const char *name, const char *in, struct args *a)
 {
-	const char *err = at("part.err"), *file = at("part");
+	const char *err = tmp_path("part.err"), *file = tmp_path("part");
 	int fin = open(in ? in : "/dev/null", O_RDONLY | O_CLOEXEC);
 	int ferr = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	int fout, status;
@@ -369,13 +357,13 @@ section_headline(FILE *out)
 	struct args a = { 0 };
 	struct sp_buf source = { 0 }, window = { 0 }, words = { 0 };
 
-	collect(at("rollup"));
-	collect(at("hangsum"));
+	collect(tmp_path("rollup"));
+	collect(tmp_path("hangsum"));
 	source_words(&source, &window);
 	report_args(&a, "headline");
-	args_addf(&a, "--rollup=%s", at("rollup"));
-	args_addf(&a, "--hang-summary=%s", at("hangsum"));
-	args_addf(&a, "--fetch-stats=%s", at("stats"));
+	args_addf(&a, "--rollup=%s", tmp_path("rollup"));
+	args_addf(&a, "--hang-summary=%s", tmp_path("hangsum"));
+	args_addf(&a, "--fetch-stats=%s", tmp_path("stats"));
 	args_addf(&a, "--source=%s", sp_buf_str(&source));
 	if (F.view) {
 		front_view_words(&words);
@@ -383,12 +371,12 @@ section_headline(FILE *out)
 		args_addf(&a, "--view=%s", sp_buf_str(&words));
 	}
 	if (F.attribute) {
-		collect(at("bysource"));
-		args_addf(&a, "--sources=%s", at("bysource"));
+		collect(tmp_path("bysource"));
+		args_addf(&a, "--sources=%s", tmp_path("bysource"));
 	}
 	if (F.running_started) {
-		collect(at("running"));
-		args_addf(&a, "--running=%s", at("running"));
+		collect(tmp_path("running"));
+		args_addf(&a, "--running=%s", tmp_path("running"));
 	}
 	part(out, "headline", NULL, &a);
 	sp_buf_free(&source);
@@ -409,16 +397,16 @@ section_overview(FILE *out)
 	collect(F.findings_stage);
 	title(out, "Workloads by compute");
 	report_args(&a, "workloads");
-	args_addf(&a, "--rollup=%s", at("rollup"));
-	args_addf(&a, "--findings=%s", at("findings"));
+	args_addf(&a, "--rollup=%s", tmp_path("rollup"));
+	args_addf(&a, "--findings=%s", tmp_path("findings"));
 	part(out, "overview", NULL, &a);
 	if (!F.attribute)
 		return;
-	collect(at("bysource"));
+	collect(tmp_path("bysource"));
 	blank(out);
 	title(out, "Workloads by session");
 	report_args(&a, "sources");
-	args_addf(&a, "--sources=%s", at("bysource"));
+	args_addf(&a, "--sources=%s", tmp_path("bysource"));
 	part(out, "sources", NULL, &a);
 }
 
@@ -432,14 +420,14 @@ section_running(FILE *out)
 
 	if (!F.running_now)
 		return;
-	collect(at("rollup"));
-	collect(at("running"));
-	if (!F.json && no_records(at("running")))
+	collect(tmp_path("rollup"));
+	collect(tmp_path("running"));
+	if (!F.json && no_records(tmp_path("running")))
 		return;
 	title(out, "Running now");
 	report_args(&a, "running");
-	args_addf(&a, "--running=%s", at("running"));
-	args_addf(&a, "--rollup=%s", at("rollup"));
+	args_addf(&a, "--running=%s", tmp_path("running"));
+	args_addf(&a, "--rollup=%s", tmp_path("rollup"));
 	part(out, "running", NULL, &a);
 }
 
@@ -448,14 +436,14 @@ section_patterns(FILE *out)
 {
 	struct args a = { 0 };
 
-	collect(at("rollup"));
+	collect(tmp_path("rollup"));
 	collect(F.findings_stage);
 	title(out, "Findings across runs");
 	report_args(&a, "findings");
 	if (!F.default_screen || F.json)
 		args_add(&a, "--top=0");
-	args_addf(&a, "--rollup=%s", at("rollup"));
-	args_addf(&a, "--findings=%s", at("findings"));
+	args_addf(&a, "--rollup=%s", tmp_path("rollup"));
+	args_addf(&a, "--findings=%s", tmp_path("findings"));
 	args_add(&a, "--more=slurmpast --patterns");
 	part(out, "patterns", NULL, &a);
 }
@@ -466,21 +454,21 @@ section_problems(FILE *out)
 	struct args a = { 0 };
 	struct stat st;
 
-	collect(at("hangs"));
-	collect(at("failed"));
-	collect(at("ids"));
-	if (stat(at("ids"), &st) == 0 && st.st_size > 0) {
+	collect(tmp_path("hangs"));
+	collect(tmp_path("failed"));
+	collect(tmp_path("ids"));
+	if (stat(tmp_path("ids"), &st) == 0 && st.st_size > 0) {
 		/* Each listed job judged alone, its node against every run
 		 * of its workload: sp-show reads those workloads only. */
-		collect(at("jobruns"));
-		collect(at("jobfindings"));
+		collect(tmp_path("jobruns"));
+		collect(tmp_path("jobfindings"));
 	}
 	report_args(&a, "problems");
 	args_add(&a, F.json ? "--more=slurmpast --json --top 0 gives every one"
 		 : "--more=slurmpast --top 0 lists every one");
 	/* sp-show failed (said above): the jobs are listed without theirs. */
-	if (stat(at("jobfindings"), &st) == 0 && st.st_size > 0)
-		args_addf(&a, "--job-findings=%s", at("jobfindings"));
+	if (stat(tmp_path("jobfindings"), &st) == 0 && st.st_size > 0)
+		args_addf(&a, "--job-findings=%s", tmp_path("jobfindings"));
 	problems_args(&a);
 	title(out, "Problem jobs, newest first");
 	part(out, "problems", NULL, &a);
@@ -503,7 +491,7 @@ section_nodes(FILE *out)
 {
 	struct args a = { 0 };
 
-	collect(at("exclude"));
+	collect(tmp_path("exclude"));
 	title(out, "Machines that fail one workload");
 	args_add(&a, "sp-nodes");
 	args_add(&a, F.out);
@@ -517,7 +505,7 @@ section_nodes(FILE *out)
 		part(out, "exclude", F.judged, &a);
 	} else {
 		report_args(&a, "exclude");
-		args_addf(&a, "--exclude=%s", at("exclude"));
+		args_addf(&a, "--exclude=%s", tmp_path("exclude"));
 		args_add(&a, "--all");
 		part(out, "exclude", NULL, &a);
 	}
@@ -531,10 +519,10 @@ backtest_line(FILE *out)
 	FILE *f;
 	int c;
 
-	collect(at("headline"));
+	collect(tmp_path("headline"));
 	putc('\n', out);
-	if (!(f = fopen(at("headline"), "r")))
-		sp_die(SP_EXIT_USAGE, "%s:", at("headline"));
+	if (!(f = fopen(tmp_path("headline"), "r")))
+		sp_die(SP_EXIT_USAGE, "%s:", tmp_path("headline"));
 	while ((c = getc(f)) != EOF)
 		putc(c, out);
 	fclose(f);
@@ -545,18 +533,18 @@ section_sizing(FILE *out)
 {
 	struct args a = { 0 };
 
-	collect(at("rollup"));
-	collect(at("advice"));	/* 1: a critical finding (--findings-to) */
+	collect(tmp_path("rollup"));
+	collect(tmp_path("advice"));	/* 1: a critical finding (--findings-to) */
 	title(out, "What to request next time");
 	if (F.json) {
 		args_add(&a, "sp-select");
 		args_add(&a, "--json");
-		part(out, "sizing", at("advice"), &a);
+		part(out, "sizing", tmp_path("advice"), &a);
 		return;
 	}
 	report_args(&a, "advice");
-	args_addf(&a, "--rollup=%s", at("rollup"));
-	args_addf(&a, "--advice=%s", at("advice"));
+	args_addf(&a, "--rollup=%s", tmp_path("rollup"));
+	args_addf(&a, "--advice=%s", tmp_path("advice"));
 	args_add(&a, "--all");
 	part(out, "advice", NULL, &a);
 	backtest_line(out);
@@ -569,12 +557,12 @@ section_advice(FILE *out)
 {
 	struct args a = { 0 };
 
-	collect(at("rollup"));
-	collect(at("advice"));
+	collect(tmp_path("rollup"));
+	collect(tmp_path("advice"));
 	title(out, "What the next submission should ask for");
 	report_args(&a, "advice");
-	args_addf(&a, "--rollup=%s", at("rollup"));
-	args_addf(&a, "--advice=%s", at("advice"));
+	args_addf(&a, "--rollup=%s", tmp_path("rollup"));
+	args_addf(&a, "--advice=%s", tmp_path("advice"));
 	args_add(&a, "--more=slurmpast --sizing");
 	part(out, "advice", NULL, &a);
 	backtest_line(out);
@@ -585,7 +573,7 @@ section_cost(FILE *out)
 {
 	struct args a = { 0 };
 
-	collect(at("cost"));
+	collect(tmp_path("cost"));
 	title(out, "The value of following the advice");
 	args_add(&a, "sp-size");
 	args_add(&a, "--cost");

@@ -64,12 +64,16 @@ args_free(struct args *a)
 	*a = (struct args){ 0 };
 }
 
-char *
+/* A file of the run's directory, its path kept for the run's length. */
+const char *
 tmp_path(const char *name)
 {
+	static struct words kept;
 	struct sp_buf b = { 0 };
 
 	sp_buf_printf(&b, "%s/%s", F.tmp, name);
+	kept.v = sp_xgrow(kept.v, &kept.cap, kept.n + 1, sizeof *kept.v);
+	kept.v[kept.n++] = b.p;
 	return b.p;
 }
 
