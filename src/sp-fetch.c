@@ -173,14 +173,7 @@ parse_options(struct fetch_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		SP_SELECT_OPTIONS,
-		{ "allusers", no_argument, NULL, 'a' },
-		{ "all-users", no_argument, NULL, 'a' },
-		{ "starttime", required_argument, NULL, 'S' },
-		{ "since", required_argument, NULL, 'S' },
-		{ "endtime", required_argument, NULL, 'E' },
-		{ "until", required_argument, NULL, 'E' },
-		{ "allclusters", no_argument, NULL, 'L' },
-		{ "allocations", no_argument, NULL, 'X' },
+		SP_WINDOW_OPTIONS,
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "steps", no_argument, NULL, OPT_STEPS },
 		{ "input", required_argument, NULL, OPT_INPUT },

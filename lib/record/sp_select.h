@@ -52,6 +52,18 @@ enum { SP_SEL_OPT_FAILED = 0x1800, SP_SEL_OPT_NAME };
 	{ "qos", required_argument, NULL, 'q' }, \
 	{ "clusters", required_argument, NULL, 'M' }
 
+/* The rest of sacct's window, as sp-fetch and slurmpast read it: every
+ * user, the time window, every cluster, allocations (always so). */
+#define SP_WINDOW_OPTIONS \
+	{ "allusers", no_argument, NULL, 'a' }, \
+	{ "all-users", no_argument, NULL, 'a' }, \
+	{ "starttime", required_argument, NULL, 'S' }, \
+	{ "since", required_argument, NULL, 'S' }, \
+	{ "endtime", required_argument, NULL, 'E' }, \
+	{ "until", required_argument, NULL, 'E' }, \
+	{ "allclusters", no_argument, NULL, 'L' }, \
+	{ "allocations", no_argument, NULL, 'X' }
+
 struct sp_select {
 	/* Each list in record form (escaped as the records are). */
 	struct sp_names list[SP_SEL_N];

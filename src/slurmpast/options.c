@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "front.h"
+#include "sp_select.h"
 
 static const char usage_text[] =
 	"usage: slurmpast [-u user[,user ...] | -a] [-S time] [-E time]\n"
@@ -107,7 +108,7 @@ static const char usage_text[] =
 
 /* The long options without a short one. */
 enum {
-	OPT_FAILED = 0x100, OPT_NAME, OPT_NOT_STATE, OPT_TOP, OPT_SORT,
+	OPT_NOT_STATE = 0x100, OPT_TOP, OPT_SORT,
 	OPT_METRIC, OPT_WIDTH, OPT_LOG_DIR, OPT_INPUT, OPT_FIELDS,
 	OPT_ADVISE, OPT_ATTRIBUTE, OPT_ATTRIBUTED, OPT_HTML, OPT_VERSION,
 	OPT_DEMO, OPT_JSON, OPT_PLAIN, OPT_NO_COLOR, OPT_ASCII, OPT_TABLE,
@@ -121,26 +122,9 @@ enum {
 
 /* A section's option: OPT_SECTION + its enum section. */
 static const struct option longopts[] = {
-	{ "user", required_argument, NULL, 'u' },
-	{ "allusers", no_argument, NULL, 'a' },
-	{ "all-users", no_argument, NULL, 'a' },
-	{ "starttime", required_argument, NULL, 'S' },
-	{ "since", required_argument, NULL, 'S' },
-	{ "endtime", required_argument, NULL, 'E' },
-	{ "until", required_argument, NULL, 'E' },
-	{ "clusters", required_argument, NULL, 'M' },
-	{ "allclusters", no_argument, NULL, 'L' },
-	{ "partition", required_argument, NULL, 'r' },
-	{ "accounts", required_argument, NULL, 'A' },
-	{ "account", required_argument, NULL, 'A' },
-	{ "state", required_argument, NULL, 's' },
-	{ "failed", no_argument, NULL, OPT_FAILED },
-	{ "name", required_argument, NULL, OPT_NAME },
-	{ "nodelist", required_argument, NULL, 'N' },
-	{ "qos", required_argument, NULL, 'q' },
+	SP_SELECT_OPTIONS,
+	SP_WINDOW_OPTIONS,
 	{ "not-state", required_argument, NULL, OPT_NOT_STATE },
-	{ "allocations", no_argument, NULL, 'X' },
-	{ "jobs", required_argument, NULL, 'j' },
 	{ "overview", no_argument, NULL, OPT_SECTION + SEC_OVERVIEW },
 	{ "running", no_argument, NULL, OPT_SECTION + SEC_RUNNING },
 	{ "patterns", no_argument, NULL, OPT_SECTION + SEC_PATTERNS },
@@ -320,7 +304,7 @@ one_option(int ch, int longindex, char **argv, int argc)
 	case 'r': F.partition = valued(optarg, name.p); break;
 	case 'A': F.account = valued(optarg, name.p); break;
 	case 's': F.state = valued(optarg, name.p); break;
-	case OPT_NAME: F.names = valued(optarg, name.p); break;
+	case SP_SEL_OPT_NAME: F.names = valued(optarg, name.p); break;
 	case 'N': F.nodelist = valued(optarg, name.p); break;
 	case 'q': F.qos = valued(optarg, name.p); break;
 	case OPT_NOT_STATE: F.not_state = valued(optarg, name.p); break;
@@ -364,7 +348,7 @@ one_option(int ch, int longindex, char **argv, int argc)
 		sp_stdout_close();
 		exit(0);
 	case 'a': F.all_users = 1; break;
-	case OPT_FAILED: F.failed = 1; break;
+	case SP_SEL_OPT_FAILED: F.failed = 1; break;
 	case 'X': break;	/* every record is an allocation */
 	case 'L': F.all_clusters = 1; break;
 	case OPT_DEMO: F.demo = 1; break;
