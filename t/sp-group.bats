@@ -232,12 +232,13 @@ setup() {
 	[ "${lines[0]}" = "jobid  name                   user   partition  state      workload" ]
 	[ "${lines[5]}" = "5      tool-bench-2026-03-15  bob    cpu        TIMEOUT    tool-bench-#-#-#" ]
 	[ "$(printf '%s\n' "${lines[@]}" | widest_line)" -le 80 ]
-	# --by's columns first; --plain asked for is never paged
+	# --by's columns first, a column it names shown once; --plain asked
+	# for is never paged
 	term_start 80 24 "SLURMPAST_PAGER='sed s/^/P:/' sp-group --plain --rollup --by partition '$T/jobs.tsv' 2>/dev/null"
 	term_wait_done
 	term_screen
-	[ "${lines[0]}" = "partition  user  workload  partition  runs  failed  gpu_h  core_h  share  sev..." ]
-	[ "${lines[1]}" = "gpu        a...  s#e#      gpu           2       1    1.2     4.7  74.8%  n/a" ]
+	[ "${lines[0]}" = "partition  user   workload          runs  failed  gpu_h  core_h  share  severity" ]
+	[ "${lines[1]}" = "gpu        alice  s#e#                 2       1    1.2     4.7  74.8%  n/a" ]
 	[ "${#lines[@]}" -eq 6 ]
 	[ "$(printf '%s\n' "${lines[@]}" | widest_line)" -le 80 ]
 	term_stop

@@ -814,6 +814,18 @@ plain_shown(const struct sp_writer *w, const char *name)
 	return 0;
 }
 
+/* A column of a name already kept (sp-group --rollup --by partition
+ * leads with a copy of one) is shown once: the first. */
+static int
+plain_kept(const struct sp_writer *w, const size_t *map, size_t keep,
+	   size_t c)
+{
+	for (size_t i = 0; i < keep; i++)
+		if (strcmp(w->cols[map[i]], w->cols[c]) == 0)
+			return 1;
+	return 0;
+}
+
 /* The columns --plain does not show taken out of its table. */
 static void
 plain_select(struct sp_writer *w)
@@ -825,7 +837,7 @@ plain_select(struct sp_writer *w)
 		return;
 	map = sp_xcalloc(w->ncols, sizeof *map);
 	for (size_t c = 0; c < w->ncols; c++)
-		if (plain_shown(w, w->cols[c]))
+		if (plain_shown(w, w->cols[c]) && !plain_kept(w, map, keep, c))
 			map[keep++] = c;
 	if (keep == 0 || keep == w->ncols) {
 		free(map);
