@@ -360,7 +360,7 @@ fetch_one() {
 	touch "$BATS_FILE_TMPDIR/restore"
 	spc_stop_daemon slurmdbd 15
 	fetch_one
-	[ "$status" = 2 ]
+	[ "$status" = 2 ] || { echo "status $status; stderr: $stderr"; return 1; }
 	[ -z "$output" ]
 	same "$stderr" "sp-fetch: sacct cannot reach the accounting database, slurmdbd (Connection refused): try again later, or tell the admins"
 }
@@ -370,7 +370,7 @@ fetch_one() {
 	sed 's|^AccountingStorageType=.*|AccountingStorageType=accounting_storage/none|' \
 		"$SLURM_CONF" >"$BATS_TEST_TMPDIR/etc/slurm.conf"
 	SLURM_CONF=$BATS_TEST_TMPDIR/etc/slurm.conf fetch_one
-	[ "$status" = 2 ]
+	[ "$status" = 2 ] || { echo "status $status; stderr: $stderr"; return 1; }
 	[ -z "$output" ]
 	same "$stderr" "sp-fetch: Slurm accounting storage is disabled on this cluster (AccountingStorageType=accounting_storage/none), so there is no job history to read: ask the admins, or try --demo"
 }
@@ -379,7 +379,7 @@ fetch_one() {
 	touch "$BATS_FILE_TMPDIR/restore"
 	spc_stop_daemon munged 10
 	fetch_one
-	[ "$status" = 2 ]
+	[ "$status" = 2 ] || { echo "status $status; stderr: $stderr"; return 1; }
 	[ -z "$output" ]
 	same "$stderr" "sp-fetch: sacct cannot authenticate: munge is not running on this node (Munge encode failed): try a login node, or ask the admins to start munged"
 }
