@@ -545,7 +545,7 @@ PROBE
 	[ "$stderr" = "slurmpast: --html is one page of every section: leave out job ids and section options" ]
 	run --separate-stderr slurmpast --demo --html "$BATS_TEST_TMPDIR/no/such.html"
 	[ "$status" -eq 2 ]
-	[ "${stderr_lines[-1]}" = "slurmpast: cannot create regular file '$BATS_TEST_TMPDIR/no/such.html': No such file or directory" ]
+	[ "${stderr_lines[-1]}" = "slurmpast: cannot create $BATS_TEST_TMPDIR/no/such.html: No such file or directory" ]
 	# the overview's table no narrower than its rows, the figures below
 	grep -q '^<pre style="min-width:min(100%,calc(87ch + 1.6rem))">$' page.html
 	command -v chromium >/dev/null || skip "chromium is not installed"
