@@ -1,7 +1,7 @@
 /*
- * figure.c - what every figure shares: numbers from fields, counts and
- * what was left out in words, a finding looked up in sp-size --findings,
- * and the records of one workload chosen.
+ * figure.c - what every figure shares: what it keeps, numbers from
+ * fields, counts and what was left out in words, a finding looked up in
+ * sp-size --findings, and the records of one workload chosen.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +21,30 @@ plot_num(const struct sp_reader *r, int col, double *v)
 			      r->cols[col], (int)(r->f[col].n > 40 ? 40 :
 			      r->f[col].n), r->f[col].p);
 	return rc;
+}
+
+const char *
+plot_keep(struct svg *g, struct sp_slice f, size_t max)
+{
+	struct sp_buf b = { 0 };
+	const char *s;
+
+	field_text(&b, f, max);
+	s = plot_keep_str(g, sp_buf_str(&b), b.len);
+	sp_buf_free(&b);
+	return s;
+}
+
+const char *
+plot_keep_str(struct svg *g, const char *s, size_t n)
+{
+	return sp_pool_str(&g->keep, s, n);
+}
+
+void *
+plot_grow(struct svg *g, void *v, size_t *cap, size_t need, size_t elem)
+{
+	return sp_pool_grow(&g->keep, v, cap, need, elem);
 }
 
 void
