@@ -322,6 +322,15 @@ unsure(const struct sp_hist *h)
 	return (long)h->cpu_unknown_timeouts + h->short_timeouts;
 }
 
+/* Refused: the rule needs SP_SIZE_MIN_RUNS runs of a kind, and had few. */
+static void
+too_few(struct sp_advice *a, const char *runs, long have)
+{
+	a->verdict = SP_V_REFUSE;
+	clause(&a->basis, "needs %d %s; there %s %ld", SP_SIZE_MIN_RUNS, runs,
+	       have == 1 ? "was" : "were", have);
+}
+
 /* What those timeouts are, and why their cause is unknown. */
 static void
 unsure_timeouts(const struct sp_hist *h, struct sp_buf *b, struct sp_words *ws)
@@ -393,10 +402,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a,
 		return;
 	}
 	if (h->ndone < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d completed runs; there %s "
-		       "%zu", SP_SIZE_MIN_RUNS,
-		       h->ndone == 1 ? "was" : "were", h->ndone);
+		too_few(a, "completed runs", (long)h->ndone);
 		computed_unknown(h, &a->basis);
 		if (h->ndone > 0) {
 			sp_fmt_duration(&a->observed, h->longest.a);
@@ -639,6 +645,23 @@ mem_hold(const struct sp_hist *h, const struct sp_size_site *site,
 	mem_caveat(&a->caution, site->gather);
 }
 
+/* Refused for too few runs of the kind the --mem rule reads. */
+static void
+mem_too_few(const struct sp_hist *h, const struct sp_size_site *site,
+	    struct sp_advice *a, const char *runs, long have)
+{
+	too_few(a, runs, have);
+	if (h->mem_untrusted > 0)
+		clause(&a->basis, "%ld more read above %s limit",
+		       (long)h->mem_untrusted,
+		       plural(h->mem_untrusted, "its", "their"));
+	if (h->mem_nolimit > 0)
+		clause(&a->basis, "%ld more with no known limit",
+		       (long)h->mem_nolimit);
+	computed_unknown(h, &a->basis);
+	mem_caveat(&a->caution, site->gather);
+}
+
 static void
 advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	   struct sp_advice *a, struct sp_words *ws)
@@ -683,20 +706,8 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		return;
 	}
 	if (h->mem_runs < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d runs with a peak or a kill "
-		       "at a known limit; there %s %ld", SP_SIZE_MIN_RUNS,
-		       h->mem_runs == 1 ? "was" : "were",
-		       (long)h->mem_runs);
-		if (h->mem_untrusted > 0)
-			clause(&a->basis, "%ld more read above %s limit",
-			       (long)h->mem_untrusted,
-			       plural(h->mem_untrusted, "its", "their"));
-		if (h->mem_nolimit > 0)
-			clause(&a->basis, "%ld more with no known limit",
-			       (long)h->mem_nolimit);
-		computed_unknown(h, &a->basis);
-		mem_caveat(&a->caution, site->gather);
+		mem_too_few(h, site, a, "runs with a peak or a kill at a "
+			    "known limit", (long)h->mem_runs);
 		return;
 	}
 	sp_suggest(h, SP_FLAG_MEM, &s);
@@ -730,20 +741,8 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		mem_caveat(&a->caution, site->gather);
 		return;
 	} else if (h->mem_trusted < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d runs with a peak within "
-		       "their limit; there %s %ld", SP_SIZE_MIN_RUNS,
-		       h->mem_trusted == 1 ? "was" : "were",
-		       (long)h->mem_trusted);
-		if (h->mem_untrusted > 0)
-			clause(&a->basis, "%ld more read above %s limit",
-			       (long)h->mem_untrusted,
-			       plural(h->mem_untrusted, "its", "their"));
-		if (h->mem_nolimit > 0)
-			clause(&a->basis, "%ld more with no known limit",
-			       (long)h->mem_nolimit);
-		computed_unknown(h, &a->basis);
-		mem_caveat(&a->caution, site->gather);
+		mem_too_few(h, site, a, "runs with a peak within their limit",
+			    (long)h->mem_trusted);
 		return;
 	} else {
 		a->runs = h->mem_trusted;
@@ -837,11 +836,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 
 	a->runs = h->cpu_runs;
 	if (h->cpu_runs < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d runs with a CPU reading; "
-		       "there %s %ld", SP_SIZE_MIN_RUNS,
-		       h->cpu_runs == 1 ? "was" : "were",
-		       (long)h->cpu_runs);
+		too_few(a, "runs with a CPU reading", (long)h->cpu_runs);
 		return;
 	}
 	busy = h->busiest.a;
@@ -906,11 +901,8 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 
 	a->runs = h->gpu_runs;
 	if (h->gpu_runs < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d runs that held GPUs and "
-		       "computed; there %s %ld", SP_SIZE_MIN_RUNS,
-		       h->gpu_runs == 1 ? "was" : "were",
-		       (long)h->gpu_runs);
+		too_few(a, "runs that held GPUs and computed",
+			(long)h->gpu_runs);
 		computed_unknown(h, &a->basis);
 		return;
 	}
