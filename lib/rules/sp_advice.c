@@ -34,18 +34,28 @@ sp_col_name(enum sp_col c)
 	return (unsigned)c < SP_COL_N ? col_names[c] : "?";
 }
 
-unsigned
-sp_cols_missing(const struct sp_jobcols *c)
+/* Where each of the columns above is in the input; -1 absent. */
+static void
+cols_at(const struct sp_jobcols *c, int at[SP_COL_N])
 {
-	const int at[SP_COL_N] = {
+	const int v[SP_COL_N] = {
 		c->timelimit_s, c->mem_limit_node_b >= 0 ? c->mem_limit_node_b :
 		c->mem_limit_total_b, c->max_rss_b, c->ntasks,
 		c->total_cpu_s, c->alloc_cpus >= 0 ? c->alloc_cpus :
 		c->req_cpus, c->alloc_gpus, c->gpu_util, c->array_job,
 		c->state, c->elapsed_s, c->jobid
 	};
+
+	memcpy(at, v, sizeof v);
+}
+
+unsigned
+sp_cols_missing(const struct sp_jobcols *c)
+{
+	int at[SP_COL_N];
 	unsigned m = 0;
 
+	cols_at(c, at);
 	for (int i = 0; i < SP_COL_N; i++)
 		if (at[i] < 0)
 			m |= 1u << i;
@@ -56,16 +66,11 @@ void
 sp_cols_seen(const struct sp_jobcols *c, const struct sp_reader *r,
 	     unsigned *seen)
 {
-	const int at[SP_COL_N] = {
-		c->timelimit_s, c->mem_limit_node_b >= 0 ? c->mem_limit_node_b :
-		c->mem_limit_total_b, c->max_rss_b, c->ntasks,
-		c->total_cpu_s, c->alloc_cpus >= 0 ? c->alloc_cpus :
-		c->req_cpus, c->alloc_gpus, c->gpu_util, c->array_job,
-		c->state, c->elapsed_s, c->jobid
-	};
+	int at[SP_COL_N];
 
 	if ((*seen & SP_COLS_ALWAYS) == SP_COLS_ALWAYS)
 		return;
+	cols_at(c, at);
 	for (int i = 0; i < SP_COL_N; i++)
 		if (at[i] >= 0 && r->f[at[i]].n > 0)
 			*seen |= 1u << i;
