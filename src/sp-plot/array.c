@@ -140,7 +140,6 @@ add_task(struct array *a, const struct sp_job *j, struct svg *g)
 static void
 read_array(struct sp_reader *r, struct array *a, struct svg *g)
 {
-	struct sp_jobcols c;
 	struct sp_job j;
 	struct plot_sel sel;
 	int clabel = sp_reader_col(r, "workload");
@@ -149,12 +148,8 @@ read_array(struct sp_reader *r, struct array *a, struct svg *g)
 	sp_reader_need(r, "max_rss_b", "sp-fetch");
 	sp_reader_need(r, "mem_limit_node_b", "sp-fetch");
 	plot_sel_open(&sel, r, a->key);
-	sp_jobcols_resolve(&c, r);
 	a->master_limit_b = NAN;
-	while (sp_next_or_die(r)) {
-		if (!plot_sel_keep(&sel, r))
-			continue;
-		sp_job_parse(&j, &c, r);
+	while (plot_sel_next(&sel, r, &j, g)) {
 		if (!sp_job_usable(&j))
 			continue;
 		note_probe(a, &j);
@@ -164,9 +159,8 @@ read_array(struct sp_reader *r, struct array *a, struct svg *g)
 			a->label = plot_keep(g, r->f[clabel], PLOT_LABEL_MAX);
 		add_task(a, &j, g);
 	}
-	if (!a->key && sel.key)
-		a->key = plot_keep_str(g, sel.key, strlen(sel.key));
-	plot_sel_free(&sel);
+	if (!a->key)
+		a->key = sel.key;
 	sp_sort(a->v, a->n, sizeof *a->v, by_need);
 	for (size_t i = 0; i < a->nprobes; i++)
 		for (size_t k = 0; k < a->n; k++)

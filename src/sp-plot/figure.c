@@ -116,13 +116,15 @@ plot_sel_open(struct plot_sel *s, const struct sp_reader *r, const char *key)
 {
 	memset(s, 0, sizeof *s);
 	s->given = key != NULL;
-	s->key = key ? sp_xstrdup(key) : NULL;
+	s->key = key;
 	s->ckey = key ? sp_reader_need(r, "workload_key", "sp-group") :
 		  sp_reader_col(r, "workload_key");
+	sp_jobcols_resolve(&s->c, r);
 }
 
-int
-plot_sel_keep(struct plot_sel *s, const struct sp_reader *r)
+/* 1 when the current record is of the workload. */
+static int
+sel_keep(struct plot_sel *s, const struct sp_reader *r, struct svg *g)
 {
 	struct sp_slice k;
 
@@ -132,7 +134,7 @@ plot_sel_keep(struct plot_sel *s, const struct sp_reader *r)
 	if (s->given)
 		return sp_slice_eq(k, s->key);
 	if (!s->key)
-		s->key = sp_xstrndup(k.p, k.n);
+		s->key = plot_keep_str(g, k.p, k.n);
 	else if (!sp_slice_eq(k, s->key))
 		sp_die(SP_EXIT_USAGE, "the records hold more than one "
 		       "workload: name one with --workload KEY or --findings "
@@ -140,9 +142,15 @@ plot_sel_keep(struct plot_sel *s, const struct sp_reader *r)
 	return 1;
 }
 
-void
-plot_sel_free(struct plot_sel *s)
+int
+plot_sel_next(struct plot_sel *s, struct sp_reader *r, struct sp_job *j,
+	      struct svg *g)
 {
-	free(s->key);
-	s->key = NULL;
+	while (sp_next_or_die(r)) {
+		if (!sel_keep(s, r, g))
+			continue;
+		sp_job_parse(j, &s->c, r);
+		return 1;
+	}
+	return 0;
 }

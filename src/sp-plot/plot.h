@@ -223,16 +223,19 @@ void plot_finding_free(struct plot_finding *f);
  * workload in them is the user's to choose, and ends the program (2).
  */
 struct plot_sel {
-	char *key;		/* NULL: any (no workload_key column) */
+	const char *key;	/* NULL: any (no workload_key column) */
 	int given;
 	int ckey;
+	struct sp_jobcols c;
 };
 
+/* key: kept by the caller as long as s (a figure's: plot_keep). */
 void plot_sel_open(struct plot_sel *s, const struct sp_reader *r,
 		   const char *key);
-/* 1 when the current record is of the workload. */
-int plot_sel_keep(struct plot_sel *s, const struct sp_reader *r);
-void plot_sel_free(struct plot_sel *s);
+/* The next record of the workload parsed into j; 0 at the end.  The key
+ * found when none was given is kept in g. */
+int plot_sel_next(struct plot_sel *s, struct sp_reader *r, struct sp_job *j,
+		  struct svg *g);
 
 #define PLOT_KIND(name) \
 	int plot_##name(struct sp_reader *r, const struct plot_opts *o, \

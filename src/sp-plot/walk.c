@@ -75,7 +75,6 @@ by_order(const void *a, const void *b)
 static void
 read_walk(struct sp_reader *r, struct walk *w, struct svg *g)
 {
-	struct sp_jobcols c;
 	struct sp_job j;
 	struct plot_sel sel;
 	int clabel = sp_reader_col(r, "workload");
@@ -83,11 +82,7 @@ read_walk(struct sp_reader *r, struct walk *w, struct svg *g)
 	sp_reader_need(r, "state", "sp-fetch");
 	sp_reader_need(r, "max_rss_b", "sp-fetch");
 	plot_sel_open(&sel, r, w->key);
-	sp_jobcols_resolve(&c, r);
-	while (sp_next_or_die(r)) {
-		if (!plot_sel_keep(&sel, r))
-			continue;
-		sp_job_parse(&j, &c, r);
+	while (plot_sel_next(&sel, r, &j, g)) {
 		if (sp_job_is_step(&j))
 			continue;
 		if (!sp_job_usable(&j)) {
@@ -98,9 +93,8 @@ read_walk(struct sp_reader *r, struct walk *w, struct svg *g)
 			w->label = plot_keep(g, r->f[clabel], PLOT_LABEL_MAX);
 		add(w, &j, g);
 	}
-	if (!w->key && sel.key)
-		w->key = plot_keep_str(g, sel.key, strlen(sel.key));
-	plot_sel_free(&sel);
+	if (!w->key)
+		w->key = sel.key;
 	sp_sort(w->v, w->n, sizeof *w->v, by_order);
 }
 
