@@ -358,8 +358,7 @@ write_header(struct sp_writer *w)
 		"core_h", "compute", "share", "cum_share", "severity", "first",
 		"last", NULL };
 
-	for (const char *const *c = cols; *c; c++)
-		sp_writer_column(w, *c);
+	sp_writer_columns(w, cols);
 	sp_writer_header(w);
 }
 

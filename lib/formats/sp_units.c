@@ -696,11 +696,20 @@ sp_fmt_percent(struct sp_buf *b, double fraction)
 		sp_buf_printf(b, "%.1f%%", fraction * 100 + 0.0);
 }
 
+struct sp_buf *
+sp_words_buf(struct sp_words *w)
+{
+	struct sp_buf *b = &w->b[w->next++ % 8];
+
+	sp_buf_clear(b);
+	return b;
+}
+
 const char *
 sp_form(struct sp_words *w, void (*form)(struct sp_buf *, double),
 	double v)
 {
-	return sp_buf_form(&w->b[w->next++ % 8], form, v);
+	return sp_buf_form(sp_words_buf(w), form, v);
 }
 
 const char *

@@ -142,6 +142,8 @@ const char *sp_pct(struct sp_words *w, double fraction);
 /* Any other form: sp_form(w, sp_mem_spell, b). */
 const char *sp_form(struct sp_words *w,
 		    void (*form)(struct sp_buf *, double), double v);
+/* The next buffer itself, emptied, for words of another making. */
+struct sp_buf *sp_words_buf(struct sp_words *w);
 void sp_words_free(struct sp_words *w);
 
 #endif

@@ -42,6 +42,10 @@ size_t sp_text_fit(const char *s, size_t n, size_t cells);
  * \u00NN, an invalid UTF-8 byte as \ufffd.  Every program's JSON.
  */
 void sp_json_string(struct sp_buf *b, const char *s, size_t n);
+/* Reading JSON's \uXXXX: a hex digit's value, or -1. */
+int sp_hex_digit(char c);
+/* A code point up to U+10FFFF as UTF-8 into out; returns its length. */
+size_t sp_utf8_put(char out[4], unsigned cp);
 
 /*
  * The record's TSV fields: a field holding TAB, LF, CR or backslash is

@@ -875,6 +875,13 @@ sp_writer_column(struct sp_writer *w, const char *name)
 }
 
 void
+sp_writer_columns(struct sp_writer *w, const char *const *names)
+{
+	for (; *names; names++)
+		sp_writer_column(w, *names);
+}
+
+void
 sp_writer_column_kind(struct sp_writer *w, const char *name,
 		      enum sp_kind kind)
 {

@@ -168,6 +168,8 @@ void sp_writer_width(struct sp_writer *w, size_t width);
  */
 void sp_writer_plain_columns(struct sp_writer *w, const char *const *names);
 void sp_writer_column(struct sp_writer *w, const char *name);
+/* Each column of a list ending in NULL, in order. */
+void sp_writer_columns(struct sp_writer *w, const char *const *names);
 /* A column whose kind its name does not tell (a count named "jobs"). */
 void sp_writer_column_kind(struct sp_writer *w, const char *name,
 			   enum sp_kind kind);

@@ -34,18 +34,28 @@ sp_col_name(enum sp_col c)
 	return (unsigned)c < SP_COL_N ? col_names[c] : "?";
 }
 
-unsigned
-sp_cols_missing(const struct sp_jobcols *c)
+/* Where each of the columns above is in the input; -1 absent. */
+static void
+cols_at(const struct sp_jobcols *c, int at[SP_COL_N])
 {
-	const int at[SP_COL_N] = {
+	const int v[SP_COL_N] = {
 		c->timelimit_s, c->mem_limit_node_b >= 0 ? c->mem_limit_node_b :
 		c->mem_limit_total_b, c->max_rss_b, c->ntasks,
 		c->total_cpu_s, c->alloc_cpus >= 0 ? c->alloc_cpus :
 		c->req_cpus, c->alloc_gpus, c->gpu_util, c->array_job,
 		c->state, c->elapsed_s, c->jobid
 	};
+
+	memcpy(at, v, sizeof v);
+}
+
+unsigned
+sp_cols_missing(const struct sp_jobcols *c)
+{
+	int at[SP_COL_N];
 	unsigned m = 0;
 
+	cols_at(c, at);
 	for (int i = 0; i < SP_COL_N; i++)
 		if (at[i] < 0)
 			m |= 1u << i;
@@ -56,16 +66,11 @@ void
 sp_cols_seen(const struct sp_jobcols *c, const struct sp_reader *r,
 	     unsigned *seen)
 {
-	const int at[SP_COL_N] = {
-		c->timelimit_s, c->mem_limit_node_b >= 0 ? c->mem_limit_node_b :
-		c->mem_limit_total_b, c->max_rss_b, c->ntasks,
-		c->total_cpu_s, c->alloc_cpus >= 0 ? c->alloc_cpus :
-		c->req_cpus, c->alloc_gpus, c->gpu_util, c->array_job,
-		c->state, c->elapsed_s, c->jobid
-	};
+	int at[SP_COL_N];
 
 	if ((*seen & SP_COLS_ALWAYS) == SP_COLS_ALWAYS)
 		return;
+	cols_at(c, at);
 	for (int i = 0; i < SP_COL_N; i++)
 		if (at[i] >= 0 && r->f[at[i]].n > 0)
 			*seen |= 1u << i;
@@ -146,8 +151,7 @@ sp_advice_free(struct sp_advice *a)
 	sp_buf_free(&a->observed);
 	sp_buf_free(&a->basis);
 	sp_buf_free(&a->caution);
-	sp_buf_free(&a->scratch[0]);
-	sp_buf_free(&a->scratch[1]);
+	sp_words_free(&a->words);
 }
 
 /* Appends one clause to a "; "-separated list. */
@@ -183,35 +187,11 @@ fmt_busy(struct sp_buf *b, double x)
 		sp_buf_printf(b, "%.1f", x);
 }
 
-/* Numbers as text for a clause's %s, each in its own form. */
+/* A size in --mem's own syntax, for a clause's %s. */
 static const char *
-t_hms(struct sp_buf *t, double s)
+t_mem(struct sp_words *ws, double b)
 {
-	return sp_buf_form(t, sp_fmt_hms, s);
-}
-
-static const char *
-t_dur(struct sp_buf *t, double s)
-{
-	return sp_buf_form(t, sp_fmt_duration, s);
-}
-
-static const char *
-t_bytes(struct sp_buf *t, double b)
-{
-	return sp_buf_form(t, sp_fmt_bytes, b);
-}
-
-static const char *
-t_mem(struct sp_buf *t, double b)
-{
-	return sp_buf_form(t, sp_mem_spell, b);
-}
-
-static const char *
-t_busy(struct sp_buf *t, double x)
-{
-	return sp_buf_form(t, fmt_busy, x);
+	return sp_form(ws, sp_mem_spell, b);
 }
 
 static const char *
@@ -259,9 +239,10 @@ judge(double target, double current)
 
 /* A request or a figure as its flag takes it. */
 static const char *
-t_request(struct sp_buf *t, enum sp_flag f, double v)
+t_request(struct sp_words *ws, enum sp_flag f, double v)
 {
-	sp_buf_clear(t);
+	struct sp_buf *t = sp_words_buf(ws);
+
 	sp_suggest_spell(t, f, v);
 	return sp_buf_str(t);
 }
@@ -274,7 +255,7 @@ t_request(struct sp_buf *t, enum sp_flag f, double v)
  * as what the history supports (unasked() says so).
  */
 static enum sp_verdict
-judge_newest(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t)
+judge_newest(const struct sp_hist *h, struct sp_advice *a, struct sp_words *ws)
 {
 	double least = h->req_least[a->flag];
 
@@ -283,7 +264,7 @@ judge_newest(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t)
 	if (sp_known(least) && judge(a->target, least) == SP_V_RAISE) {
 		clause(&a->basis, "the newest run recorded no request (a "
 		       "partition default, say), but earlier runs asked for as "
-		       "little as %s", t_request(t, a->flag, least));
+		       "little as %s", t_request(ws, a->flag, least));
 		return SP_V_RAISE;
 	}
 	clause(&a->basis, "the newest run recorded no request (a partition "
@@ -302,9 +283,9 @@ unasked(const struct sp_advice *a)
 
 /* The target as the line to paste. */
 static void
-suggest(struct sp_advice *a, struct sp_buf *t)
+suggest(struct sp_advice *a, struct sp_words *ws)
 {
-	const char *value = t_request(t, a->flag, a->target);
+	const char *value = t_request(ws, a->flag, a->target);
 
 	sp_buf_printf(&a->suggestion, "%s=%s", sp_flag_name(a->flag), value);
 	sp_buf_printf(&a->sbatch, "#SBATCH %s=%s", sp_flag_name(a->flag),
@@ -346,9 +327,18 @@ unsure(const struct sp_hist *h)
 	return (long)h->cpu_unknown_timeouts + h->short_timeouts;
 }
 
+/* Refused: the rule needs SP_SIZE_MIN_RUNS runs of a kind, and had few. */
+static void
+too_few(struct sp_advice *a, const char *runs, long have)
+{
+	a->verdict = SP_V_REFUSE;
+	clause(&a->basis, "needs %d %s; there %s %ld", SP_SIZE_MIN_RUNS, runs,
+	       have == 1 ? "was" : "were", have);
+}
+
 /* What those timeouts are, and why their cause is unknown. */
 static void
-unsure_timeouts(const struct sp_hist *h, struct sp_buf *b, struct sp_buf *t)
+unsure_timeouts(const struct sp_hist *h, struct sp_buf *b, struct sp_words *ws)
 {
 	long unk = h->cpu_unknown_timeouts, shrt = h->short_timeouts;
 	long n = unk + shrt;
@@ -356,7 +346,7 @@ unsure_timeouts(const struct sp_hist *h, struct sp_buf *b, struct sp_buf *t)
 	if (n == 0)
 		return;
 	clause(b, "%ld %s timed out at up to %s", n, plural(n, "run", "runs"),
-	       t_hms(t, h->unsure_timeout_limit_s));
+	       sp_hms(ws, h->unsure_timeout_limit_s));
 	if (shrt == 0) {
 		sp_buf_printf(b, ", and CPU time (total_cpu_s) is not in %s "
 			      "record: whether %s computing or hung is unknown",
@@ -371,13 +361,13 @@ unsure_timeouts(const struct sp_hist *h, struct sp_buf *b, struct sp_buf *t)
 	sp_buf_printf(b, " using under %.0f CPU-seconds in under %s, so "
 		      "whether %s computing or hung is unknown",
 		      SP_NOOP_MAX_CPU_S,
-		      t_hms(t, SP_NOOP_MIN_ELAPSED_S),
+		      sp_hms(ws, SP_NOOP_MIN_ELAPSED_S),
 		      plural(n, "it was", "they were"));
 }
 
 static void
-advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
-	    struct sp_buf *t2)
+advise_time(const struct sp_hist *h, struct sp_advice *a,
+	    struct sp_words *ws)
 {
 	long hung = h->hung_timeouts, touts = h->timeouts;
 	double req = h->req[SP_FLAG_TIME];
@@ -399,7 +389,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		if (h->comp_timeouts > 0)
 			clause(&a->basis, "the other %ld did compute and were "
 			       "cut off at up to %s", (long)h->comp_timeouts,
-			       t_hms(t, h->comp_timeout_limit_s));
+			       sp_hms(ws, h->comp_timeout_limit_s));
 		clause(&a->caution, "fix the blocking call (a data read, a "
 		       "lock, a rendezvous, a prompt); sp-hang lists the runs");
 		return;
@@ -409,7 +399,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 	if (unsure(h) > 0 && vetoes(hung + unsure(h), touts, h->runs)) {
 		a->verdict = SP_V_REFUSE;
 		a->runs = touts;
-		unsure_timeouts(h, &a->basis, t);
+		unsure_timeouts(h, &a->basis, ws);
 		clause(&a->basis, "had they hung, as many hung timeouts would "
 		       "hold --time (a longer limit buys a longer hang)");
 		clause(&a->caution, "the runs' CPU time (sacct's TotalCPU), or "
@@ -417,10 +407,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		return;
 	}
 	if (h->ndone < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d completed runs; there %s "
-		       "%zu", SP_SIZE_MIN_RUNS,
-		       h->ndone == 1 ? "was" : "were", h->ndone);
+		too_few(a, "completed runs", (long)h->ndone);
 		computed_unknown(h, &a->basis);
 		if (h->ndone > 0) {
 			sp_fmt_duration(&a->observed, h->longest.a);
@@ -431,8 +418,8 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 			       "at up to %s: too short, by how much the record "
 			       "cannot say", (long)h->comp_timeouts,
 			       plural(h->comp_timeouts, "run", "runs"),
-			       t_hms(t, h->comp_timeout_limit_s));
-		unsure_timeouts(h, &a->caution, t);
+			       sp_hms(ws, h->comp_timeout_limit_s));
+		unsure_timeouts(h, &a->caution, ws);
 		return;
 	}
 	longest = h->longest.a;
@@ -440,12 +427,12 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		/* Had they computed, the figure would rest on them. */
 		a->verdict = SP_V_REFUSE;
 		clause(&a->basis, "longest of %zu completed runs took %s",
-		       h->ndone, t_dur(t, longest));
+		       h->ndone, sp_dur(ws, longest));
 		clause(&a->basis, "%ld more completed with no CPU time "
 		       "(total_cpu_s) in %s record, up to %s: whether %s "
 		       "computed decides the figure", (long)h->unk_done,
 		       plural(h->unk_done, "its", "their"),
-		       t_dur(t, h->unk_longest_s),
+		       sp_dur(ws, h->unk_longest_s),
 		       plural(h->unk_done, "it", "they"));
 		return;
 	}
@@ -462,30 +449,31 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 	sp_fmt_duration(&a->observed, longest);
 	a->observed_v = longest;
 	clause(&a->basis, "longest of %zu completed runs took %s",
-	       h->ndone, t_dur(t, longest));
+	       h->ndone, sp_dur(ws, longest));
 	if (fabs(longest - p95) > fmax(SP_TIME_P95_SHOW_S,
 				       SP_TIME_P95_SHOW_SHARE * longest))
-		sp_buf_printf(&a->basis, " (p95 %s)", t_dur(t, p95));
+		sp_buf_printf(&a->basis, " (p95 %s)", sp_dur(ws, p95));
 	if (s.value > s.fit)
 		clause(&a->basis, "%ld %s timed out while computing at %s, so "
 		       "at least %s", (long)h->comp_timeouts,
 		       plural(h->comp_timeouts, "run", "runs"),
-		       t_hms(t, h->comp_timeout_limit_s), t_hms(t2, s.floor));
+		       sp_hms(ws, h->comp_timeout_limit_s),
+		       sp_hms(ws, s.floor));
 	/* A timeout of unknown cause is no floor: it may have hung.  Nor
 	 * can the completed runs be trusted where its limit would have
 	 * raised their figure: it may have been cut off computing. */
 	if (unsure(h) > 0 &&
 	    sp_suggest_time(h->unsure_timeout_limit_s) > s.value) {
 		a->verdict = SP_V_REFUSE;
-		unsure_timeouts(h, &a->basis, t);
+		unsure_timeouts(h, &a->basis, ws);
 		clause(&a->basis, "so %s may be too short, and a longer "
-		       "limit may only buy a longer hang", t_hms(t, s.value));
+		       "limit may only buy a longer hang", sp_hms(ws, s.value));
 		clause(&a->caution, "the runs' CPU time (sacct's TotalCPU), or "
 		       "their logs, tell a hang from a run cut off computing");
 		return;
 	}
 	a->target = s.value;
-	a->verdict = judge_newest(h, a, t);
+	a->verdict = judge_newest(h, a, ws);
 	/* Inside the band, but the longest run nearly hit this very limit:
 	 * the next slower input is cut off, so a small raise is worth it. */
 	if (a->verdict == SP_V_KEEP && a->target > req &&
@@ -496,10 +484,10 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		       SP_SIZE_CHANGE * 100, SP_NEAR_LIMIT_SHARE * 100);
 	}
 	if (sp_verdict_actionable(a->verdict) || unasked(a))
-		suggest(a, t);
+		suggest(a, ws);
 	else if (a->target != a->requested)
 		clause(&a->basis, "%s would do, within %.0f%% of the request",
-		       t_hms(t, a->target), SP_SIZE_CHANGE * 100);
+		       sp_hms(ws, a->target), SP_SIZE_CHANGE * 100);
 	if (h->comp_timeouts > 0)
 		clause(&a->caution, "%ld %s timed out while computing: %s limit "
 		       "x %.2f is a floor, not a fit", (long)h->comp_timeouts,
@@ -513,7 +501,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		       h->comp_timeouts > 0 ? "that floor" :
 		       "the figure above");
 	if (unsure(h) > 0) {
-		unsure_timeouts(h, &a->caution, t);
+		unsure_timeouts(h, &a->caution, ws);
 		clause(&a->caution, "no floor is taken from %s",
 		       plural(unsure(h), "it", "them"));
 	}
@@ -524,7 +512,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 		const struct sp_ref *w = sp_topk_best(near);
 
 		clause(&a->caution, "job %s finished %s inside its %s limit",
-		       w->jobid, t_dur(t, w->b - w->a), t_hms(t2, w->b));
+		       w->jobid, sp_dur(ws, w->b - w->a), sp_hms(ws, w->b));
 		if (near->seen > 1)
 			sp_buf_printf(&a->caution, " (%ld runs finished within "
 				      "%.0f%% of their limit)", near->seen,
@@ -534,7 +522,7 @@ advise_time(const struct sp_hist *h, struct sp_advice *a, struct sp_buf *t,
 
 static void
 thin_caution(const struct sp_hist *h, const struct sp_size_site *site,
-	     struct sp_advice *a, struct sp_buf *t)
+	     struct sp_advice *a, struct sp_words *ws)
 {
 	double f = site->gather_freq_s, s = h->shortest_trusted_s;
 	double samples = sp_samples(s, f);
@@ -546,7 +534,7 @@ thin_caution(const struct sp_hist *h, const struct sp_size_site *site,
 			       "(JobAcctGatherFrequency=%gs), so its peak may "
 			       "be low%s", samples,
 			       plural(samples, "sample", "samples"),
-			       t_dur(t, s), f, a->verdict == SP_V_LOWER ?
+			       sp_dur(ws, s), f, a->verdict == SP_V_LOWER ?
 			       ": lower with care" : "");
 	} else if (a->verdict == SP_V_LOWER) {
 		clause(&a->caution, "the sampling interval is unknown here, so "
@@ -556,7 +544,7 @@ thin_caution(const struct sp_hist *h, const struct sp_size_site *site,
 
 static void
 mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
-	    struct sp_buf *t)
+	    struct sp_words *ws)
 {
 	double ceiling = site->ceiling_mem_b;
 
@@ -569,12 +557,12 @@ mem_ceiling(const struct sp_size_site *site, struct sp_advice *a,
 		a->verdict = SP_V_CAPPED;
 		clause(&a->basis, "at this partition's ceiling of %s per node: "
 		       "a larger request needs a partition with larger nodes",
-		       t_bytes(t, ceiling));
+		       sp_bytes(ws, ceiling));
 	} else {
 		if (sp_known(a->requested))
 			a->verdict = SP_V_RAISE;
 		clause(&a->caution, "the partition's largest node has %s: "
-		       "capped there", t_bytes(t, ceiling));
+		       "capped there", sp_bytes(ws, ceiling));
 	}
 	a->target = floor(ceiling / SP_GIB) * SP_GIB;
 }
@@ -614,13 +602,12 @@ mem_unknown_matters(const struct sp_hist *h, double target)
  */
 static void
 mem_hold(const struct sp_hist *h, const struct sp_size_site *site,
-	 struct sp_advice *a, struct sp_buf *t)
+	 struct sp_advice *a, struct sp_words *ws)
 {
 	const char *done;
 	double good;
 	long k = sp_hist_known_good(h, &good, &done);
 	const struct sp_oomsub *e;
-	struct sp_buf *t2 = &a->scratch[1];
 	int peaks;
 
 	a->verdict = SP_V_HOLD;
@@ -636,16 +623,16 @@ mem_hold(const struct sp_hist *h, const struct sp_size_site *site,
 	if (e->limit_b > good)
 		clause(&a->basis, "job %s completed at %s after a run was "
 		       "killed for memory at %s (job %s)", done,
-		       t_mem(t, good), t_mem(t2, e->limit_b), e->jobid);
+		       t_mem(ws, good), t_mem(ws, e->limit_b), e->jobid);
 	else
 		clause(&a->basis, "job %s completed at %s, a size already "
-		       "killed for memory (job %s)", done, t_mem(t, good),
+		       "killed for memory (job %s)", done, t_mem(ws, good),
 		       e->jobid);
 	sp_buf_printf(&a->basis, ": memory is not the deciding variable, so "
-		      "no increment beyond %s", t_mem(t, good));
+		      "no increment beyond %s", t_mem(ws, good));
 	if (peaks)
 		clause(&a->basis, "the largest peak within its limit, %s (job "
-		       "%s), x %.2f %s", t_bytes(t, h->peak.a), h->peak.jobid,
+		       "%s), x %.2f %s", sp_bytes(ws, h->peak.a), h->peak.jobid,
 		       SP_MEM_MARGIN, a->target > good ? "is larger still: "
 		       "held there" : "fits in it");
 	if (sp_known(a->requested) && a->requested < a->target) {
@@ -653,19 +640,36 @@ mem_hold(const struct sp_hist *h, const struct sp_size_site *site,
 		clause(&a->basis, "%s is below that and dies as the killed "
 		       "runs did: raised to the hold's %s",
 		       sp_buf_str(&a->requested_txt),
-		       t_request(t, a->flag, a->target));
-		suggest(a, t);
+		       t_request(ws, a->flag, a->target));
+		suggest(a, ws);
 	} else if (!sp_known(a->requested)) {
-		suggest(a, t);
+		suggest(a, ws);
 	}
 	clause(&a->caution, "find what else changed between the runs "
 	       "(workers, batch size, input shard)");
 	mem_caveat(&a->caution, site->gather);
 }
 
+/* Refused for too few runs of the kind the --mem rule reads. */
+static void
+mem_too_few(const struct sp_hist *h, const struct sp_size_site *site,
+	    struct sp_advice *a, const char *runs, long have)
+{
+	too_few(a, runs, have);
+	if (h->mem_untrusted > 0)
+		clause(&a->basis, "%ld more read above %s limit",
+		       (long)h->mem_untrusted,
+		       plural(h->mem_untrusted, "its", "their"));
+	if (h->mem_nolimit > 0)
+		clause(&a->basis, "%ld more with no known limit",
+		       (long)h->mem_nolimit);
+	computed_unknown(h, &a->basis);
+	mem_caveat(&a->caution, site->gather);
+}
+
 static void
 advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
-	   struct sp_advice *a, struct sp_buf *t)
+	   struct sp_advice *a, struct sp_words *ws)
 {
 	struct sp_suggestion s;
 	const char *done;
@@ -678,7 +682,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 	if (h->kills > 0)
 		sp_buf_printf(&a->observed, "%ld %s at up to %s",
 			      (long)h->kills, plural(h->kills, "kill", "kills"),
-			      t_mem(t, h->kill_limit_b));
+			      t_mem(ws, h->kill_limit_b));
 	else if (h->mem_trusted > 0)
 		sp_fmt_bytes(&a->observed, h->peak.a);
 
@@ -700,27 +704,15 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 			       "killed before (job %s); unless they are tasks "
 			       "of one array, memory is not the deciding "
 			       "variable, and the input has no array_job to "
-			       "tell", done, t_mem(t, e->limit_b), e->jobid);
+			       "tell", done, t_mem(ws, e->limit_b), e->jobid);
 			return;
 		}
-		mem_hold(h, site, a, t);
+		mem_hold(h, site, a, ws);
 		return;
 	}
 	if (h->mem_runs < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d runs with a peak or a kill "
-		       "at a known limit; there %s %ld", SP_SIZE_MIN_RUNS,
-		       h->mem_runs == 1 ? "was" : "were",
-		       (long)h->mem_runs);
-		if (h->mem_untrusted > 0)
-			clause(&a->basis, "%ld more read above %s limit",
-			       (long)h->mem_untrusted,
-			       plural(h->mem_untrusted, "its", "their"));
-		if (h->mem_nolimit > 0)
-			clause(&a->basis, "%ld more with no known limit",
-			       (long)h->mem_nolimit);
-		computed_unknown(h, &a->basis);
-		mem_caveat(&a->caution, site->gather);
+		mem_too_few(h, site, a, "runs with a peak or a kill at a "
+			    "known limit", (long)h->mem_runs);
 		return;
 	}
 	sp_suggest(h, SP_FLAG_MEM, &s);
@@ -729,16 +721,16 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		clause(&a->basis, "%ld %s killed for memory at up to %s; "
 		       "that x %.2f is a floor", (long)h->kills,
 		       plural(h->kills, "run was", "runs were"),
-		       t_mem(t, h->kill_limit_b), SP_MEM_MARGIN);
+		       t_mem(ws, h->kill_limit_b), SP_MEM_MARGIN);
 		if (s.value > s.floor)
 			clause(&a->basis, "the runs that were not killed peaked "
 			       "higher still, at %s (job %s)",
-			       t_bytes(t, h->peak.a), h->peak.jobid);
+			       sp_bytes(ws, h->peak.a), h->peak.jobid);
 		if (contra >= 0)
 			clause(&a->caution, "job %s later completed at %s, a "
 			       "size that was killed: the need varies between "
 			       "runs%s", done,
-			       t_mem(t,
+			       t_mem(ws,
 			       sp_hist_more(h)->oomsubs[contra].limit_b),
 			       site->missing & 1u << SP_COL_ARRAY ? " (or they "
 			       "are tasks of one array: the input has no "
@@ -754,27 +746,15 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		mem_caveat(&a->caution, site->gather);
 		return;
 	} else if (h->mem_trusted < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d runs with a peak within "
-		       "their limit; there %s %ld", SP_SIZE_MIN_RUNS,
-		       h->mem_trusted == 1 ? "was" : "were",
-		       (long)h->mem_trusted);
-		if (h->mem_untrusted > 0)
-			clause(&a->basis, "%ld more read above %s limit",
-			       (long)h->mem_untrusted,
-			       plural(h->mem_untrusted, "its", "their"));
-		if (h->mem_nolimit > 0)
-			clause(&a->basis, "%ld more with no known limit",
-			       (long)h->mem_nolimit);
-		computed_unknown(h, &a->basis);
-		mem_caveat(&a->caution, site->gather);
+		mem_too_few(h, site, a, "runs with a peak within their limit",
+			    (long)h->mem_trusted);
 		return;
 	} else {
 		a->runs = h->mem_trusted;
 		a->target = s.value;
 		clause(&a->basis, "largest peak of %ld runs within their "
 		       "limit: %s (job %s), x %.2f",
-		       (long)h->mem_trusted, t_bytes(t, h->peak.a),
+		       (long)h->mem_trusted, sp_bytes(ws, h->peak.a),
 		       h->peak.jobid, s.margin);
 	}
 	if (mem_unknown_matters(h, a->target)) {
@@ -787,13 +767,13 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		       h->unk_untrusted), plural(h->unk_trusted +
 		       h->unk_untrusted, "run has", "runs have"),
 		       plural(h->unk_trusted + h->unk_untrusted, "its",
-		       "their"), t_bytes(t, h->unk_peak_b),
+		       "their"), sp_bytes(ws, h->unk_peak_b),
 		       plural(h->unk_trusted + h->unk_untrusted, "it",
 		       "they"));
 		mem_caveat(&a->caution, site->gather);
 		return;
 	}
-	a->verdict = judge_newest(h, a, t);
+	a->verdict = judge_newest(h, a, ws);
 	if (a->verdict == SP_V_LOWER && h->kills > 0 &&
 	    h->mem_lived < SP_SIZE_MIN_RUNS &&
 	    h->states[SP_ST_COMPLETED] >= SP_SIZE_MIN_RUNS) {
@@ -803,7 +783,7 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		clause(&a->basis, "that floor, %s, is under the request, "
 		       "and %ld completed runs have no peak (max_rss_b) in "
 		       "the record to say whether less would do",
-		       t_mem(t, a->target),
+		       t_mem(ws, a->target),
 		       (long)h->states[SP_ST_COMPLETED]);
 		a->target = a->observed_v = NAN;
 		sp_buf_clear(&a->observed);
@@ -817,22 +797,22 @@ advise_mem(const struct sp_hist *h, const struct sp_size_site *site,
 		a->verdict = SP_V_KEEP;
 		clause(&a->basis, "that floor, %s, is under the request, "
 		       "and too few runs that lived have a peak (max_rss_b) "
-		       "to say less would do", t_mem(t, a->target));
+		       "to say less would do", t_mem(ws, a->target));
 		a->target = NAN;
 	}
-	mem_ceiling(site, a, t);
+	mem_ceiling(site, a, ws);
 	if (sp_verdict_actionable(a->verdict) || unasked(a))
-		suggest(a, t);
+		suggest(a, ws);
 	else if (a->verdict == SP_V_KEEP && sp_known(a->target) &&
 		 a->target != a->requested)
 		clause(&a->basis, "%s would do, within %.0f%% of the request",
-		       t_mem(t, a->target), SP_SIZE_CHANGE * 100);
+		       t_mem(ws, a->target), SP_SIZE_CHANGE * 100);
 	if (h->mem_untrusted > 0)
 		clause(&a->caution, "%ld %s left out: MaxRSS above the limit "
 		       "without a kill", (long)h->mem_untrusted,
 		       plural(h->mem_untrusted, "run", "runs"));
 	computed_unknown(h, &a->caution);
-	thin_caution(h, site, a, t);
+	thin_caution(h, site, a, ws);
 	if (h->multinode > 0)
 		clause(&a->caution, "per node: %ld %s used several nodes, so "
 		       "the allocation's total is larger", (long)h->multinode,
@@ -851,7 +831,7 @@ cpu_caveat(struct sp_buf *b, enum sp_gather g)
 
 static void
 advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
-	    struct sp_advice *a, struct sp_buf *t)
+	    struct sp_advice *a, struct sp_words *ws)
 {
 	double req = h->req[SP_FLAG_CPUS];
 	double busy, ceiling = site->ceiling_cores;
@@ -861,24 +841,20 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 
 	a->runs = h->cpu_runs;
 	if (h->cpu_runs < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d runs with a CPU reading; "
-		       "there %s %ld", SP_SIZE_MIN_RUNS,
-		       h->cpu_runs == 1 ? "was" : "were",
-		       (long)h->cpu_runs);
+		too_few(a, "runs with a CPU reading", (long)h->cpu_runs);
 		return;
 	}
 	busy = h->busiest.a;
 	a->observed_v = busy;
 	a->target = sp_suggest(h, SP_FLAG_CPUS, &s);
-	bt = t_busy(t, busy);
+	bt = sp_form(ws, fmt_busy, busy);
 	sp_buf_printf(&a->observed, "%s %s busy per task at peak across %ld "
 		      "runs", bt, strcmp(bt, "1.0") ? "cores" : "core",
 		      (long)h->cpu_runs);
 	clause(&a->basis, "the busiest run (job %s) kept %s of its %g "
 	       "%s per task busy", h->busiest.jobid, bt, h->busiest.b,
 	       plural(h->busiest.b, "core", "cores"));
-	a->verdict = judge_newest(h, a, t);
+	a->verdict = judge_newest(h, a, ws);
 	if (busy >= SP_CPU_RAISE_MIN_BUSY && sp_positive(ceiling) &&
 	    a->target > ceiling) {
 		/* It wants more than the partition's nodes have. */
@@ -903,7 +879,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 		       SP_CPU_RAISE_MIN_BUSY);
 	}
 	if (sp_verdict_actionable(a->verdict) || unasked(a)) {
-		suggest(a, t);
+		suggest(a, ws);
 	} else if (a->verdict == SP_V_KEEP && a->target != req && !inverted) {
 		clause(&a->basis, "%g would do, within %.0f%% of the request",
 		       a->target, SP_SIZE_CHANGE * 100);
@@ -921,7 +897,7 @@ advise_cpus(const struct sp_hist *h, const struct sp_size_site *site,
 
 static void
 advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
-	    struct sp_advice *a, struct sp_buf *t)
+	    struct sp_advice *a, struct sp_words *ws)
 {
 	double req = h->req[SP_FLAG_GPUS];
 	double busy, held;
@@ -930,11 +906,8 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 
 	a->runs = h->gpu_runs;
 	if (h->gpu_runs < SP_SIZE_MIN_RUNS) {
-		a->verdict = SP_V_REFUSE;
-		clause(&a->basis, "needs %d runs that held GPUs and "
-		       "computed; there %s %ld", SP_SIZE_MIN_RUNS,
-		       h->gpu_runs == 1 ? "was" : "were",
-		       (long)h->gpu_runs);
+		too_few(a, "runs that held GPUs and computed",
+			(long)h->gpu_runs);
 		computed_unknown(h, &a->basis);
 		return;
 	}
@@ -964,19 +937,19 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 		       "computed decides the figure", (long)h->unk_gpu,
 		       plural(h->unk_gpu, "run held", "runs held"),
 		       plural(h->unk_gpu, "its", "their"),
-		       t_busy(t, h->unk_gpu_busy),
+		       sp_form(ws, fmt_busy, h->unk_gpu_busy),
 		       plural(h->unk_gpu, "it", "they"));
 		return;
 	}
 	a->target = sp_suggest(h, SP_FLAG_GPUS, &s);
-	bt = t_busy(t, busy);
+	bt = sp_form(ws, fmt_busy, busy);
 	sp_buf_printf(&a->observed, "%s %s busy at peak across %ld runs", bt,
 		      strcmp(bt, "1.0") ? "GPUs" : "GPU",
 		      (long)h->gpu_util_runs);
 	clause(&a->basis, "the busiest run (job %s) kept %s of its %g "
 	       "%s busy", h->gpu_busiest.jobid, bt, held,
 	       plural(held, "GPU", "GPUs"));
-	a->verdict = judge_newest(h, a, t);
+	a->verdict = judge_newest(h, a, ws);
 	if (a->verdict == SP_V_RAISE) {
 		a->verdict = SP_V_KEEP;
 		clause(&a->basis, "a busy GPU is no evidence that another would "
@@ -984,7 +957,7 @@ advise_gpus(const struct sp_hist *h, const struct sp_size_site *site,
 		       "record never raises --gpus");
 	}
 	if (a->verdict == SP_V_LOWER || unasked(a)) {
-		suggest(a, t);
+		suggest(a, ws);
 		if (a->verdict == SP_V_LOWER)
 			clause(&a->caution, "utilization is averaged over the "
 			       "run and its GPUs: if each rank drives one GPU, "
@@ -1025,10 +998,11 @@ sp_advice_indistinct(const struct sp_hist *h, struct sp_buf *why)
 
 static int
 refuse_missing(const struct sp_hist *h, const struct sp_size_site *site,
-	       struct sp_advice *a, struct sp_buf *t)
+	       struct sp_advice *a, struct sp_words *ws)
 {
 	unsigned m = site->missing & flag_needs(a->flag);
 	int n = 0, k = 0;
+	struct sp_buf *t;
 
 	if (a->flag == SP_FLAG_GPUS && h->gpu < 0 &&
 	    !(m & 1u << SP_COL_GPUS)) {
@@ -1059,7 +1033,7 @@ refuse_missing(const struct sp_hist *h, const struct sp_size_site *site,
 		n = k = 0;
 		for (int i = 0; i < SP_COL_N; i++)
 			n += (these >> i) & 1;
-		sp_buf_clear(t);
+		t = sp_words_buf(ws);
 		for (int i = 0; i < SP_COL_N; i++) {
 			if (!(these >> i & 1))
 				continue;
@@ -1102,7 +1076,7 @@ int
 sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 	       enum sp_flag flag, struct sp_advice *a)
 {
-	struct sp_buf *t = &a->scratch[0], *t2 = &a->scratch[1];
+	struct sp_words *ws = &a->words;
 
 	sp_advice_reset(a, flag);
 	if ((unsigned)flag >= SP_FLAG_N || (flag == SP_FLAG_GPUS && !h->gpu))
@@ -1112,20 +1086,20 @@ sp_size_advise(const struct sp_hist *h, const struct sp_size_site *site,
 	if (sp_known(a->requested))
 		sp_suggest_spell(&a->requested_txt, flag, a->requested);
 	if (sp_advice_indistinct(h, &a->basis) ||
-	    refuse_missing(h, site, a, t))
+	    refuse_missing(h, site, a, ws))
 		return 0;
 	switch (flag) {
 	case SP_FLAG_TIME:
-		advise_time(h, a, t, t2);
+		advise_time(h, a, ws);
 		break;
 	case SP_FLAG_MEM:
-		advise_mem(h, site, a, t);
+		advise_mem(h, site, a, ws);
 		break;
 	case SP_FLAG_CPUS:
-		advise_cpus(h, site, a, t);
+		advise_cpus(h, site, a, ws);
 		break;
 	case SP_FLAG_GPUS:
-		advise_gpus(h, site, a, t);
+		advise_gpus(h, site, a, ws);
 		break;
 	default:
 		break;

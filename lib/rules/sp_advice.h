@@ -15,6 +15,7 @@
 #include "sp_job.h"
 #include "sp_site.h"
 #include "sp_suggest.h"
+#include "sp_units.h"
 #include "sp_util.h"
 
 /*
@@ -93,7 +94,7 @@ struct sp_advice {
 	double observed_v;
 	struct sp_buf requested_txt, suggestion, sbatch;
 	struct sp_buf observed, basis, caution;
-	struct sp_buf scratch[2];	/* the advice's own, reused */
+	struct sp_words words;		/* the advice's own, reused */
 	/* Set by a caller that reads the verdict and the figures only
 	 * (sp-backtest asks once a run): what only the words need, and
 	 * costs more than the figure (the p95 of every completed run), is

@@ -609,18 +609,14 @@ escaped(struct attr_json *j)
 static void
 unicode_unit(struct attr_json *j, struct attr_scan *s, unsigned u)
 {
+	char c[4];
+	size_t n;
+
 	if (u >= 0xd800 && u <= 0xdfff)
 		u = 0xfffd;
-	if (u < 0x80) {
-		string_byte(j, s, (char)u);
-	} else if (u < 0x800) {
-		string_byte(j, s, (char)(0xc0 | (u >> 6)));
-		string_byte(j, s, (char)(0x80 | (u & 0x3f)));
-	} else {
-		string_byte(j, s, (char)(0xe0 | (u >> 12)));
-		string_byte(j, s, (char)(0x80 | ((u >> 6) & 0x3f)));
-		string_byte(j, s, (char)(0x80 | (u & 0x3f)));
-	}
+	n = sp_utf8_put(c, u);
+	for (size_t i = 0; i < n; i++)
+		string_byte(j, s, c[i]);
 }
 
 static enum key
@@ -729,20 +725,6 @@ is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-static int
-is_hex(char c, unsigned *v)
-{
-	if (c >= '0' && c <= '9')
-		*v = (unsigned)(c - '0');
-	else if (c >= 'a' && c <= 'f')
-		*v = (unsigned)(c - 'a' + 10);
-	else if (c >= 'A' && c <= 'F')
-		*v = (unsigned)(c - 'A' + 10);
-	else
-		return 0;
-	return 1;
-}
-
 static char
 unescape(char c)
 {
@@ -764,7 +746,7 @@ attr_json_feed(struct attr_json *j, struct attr_scan *s, const char *p,
 
 	while (i < n) {
 		char c = p[i];
-		unsigned v;
+		int hex;
 
 		switch (j->st) {
 		case L_STRING:
@@ -785,11 +767,12 @@ attr_json_feed(struct attr_json *j, struct attr_scan *s, const char *p,
 			continue;
 		case L_UESC:
 			i++;
-			if (!is_hex(c, &v)) {
+			hex = sp_hex_digit(c);
+			if (hex < 0) {
 				j->st = L_BAD;
 				continue;
 			}
-			j->uval = j->uval * 16 + v;
+			j->uval = j->uval * 16 + (unsigned)hex;
 			if (++j->ucount == 4) {
 				j->st = L_STRING;
 				if (j->slow)

@@ -27,6 +27,16 @@ first_order(const struct model *m)
 	return rows;
 }
 
+/* The table's header written, and its rows in the first screen's order. */
+static struct sp_rollup_wl *
+table_open(struct sp_writer *w, enum sp_format fmt, const char *const *cols,
+	   const struct model *m)
+{
+	sp_writer_init(w, stdout, fmt);
+	sp_writer_columns(w, cols);
+	sp_writer_header(w);
+	return first_order(m);
+}
 
 /* A row's first three fields: the workload as the dashboard names it,
  * its user and partition (label is scratch). */
@@ -52,17 +62,14 @@ next_run(struct model *m, const struct opts *o)
 	struct browse B;
 	struct sp_buf label = { 0 }, next = { 0 };
 	struct sp_writer w;
-	struct sp_rollup_wl *rows = first_order(m);
+	struct sp_rollup_wl *rows;
 
 	/* The workload screen's own text, never painted: a record. */
 	memset(&B, 0, sizeof B);
 	B.m = m;
 	B.o = o;
 	sp_term_setup(&B.term, 1, 0, 1, o->term.ascii);
-	sp_writer_init(&w, stdout, SP_FMT_TSV);
-	for (const char *const *c = cols; *c; c++)
-		sp_writer_column(&w, *c);
-	sp_writer_header(&w);
+	rows = table_open(&w, SP_FMT_TSV, cols, m);
 	for (size_t i = 0; i < m->ru.n; i++) {
 		const struct sp_rollup_wl *x = &rows[i];
 
@@ -100,11 +107,7 @@ plain_run(struct model *m, const struct opts *o)
 		printf("%s\n", sp_buf_str(&label));
 	}
 	putchar('\n');
-	rows = first_order(m);
-	sp_writer_init(&w, stdout, SP_FMT_PLAIN);
-	for (const char *const *c = cols; *c; c++)
-		sp_writer_column(&w, *c);
-	sp_writer_header(&w);
+	rows = table_open(&w, SP_FMT_PLAIN, cols, m);
 	for (size_t i = 0; i < m->ru.n; i++) {
 		const struct sp_rollup_wl *x = &rows[i];
 

@@ -12,18 +12,18 @@
 
 struct row {
 	double req_b, target_b, peak_b;
-	char *label, *user, *verdict;
+	const char *label, *user, *verdict;
 };
 
 struct advice {
 	struct row *v;
 	size_t n, cap;
 	double more, refused, users;
-	char *user;
+	const char *user;
 };
 
 static void
-read_advice(struct sp_reader *r, struct advice *a)
+read_advice(struct sp_reader *r, struct advice *a, struct svg *g)
 {
 	int cflag = sp_reader_need(r, "flag", "sp-size");
 	int cverdict = sp_reader_need(r, "verdict", "sp-size");
@@ -41,7 +41,7 @@ read_advice(struct sp_reader *r, struct advice *a)
 		if (!sp_slice_eq(r->f[cflag], "--mem"))
 			continue;
 		if (!a->user) {
-			a->user = field_dup(r->f[cuser], 0);
+			a->user = plot_keep(g, r->f[cuser], 0);
 			a->users = 1;
 		} else if (!sp_slice_eq(r->f[cuser], a->user)) {
 			a->users = 2;
@@ -56,14 +56,14 @@ read_advice(struct sp_reader *r, struct advice *a)
 			a->more++;
 			continue;
 		}
-		a->v = sp_xgrow(a->v, &a->cap, a->n + 1, sizeof *a->v);
+		a->v = plot_grow(g, a->v, &a->cap, a->n + 1, sizeof *a->v);
 		w = &a->v[a->n++];
 		w->req_b = plot_num(r, creq, &v) == 1 && v > 0 ? v : NAN;
 		w->target_b = plot_num(r, ctarget, &v) == 1 && v > 0 ? v : NAN;
 		w->peak_b = plot_num(r, cpeak, &v) == 1 && v > 0 ? v : NAN;
-		w->label = field_dup(r->f[cwl], PLOT_LABEL_MAX - 6);
-		w->user = field_dup(r->f[cuser], 8);
-		w->verdict = field_dup(r->f[cverdict], 8);
+		w->label = plot_keep(g, r->f[cwl], PLOT_LABEL_MAX - 6);
+		w->user = plot_keep(g, r->f[cuser], 8);
+		w->verdict = plot_keep(g, r->f[cverdict], 8);
 	}
 }
 
@@ -183,31 +183,18 @@ draw(struct svg *g, const struct advice *a)
 	sp_buf_free(&b);
 }
 
-static void
-free_advice(struct advice *a)
-{
-	for (size_t i = 0; i < a->n; i++) {
-		free(a->v[i].label);
-		free(a->v[i].user);
-		free(a->v[i].verdict);
-	}
-	free(a->v);
-	free(a->user);
-}
-
 PLOT_KIND(advice)
 {
 	struct advice a;
 
 	(void)o;
-	read_advice(r, &a);
+	read_advice(r, &a, g);
 	if (a.n == 0) {
 		if (a.refused > 0)
 			sp_buf_printf(why, "every --mem verdict (%.0f) was a "
 				      "refusal (too few usable runs)", a.refused);
 		else
 			sp_buf_adds(why, "no --mem advice in the records");
-		free_advice(&a);
 		return 0;
 	}
 	draw(g, &a);
@@ -225,6 +212,5 @@ PLOT_KIND(advice)
 		{ a.more, "more verdict", "more verdicts" },
 		{ a.refused, "refusal", "refusals" },
 		{ 0, NULL, NULL } });
-	free_advice(&a);
 	return 1;
 }

@@ -20,7 +20,7 @@ struct task {
 };
 
 struct probe {
-	char *id;
+	const char *id;
 	double peak_b;		/* NaN: not in the records, or no peak */
 	size_t at;		/* tasks at or below its peak */
 };
@@ -30,10 +30,10 @@ struct array {
 	size_t n, cap;
 	double untold;		/* tasks whose memory tells nothing */
 	struct probe *probes;
-	size_t nprobes;
-	char *master;		/* the array the finding names */
+	size_t nprobes, probecap;
+	const char *master;	/* the array the finding names */
 	double master_limit_b;
-	char *key, *label;
+	const char *key, *label;
 };
 
 static int
@@ -60,7 +60,7 @@ by_peak(const void *a, const void *b)
 /* Probes from --probes, or the finding's ids after the array's own. */
 static void
 add_probes(struct array *a, const char *list, const char *sep,
-	   int skip_first)
+	   int skip_first, struct svg *g)
 {
 	char *copy = sp_xstrdup(list), *save = NULL;
 	int first = 1;
@@ -68,14 +68,14 @@ add_probes(struct array *a, const char *list, const char *sep,
 	for (char *id = strtok_r(copy, sep, &save); id;
 	     id = strtok_r(NULL, sep, &save)) {
 		if (first && skip_first) {
-			a->master = sp_xstrdup(id);
+			a->master = plot_keep_str(g, id, strlen(id));
 			first = 0;
 			continue;
 		}
 		first = 0;
-		a->probes = sp_xrealloc(a->probes, (a->nprobes + 1) *
-					sizeof *a->probes);
-		a->probes[a->nprobes].id = sp_xstrdup(id);
+		a->probes = plot_grow(g, a->probes, &a->probecap,
+				      a->nprobes + 1, sizeof *a->probes);
+		a->probes[a->nprobes].id = plot_keep_str(g, id, strlen(id));
 		a->probes[a->nprobes].peak_b = NAN;
 		a->probes[a->nprobes].at = 0;
 		a->nprobes++;
@@ -86,25 +86,24 @@ add_probes(struct array *a, const char *list, const char *sep,
 /* The workload and the probes asked for; 0 when a finding was asked for
  * and there is none. */
 static int
-choose(struct array *a, const struct plot_opts *o)
+choose(struct array *a, const struct plot_opts *o, struct svg *g)
 {
 	struct plot_finding f;
 
 	if (o->findings) {
 		if (!plot_find_finding(o->findings, "array-probes", &f))
 			return 0;
-		a->key = f.key;
-		f.key = NULL;
+		a->key = plot_keep_str(g, f.key, strlen(f.key));
 		if (!o->probes)
 			/* A finding's ids are space-separated: one may
 			 * hold a comma (4103947_[1,5]). */
-			add_probes(a, f.jobids, " ", 1);
+			add_probes(a, f.jobids, " ", 1, g);
 		plot_finding_free(&f);
 	} else if (o->workload) {
-		a->key = sp_xstrdup(o->workload);
+		a->key = plot_keep_str(g, o->workload, strlen(o->workload));
 	}
 	if (o->probes)
-		add_probes(a, o->probes, ",", 0);
+		add_probes(a, o->probes, ",", 0, g);
 	return 1;
 }
 
@@ -118,7 +117,7 @@ note_probe(struct array *a, const struct sp_job *j)
 }
 
 static void
-add_task(struct array *a, const struct sp_job *j)
+add_task(struct array *a, const struct sp_job *j, struct svg *g)
 {
 	struct sp_run run;
 	double need;
@@ -132,16 +131,15 @@ add_task(struct array *a, const struct sp_job *j)
 		a->untold++;
 		return;
 	}
-	a->v = sp_xgrow(a->v, &a->cap, a->n + 1, sizeof *a->v);
+	a->v = plot_grow(g, a->v, &a->cap, a->n + 1, sizeof *a->v);
 	a->v[a->n].need_b = need;
 	a->v[a->n].killed = run.st == SP_ST_OUT_OF_MEMORY;
 	a->n++;
 }
 
 static void
-read_array(struct sp_reader *r, struct array *a)
+read_array(struct sp_reader *r, struct array *a, struct svg *g)
 {
-	struct sp_jobcols c;
 	struct sp_job j;
 	struct plot_sel sel;
 	int clabel = sp_reader_col(r, "workload");
@@ -150,24 +148,19 @@ read_array(struct sp_reader *r, struct array *a)
 	sp_reader_need(r, "max_rss_b", "sp-fetch");
 	sp_reader_need(r, "mem_limit_node_b", "sp-fetch");
 	plot_sel_open(&sel, r, a->key);
-	sp_jobcols_resolve(&c, r);
 	a->master_limit_b = NAN;
-	while (sp_next_or_die(r)) {
-		if (!plot_sel_keep(&sel, r))
-			continue;
-		sp_job_parse(&j, &c, r);
+	while (plot_sel_next(&sel, r, &j, g)) {
 		if (!sp_job_usable(&j))
 			continue;
 		note_probe(a, &j);
 		if (j.array_job.n == 0)
 			continue;
 		if (!a->label && clabel >= 0)
-			a->label = field_dup(r->f[clabel], PLOT_LABEL_MAX);
-		add_task(a, &j);
+			a->label = plot_keep(g, r->f[clabel], PLOT_LABEL_MAX);
+		add_task(a, &j, g);
 	}
-	if (!a->key && sel.key)
-		a->key = sp_xstrdup(sel.key);
-	plot_sel_free(&sel);
+	if (!a->key)
+		a->key = sel.key;
 	sp_sort(a->v, a->n, sizeof *a->v, by_need);
 	for (size_t i = 0; i < a->nprobes; i++)
 		for (size_t k = 0; k < a->n; k++)
@@ -252,18 +245,6 @@ draw(struct svg *g, const struct array *a)
 }
 
 static void
-free_array(struct array *a)
-{
-	for (size_t i = 0; i < a->nprobes; i++)
-		free(a->probes[i].id);
-	free(a->probes);
-	free(a->v);
-	free(a->master);
-	free(a->key);
-	free(a->label);
-}
-
-static void
 say_probes(struct sp_buf *caption, const struct array *a)
 {
 	size_t top = 0, missing = 0;
@@ -295,17 +276,15 @@ PLOT_KIND(array)
 	size_t killed = 0;
 
 	memset(&a, 0, sizeof a);
-	if (!choose(&a, o)) {
+	if (!choose(&a, o, g)) {
 		sp_buf_adds(why, "no array-probes finding among sp-size's "
 			    "findings");
-		free_array(&a);
 		return 0;
 	}
-	read_array(r, &a);
+	read_array(r, &a, g);
 	if (a.n == 0) {
 		sp_buf_adds(why, "no array task with a trustworthy peak or a "
 			    "kill in the records");
-		free_array(&a);
 		return 0;
 	}
 	for (size_t i = 0; i < a.n; i++)
@@ -326,6 +305,5 @@ PLOT_KIND(array)
 		  "trustworthy peak (none recorded, or above the limit "
 		  "without a kill)" },
 		{ 0, NULL, NULL } });
-	free_array(&a);
 	return 1;
 }

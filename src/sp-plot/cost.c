@@ -22,7 +22,7 @@ static const enum pattern pats[NWAYS] = { PAT_SOLID, PAT_SOLID, PAT_SOLID,
 	PAT_HATCH };
 
 struct resource {
-	char *name, *unit;
+	const char *name, *unit;
 	double v[NWAYS], runs;
 };
 
@@ -33,7 +33,7 @@ struct cost {
 };
 
 static void
-read_cost(struct sp_reader *r, struct cost *c)
+read_cost(struct sp_reader *r, struct cost *c, struct svg *g)
 {
 	int cres = sp_reader_need(r, "resource", "sp-size --cost");
 	int cunit = sp_reader_need(r, "unit", "sp-size --cost");
@@ -62,8 +62,8 @@ read_cost(struct sp_reader *r, struct cost *c)
 			c->unknown++;
 			continue;
 		}
-		x->name = field_dup(r->f[cres], 12);
-		x->unit = field_dup(r->f[cunit], 16);
+		x->name = plot_keep(g, r->f[cres], 12);
+		x->unit = plot_keep(g, r->f[cunit], 16);
 		c->n++;
 	}
 }
@@ -133,23 +133,13 @@ draw(struct svg *g, const struct cost *c)
 	sp_buf_free(&b);
 }
 
-static void
-free_cost(struct cost *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->r[i].name);
-		free(c->r[i].unit);
-	}
-}
-
 PLOT_KIND(cost)
 {
 	struct cost c;
 
 	(void)o;
-	read_cost(r, &c);
+	read_cost(r, &c, g);
 	if (c.n == 0) {
-		free_cost(&c);
 		sp_buf_adds(why, "no resource with a request to re-cost (no "
 			    "workload has a verdict)");
 		return 0;
@@ -171,6 +161,5 @@ PLOT_KIND(cost)
 		{ c.extra, "record past the three resources",
 		  "records past the three resources" },
 		{ 0, NULL, NULL } });
-	free_cost(&c);
 	return 1;
 }

@@ -12,14 +12,14 @@
 struct wl {
 	double runs, failed;
 	size_t at;		/* input order, for ties */
-	char *label, *user;
+	const char *label, *user;
 };
 
 struct failures {
 	struct wl *v;
 	size_t n, cap;
 	double none, unknown, users;
-	char *user;		/* the first user seen */
+	const char *user;	/* the first user seen */
 };
 
 static int
@@ -35,7 +35,7 @@ by_failed(const void *a, const void *b)
 }
 
 static void
-read_rollup(struct sp_reader *r, struct failures *f)
+read_rollup(struct sp_reader *r, struct failures *f, struct svg *g)
 {
 	int cruns = sp_reader_need(r, "runs", "sp-group --rollup");
 	int cfailed = sp_reader_need(r, "failed", "sp-group --rollup");
@@ -49,7 +49,8 @@ read_rollup(struct sp_reader *r, struct failures *f)
 		struct wl *w;
 
 		if (!f->user) {
-			f->user = sp_xstrndup(r->f[cuser].p, r->f[cuser].n);
+			f->user = plot_keep_str(g, r->f[cuser].p,
+						 r->f[cuser].n);
 			f->users = 1;
 		} else if (f->users == 1 && !sp_slice_eq(r->f[cuser], f->user)) {
 			f->users = 2;
@@ -63,13 +64,13 @@ read_rollup(struct sp_reader *r, struct failures *f)
 			f->none++;
 			continue;
 		}
-		f->v = sp_xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
+		f->v = plot_grow(g, f->v, &f->cap, f->n + 1, sizeof *f->v);
 		w = &f->v[f->n++];
 		w->runs = runs;
 		w->failed = failed;
 		w->at = at++;
-		w->label = field_dup(r->f[clabel], PLOT_LABEL_MAX - 8);
-		w->user = field_dup(r->f[cuser], 8);
+		w->label = plot_keep(g, r->f[clabel], PLOT_LABEL_MAX - 8);
+		w->user = plot_keep(g, r->f[cuser], 8);
 	}
 	sp_sort(f->v, f->n, sizeof *f->v, by_failed);
 }
@@ -123,27 +124,15 @@ draw(struct svg *g, const struct failures *f, size_t rows)
 	sp_buf_free(&b);
 }
 
-static void
-free_failures(struct failures *f)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		free(f->v[i].label);
-		free(f->v[i].user);
-	}
-	free(f->v);
-	free(f->user);
-}
-
 PLOT_KIND(failures)
 {
 	struct failures f;
 	size_t rows;
 
 	(void)o;
-	read_rollup(r, &f);
+	read_rollup(r, &f, g);
 	if (f.n == 0) {
 		sp_buf_adds(why, "no workload with a failed run in the rollup");
-		free_failures(&f);
 		return 0;
 	}
 	rows = f.n > PLOT_ROWS_MAX ? PLOT_ROWS_MAX : f.n;
@@ -166,6 +155,5 @@ PLOT_KIND(failures)
 		{ f.unknown, "workload with no count",
 		  "workloads with no count" },
 		{ 0, NULL, NULL } });
-	free_failures(&f);
 	return 1;
 }

@@ -1,7 +1,7 @@
 /*
- * figure.c - what every figure shares: numbers from fields, counts and
- * what was left out in words, a finding looked up in sp-size --findings,
- * and the records of one workload chosen.
+ * figure.c - what every figure shares: what it keeps, numbers from
+ * fields, counts and what was left out in words, a finding looked up in
+ * sp-size --findings, and the records of one workload chosen.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +21,30 @@ plot_num(const struct sp_reader *r, int col, double *v)
 			      r->cols[col], (int)(r->f[col].n > 40 ? 40 :
 			      r->f[col].n), r->f[col].p);
 	return rc;
+}
+
+const char *
+plot_keep(struct svg *g, struct sp_slice f, size_t max)
+{
+	struct sp_buf b = { 0 };
+	const char *s;
+
+	field_text(&b, f, max);
+	s = plot_keep_str(g, sp_buf_str(&b), b.len);
+	sp_buf_free(&b);
+	return s;
+}
+
+const char *
+plot_keep_str(struct svg *g, const char *s, size_t n)
+{
+	return sp_pool_str(&g->keep, s, n);
+}
+
+void *
+plot_grow(struct svg *g, void *v, size_t *cap, size_t need, size_t elem)
+{
+	return sp_pool_grow(&g->keep, v, cap, need, elem);
 }
 
 void
@@ -92,13 +116,15 @@ plot_sel_open(struct plot_sel *s, const struct sp_reader *r, const char *key)
 {
 	memset(s, 0, sizeof *s);
 	s->given = key != NULL;
-	s->key = key ? sp_xstrdup(key) : NULL;
+	s->key = key;
 	s->ckey = key ? sp_reader_need(r, "workload_key", "sp-group") :
 		  sp_reader_col(r, "workload_key");
+	sp_jobcols_resolve(&s->c, r);
 }
 
-int
-plot_sel_keep(struct plot_sel *s, const struct sp_reader *r)
+/* 1 when the current record is of the workload. */
+static int
+sel_keep(struct plot_sel *s, const struct sp_reader *r, struct svg *g)
 {
 	struct sp_slice k;
 
@@ -108,7 +134,7 @@ plot_sel_keep(struct plot_sel *s, const struct sp_reader *r)
 	if (s->given)
 		return sp_slice_eq(k, s->key);
 	if (!s->key)
-		s->key = sp_xstrndup(k.p, k.n);
+		s->key = plot_keep_str(g, k.p, k.n);
 	else if (!sp_slice_eq(k, s->key))
 		sp_die(SP_EXIT_USAGE, "the records hold more than one "
 		       "workload: name one with --workload KEY or --findings "
@@ -116,9 +142,15 @@ plot_sel_keep(struct plot_sel *s, const struct sp_reader *r)
 	return 1;
 }
 
-void
-plot_sel_free(struct plot_sel *s)
+int
+plot_sel_next(struct plot_sel *s, struct sp_reader *r, struct sp_job *j,
+	      struct svg *g)
 {
-	free(s->key);
-	s->key = NULL;
+	while (sp_next_or_die(r)) {
+		if (!sel_keep(s, r, g))
+			continue;
+		sp_job_parse(j, &s->c, r);
+		return 1;
+	}
+	return 0;
 }

@@ -18,7 +18,7 @@ struct totals {
 
 struct wl {
 	double count, runs, gpu_h, core_h;
-	char *label;
+	const char *label;
 };
 
 struct idle {
@@ -39,7 +39,7 @@ num_or_nan(const struct sp_reader *r, int col)
 }
 
 static void
-read_summary(struct sp_reader *r, struct idle *t)
+read_summary(struct sp_reader *r, struct idle *t, struct svg *g)
 {
 	const char *stage = "sp-hang --summary";
 	int csection = sp_reader_need(r, "section", stage);
@@ -83,7 +83,7 @@ read_summary(struct sp_reader *r, struct idle *t)
 			w->runs = x.runs;
 			w->gpu_h = x.gpu_h;
 			w->core_h = x.core_h;
-			w->label = field_dup(r->f[cwl], PLOT_LABEL_MAX - 4);
+			w->label = plot_keep(g, r->f[cwl], PLOT_LABEL_MAX - 4);
 		}
 	}
 }
@@ -188,7 +188,7 @@ PLOT_KIND(idle)
 	int gpu;
 
 	(void)o;
-	read_summary(r, &t);
+	read_summary(r, &t, g);
 	if (!t.have_record || !t.have_hangs || !(t.record.runs > 0)) {
 		sp_buf_adds(why, "no closed allocation in the summary");
 	} else if (!(t.hangs.count > 0)) {
@@ -228,7 +228,5 @@ PLOT_KIND(idle)
 			{ t.open, "never ended", "never ended" },
 			{ 0, NULL, NULL } });
 	}
-	for (size_t i = 0; i < t.n; i++)
-		free(t.v[i].label);
 	return t.have_record && t.hangs.count > 0 && t.record.runs > 0;
 }

@@ -19,7 +19,7 @@ enum verdict { V_WORSE, V_BETTER, V_INCONCLUSIVE, V_OTHER };
 struct node {
 	double trials, bad, rate, lo, hi, comparison;
 	enum verdict v;
-	char *name;
+	const char *name;
 };
 
 struct nodes {
@@ -27,7 +27,7 @@ struct nodes {
 	size_t n, cap;
 	double untested, unknown, more, placements;
 	size_t worse, better;
-	char *workload, *user;
+	const char *workload, *user;
 	int pooled;
 };
 
@@ -44,7 +44,7 @@ verdict_of(struct sp_slice s)
 }
 
 static void
-read_nodes(struct sp_reader *r, struct nodes *t)
+read_nodes(struct sp_reader *r, struct nodes *t, struct svg *g)
 {
 	const char *stage = "sp-nodes";
 	int cnode = sp_reader_need(r, "node", stage);
@@ -63,11 +63,11 @@ read_nodes(struct sp_reader *r, struct nodes *t)
 		struct node x = { 0 };
 
 		if (!t->workload && cwl >= 0) {
-			t->workload = field_dup(r->f[cwl], PLOT_LABEL_MAX);
+			t->workload = plot_keep(g, r->f[cwl], PLOT_LABEL_MAX);
 			t->pooled = sp_slice_eq(r->f[cwl], "*");
 		}
 		if (!t->user && cuser >= 0)
-			t->user = field_dup(r->f[cuser], 12);
+			t->user = plot_keep(g, r->f[cuser], 12);
 		x.v = verdict_of(r->f[cverdict]);
 		if (plot_num(r, ctrials, &x.trials) == 1)
 			t->placements += x.trials;
@@ -92,8 +92,8 @@ read_nodes(struct sp_reader *r, struct nodes *t)
 		}
 		t->worse += x.v == V_WORSE;
 		t->better += x.v == V_BETTER;
-		x.name = field_dup(r->f[cnode], 16);
-		t->v = sp_xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
+		x.name = plot_keep(g, r->f[cnode], 16);
+		t->v = plot_grow(g, t->v, &t->cap, t->n + 1, sizeof *t->v);
 		t->v[t->n++] = x;
 	}
 }
@@ -168,22 +168,12 @@ draw(struct svg *g, const struct nodes *t)
 		 "every other machine");
 }
 
-static void
-free_nodes(struct nodes *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i].name);
-	free(t->v);
-	free(t->workload);
-	free(t->user);
-}
-
 PLOT_KIND(nodes)
 {
 	struct nodes t;
 
 	(void)o;
-	read_nodes(r, &t);
+	read_nodes(r, &t, g);
 	if (t.n == 0) {
 		if (t.untested == 1)
 			sp_buf_adds(why, "no machine was tested: the one "
@@ -195,7 +185,6 @@ PLOT_KIND(nodes)
 				      "compare with", t.untested);
 		else
 			sp_buf_adds(why, "no node record to draw");
-		free_nodes(&t);
 		return 0;
 	}
 	draw(g, &t);
@@ -230,6 +219,5 @@ PLOT_KIND(nodes)
 	if (t.unknown > 0)
 		sp_buf_printf(caption, " %.0f row%s with no rate left out.",
 			      t.unknown, t.unknown == 1 ? "" : "s");
-	free_nodes(&t);
 	return 1;
 }

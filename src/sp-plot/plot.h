@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "sp.h"
+#include "sp_pool.h"
 
 #define PLOT_WIDTH	640.0
 #define PLOT_MARGIN	16.0
@@ -51,6 +52,7 @@ struct svg {
 	double bottom;		/* the lowest y the body used */
 	struct sp_buf defs, body, tmp;
 	unsigned char defined[PAT_N][INK_N];
+	struct sp_pool keep;	/* the figure's rows and words: plot_keep */
 };
 
 /* Data to pixels: linear, or logarithmic (d0 > 0). */
@@ -116,8 +118,6 @@ void svg_group_end(struct svg *g);
 double text_width(const char *s, int size);
 /* A record's field decoded into b (appends), cut to max characters. */
 void field_text(struct sp_buf *b, struct sp_slice f, size_t max);
-/* The same as a string of its own, to keep past the record (free it). */
-char *field_dup(struct sp_slice f, size_t max);
 
 /* Axes: the line, ticks with labels, faint grid lines across the plot. */
 void axis_x(struct svg *g, const struct scale *s, double y, double grid_top,
@@ -178,6 +178,17 @@ int plot_draw(const struct plot_kind *k, char *const *paths, size_t npaths,
 /* figure.c */
 /* A number field: 1 and *v, 0 unknown, or the file:line message, exit 2. */
 int plot_num(const struct sp_reader *r, int col, double *v);
+/*
+ * What a figure keeps past its records (its rows, their labels) lives
+ * as long as the figure: svg_free frees it all, so that a figure may
+ * return at any point.  plot_keep is a field as field_text gives it,
+ * plot_keep_str n bytes as they are, plot_grow an array of *cap
+ * elements grown to hold need.
+ */
+const char *plot_keep(struct svg *g, struct sp_slice f, size_t max);
+const char *plot_keep_str(struct svg *g, const char *s, size_t n);
+void *plot_grow(struct svg *g, void *v, size_t *cap, size_t need,
+		size_t elem);
 /* "1 run" / "2 runs" into b. */
 void plot_count(struct sp_buf *b, double n, const char *one,
 		const char *many);
@@ -212,16 +223,19 @@ void plot_finding_free(struct plot_finding *f);
  * workload in them is the user's to choose, and ends the program (2).
  */
 struct plot_sel {
-	char *key;		/* NULL: any (no workload_key column) */
+	const char *key;	/* NULL: any (no workload_key column) */
 	int given;
 	int ckey;
+	struct sp_jobcols c;
 };
 
+/* key: kept by the caller as long as s (a figure's: plot_keep). */
 void plot_sel_open(struct plot_sel *s, const struct sp_reader *r,
 		   const char *key);
-/* 1 when the current record is of the workload. */
-int plot_sel_keep(struct plot_sel *s, const struct sp_reader *r);
-void plot_sel_free(struct plot_sel *s);
+/* The next record of the workload parsed into j; 0 at the end.  The key
+ * found when none was given is kept in g. */
+int plot_sel_next(struct plot_sel *s, struct sp_reader *r, struct sp_job *j,
+		  struct svg *g);
 
 #define PLOT_KIND(name) \
 	int plot_##name(struct sp_reader *r, const struct plot_opts *o, \

@@ -13,7 +13,7 @@ struct share {
 	size_t n, cap;
 	double unknown;		/* workloads with no cum_share */
 	double top_share;	/* the most expensive one's own share */
-	struct sp_buf top_label;
+	const char *top_label;
 };
 
 static int
@@ -25,7 +25,7 @@ by_value(const void *a, const void *b)
 }
 
 static void
-read_rollup(struct sp_reader *r, struct share *s)
+read_rollup(struct sp_reader *r, struct share *s, struct svg *g)
 {
 	int ccum = sp_reader_need(r, "cum_share", "sp-group --rollup");
 	int cshare = sp_reader_need(r, "share", "sp-group --rollup");
@@ -40,15 +40,15 @@ read_rollup(struct sp_reader *r, struct share *s)
 			s->unknown++;
 			continue;
 		}
-		s->cum = sp_xgrow(s->cum, &s->cap, s->n + 1, sizeof *s->cum);
+		s->cum = plot_grow(g, s->cum, &s->cap, s->n + 1, sizeof *s->cum);
 		s->cum[s->n++] = cum;
 		/* The rollup is most compute first; a reordered one is not
 		 * trusted to be: the largest share is looked for. */
 		if (plot_num(r, cshare, &own) == 1 && own > best) {
 			best = own;
 			s->top_share = own;
-			sp_buf_clear(&s->top_label);
-			field_text(&s->top_label, r->f[clabel], PLOT_LABEL_MAX);
+			s->top_label = plot_keep(g, r->f[clabel],
+						 PLOT_LABEL_MAX);
 		}
 	}
 	/* The cumulative share only grows along the ranking. */
@@ -117,12 +117,10 @@ PLOT_KIND(share)
 	double last;
 
 	(void)o;
-	read_rollup(r, &s);
+	read_rollup(r, &s, g);
 	if (s.n == 0) {
 		sp_buf_adds(why, "no workload with a share of the compute in "
 			    "the rollup");
-		free(s.cum);
-		sp_buf_free(&s.top_label);
 		return 0;
 	}
 	draw(g, &s);
@@ -132,7 +130,7 @@ PLOT_KIND(share)
 	sp_buf_printf(caption, "The workloads of sp-group --rollup, most "
 		      "compute first; compute is GPU-hours x %g + core-hours. "
 		      "The most expensive, %s, is %.1f%% on its own.",
-		      SP_GPU_CORE_RATIO, sp_buf_str(&s.top_label),
+		      SP_GPU_CORE_RATIO, s.top_label ? s.top_label : "",
 		      s.top_share * 100);
 	if (s.n >= 4) {
 		size_t half = s.n / 2;
@@ -148,7 +146,5 @@ PLOT_KIND(share)
 		{ s.unknown, "workload with no share",
 		  "workloads with no share" },
 		{ 0, NULL, NULL } });
-	free(s.cum);
-	sp_buf_free(&s.top_label);
 	return 1;
 }

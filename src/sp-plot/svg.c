@@ -153,6 +153,7 @@ svg_free(struct svg *g)
 	sp_buf_free(&g->defs);
 	sp_buf_free(&g->body);
 	sp_buf_free(&g->tmp);
+	sp_pool_free(&g->keep);
 }
 
 static void
@@ -391,18 +392,6 @@ field_text(struct sp_buf *b, struct sp_slice f, size_t max)
 		sp_buf_adds(b, sp_buf_str(&raw));
 	}
 	sp_buf_free(&raw);
-}
-
-char *
-field_dup(struct sp_slice f, size_t max)
-{
-	struct sp_buf b = { 0 };
-	char *s;
-
-	field_text(&b, f, max);
-	s = sp_xstrdup(sp_buf_str(&b));
-	sp_buf_free(&b);
-	return s;
 }
 
 static const char *const anchors[] = { "start", "middle", "end" };

@@ -16,52 +16,51 @@ struct sub {
 	struct sp_order order;
 	double limit_b, peak_b;
 	int killed;
-	char *jobid, *state;
+	const char *jobid, *state;
 };
 
 struct walk {
 	struct sub *v;
 	size_t n, cap;
 	double open, no_peak, no_limit;
-	char *key;		/* the workload drawn; NULL: the whole input */
-	char *label;
+	const char *key;	/* the workload drawn; NULL: the whole input */
+	const char *label;
 };
 
 static void
-add(struct walk *w, const struct sp_job *j)
+add(struct walk *w, const struct sp_job *j, struct svg *g)
 {
 	struct sp_jobcalc c;
 	struct sub *s;
 
 	sp_jobcalc(&c, j, NULL, 0, NULL);
-	w->v = sp_xgrow(w->v, &w->cap, w->n + 1, sizeof *w->v);
+	w->v = plot_grow(g, w->v, &w->cap, w->n + 1, sizeof *w->v);
 	s = &w->v[w->n++];
 	sp_order_of(&s->order, j);
 	s->limit_b = c.mem_limit_b;
 	s->peak_b = j->max_rss_b;
 	s->killed = sp_job_state_is(j, "OUT_OF_MEMORY");
-	s->jobid = field_dup(j->jobid, 16);
-	s->state = field_dup(j->state, 16);
+	s->jobid = plot_keep(g, j->jobid, 16);
+	s->state = plot_keep(g, j->state, 16);
 	w->no_peak += isnan(s->peak_b);
 	w->no_limit += isnan(s->limit_b);
 }
 
 /* The workload asked for: --workload, or a finding's; NULL: any one. */
-static char *
-chosen_key(const struct plot_opts *o)
+static const char *
+chosen_key(const struct plot_opts *o, struct svg *g)
 {
 	struct plot_finding f;
-	char *key;
+	const char *key;
 
 	if (o->workload)
-		return sp_xstrdup(o->workload);
+		return plot_keep_str(g, o->workload, strlen(o->workload));
 	if (!o->findings)
 		return NULL;
 	if (!plot_find_finding(o->findings, "memory-search", &f) &&
 	    !plot_find_finding(o->findings, "memory-unchanged", &f))
 		return NULL;
-	key = f.key;
-	f.key = NULL;
+	key = plot_keep_str(g, f.key, strlen(f.key));
 	plot_finding_free(&f);
 	return key;
 }
@@ -74,9 +73,8 @@ by_order(const void *a, const void *b)
 }
 
 static void
-read_walk(struct sp_reader *r, struct walk *w)
+read_walk(struct sp_reader *r, struct walk *w, struct svg *g)
 {
-	struct sp_jobcols c;
 	struct sp_job j;
 	struct plot_sel sel;
 	int clabel = sp_reader_col(r, "workload");
@@ -84,11 +82,7 @@ read_walk(struct sp_reader *r, struct walk *w)
 	sp_reader_need(r, "state", "sp-fetch");
 	sp_reader_need(r, "max_rss_b", "sp-fetch");
 	plot_sel_open(&sel, r, w->key);
-	sp_jobcols_resolve(&c, r);
-	while (sp_next_or_die(r)) {
-		if (!plot_sel_keep(&sel, r))
-			continue;
-		sp_job_parse(&j, &c, r);
+	while (plot_sel_next(&sel, r, &j, g)) {
 		if (sp_job_is_step(&j))
 			continue;
 		if (!sp_job_usable(&j)) {
@@ -96,12 +90,11 @@ read_walk(struct sp_reader *r, struct walk *w)
 			continue;
 		}
 		if (!w->label && clabel >= 0)
-			w->label = field_dup(r->f[clabel], PLOT_LABEL_MAX);
-		add(w, &j);
+			w->label = plot_keep(g, r->f[clabel], PLOT_LABEL_MAX);
+		add(w, &j, g);
 	}
-	if (!w->key && sel.key)
-		w->key = sp_xstrdup(sel.key);
-	plot_sel_free(&sel);
+	if (!w->key)
+		w->key = sel.key;
 	sp_sort(w->v, w->n, sizeof *w->v, by_order);
 }
 
@@ -155,36 +148,22 @@ draw(struct svg *g, const struct walk *w, size_t from)
 		    "peak of a run killed for memory");
 }
 
-static void
-free_walk(struct walk *w)
-{
-	for (size_t i = 0; i < w->n; i++) {
-		free(w->v[i].jobid);
-		free(w->v[i].state);
-	}
-	free(w->v);
-	free(w->key);
-	free(w->label);
-}
-
 PLOT_KIND(walk)
 {
 	struct walk w;
 	size_t from, killed = 0;
 
 	memset(&w, 0, sizeof w);
-	w.key = chosen_key(o);
+	w.key = chosen_key(o, g);
 	if (!w.key && o->findings) {
 		sp_buf_adds(why, "no memory-search or memory-unchanged "
 			    "finding among sp-size's findings");
-		free_walk(&w);
 		return 0;
 	}
-	read_walk(r, &w);
+	read_walk(r, &w, g);
 	if (w.n == 0) {
 		sp_buf_adds(why, "no closed allocation of the workload in the "
 			    "records");
-		free_walk(&w);
 		return 0;
 	}
 	from = w.n > PLOT_WALK_MAX ? w.n - PLOT_WALK_MAX : 0;
@@ -210,6 +189,5 @@ PLOT_KIND(walk)
 		{ w.open, "record still open or with no elapsed time",
 		  "records still open or with no elapsed time" },
 		{ 0, NULL, NULL } });
-	free_walk(&w);
 	return 1;
 }

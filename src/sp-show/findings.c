@@ -15,8 +15,7 @@ findings_header(struct run *R)
 		"action", NULL };
 
 	sp_writer_init(&R->w, stdout, R->fmt);
-	for (const char *const *c = cols; *c; c++)
-		sp_writer_column(&R->w, *c);
+	sp_writer_columns(&R->w, cols);
 	sp_writer_header(&R->w);
 }
 

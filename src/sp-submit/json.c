@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sp_const.h"
+#include "sp_text.h"
 #include "hook.h"
 
 struct jp {
@@ -29,39 +30,13 @@ hex4(const char *p, unsigned *u)
 {
 	*u = 0;
 	for (int i = 0; i < 4; i++) {
-		char c = p[i];
+		int d = sp_hex_digit(p[i]);
 
-		*u <<= 4;
-		if (c >= '0' && c <= '9')
-			*u |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			*u |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			*u |= (unsigned)(c - 'A' + 10);
-		else
+		if (d < 0)
 			return -1;
+		*u = *u << 4 | (unsigned)d;
 	}
 	return 0;
-}
-
-static void
-utf8(struct sp_buf *b, unsigned u)
-{
-	if (u < 0x80) {
-		sp_buf_addc(b, (char)u);
-	} else if (u < 0x800) {
-		sp_buf_addc(b, (char)(0xC0 | (u >> 6)));
-		sp_buf_addc(b, (char)(0x80 | (u & 0x3F)));
-	} else if (u < 0x10000) {
-		sp_buf_addc(b, (char)(0xE0 | (u >> 12)));
-		sp_buf_addc(b, (char)(0x80 | ((u >> 6) & 0x3F)));
-		sp_buf_addc(b, (char)(0x80 | (u & 0x3F)));
-	} else {
-		sp_buf_addc(b, (char)(0xF0 | (u >> 18)));
-		sp_buf_addc(b, (char)(0x80 | ((u >> 12) & 0x3F)));
-		sp_buf_addc(b, (char)(0x80 | ((u >> 6) & 0x3F)));
-		sp_buf_addc(b, (char)(0x80 | (u & 0x3F)));
-	}
 }
 
 /*
@@ -77,6 +52,7 @@ string(struct jp *j, struct sp_buf *out, int *nul)
 	while (j->p < j->end) {
 		unsigned char c = (unsigned char)*j->p++;
 		unsigned u, lo;
+		char utf8[4];
 
 		if (c == '"')
 			return 0;
@@ -115,7 +91,7 @@ string(struct jp *j, struct sp_buf *out, int *nul)
 			if (u == 0 && nul)
 				*nul = 1;
 			if (out && u != 0)
-				utf8(out, u);
+				sp_buf_add(out, utf8, sp_utf8_put(utf8, u));
 			continue;
 		default:
 			return -1;

@@ -43,6 +43,27 @@ fitting(void)
 	       "all of it in five");
 }
 
+/* What the two JSON readers (sp-attr, sp-submit) decode \uXXXX with. */
+static void
+code_points(void)
+{
+	char c[4];
+	size_t n;
+
+	is_int(15, sp_hex_digit('f'), "a hex digit, small");
+	is_int(10, sp_hex_digit('A'), "a hex digit, capital");
+	is_int(-1, sp_hex_digit('g'), "not a hex digit");
+	n = sp_utf8_put(c, 0x41);
+	ok(n == 1 && c[0] == 'A', "U+0041: one byte");
+	n = sp_utf8_put(c, 0xe9);
+	ok(n == 2 && memcmp(c, "\xc3\xa9", 2) == 0, "U+00E9: two");
+	n = sp_utf8_put(c, 0x8bad);
+	ok(n == 3 && memcmp(c, "\xe8\xae\xad", 3) == 0, "U+8BAD: three");
+	n = sp_utf8_put(c, 0x1f680);
+	ok(n == 4 && memcmp(c, "\xf0\x9f\x9a\x80", 4) == 0,
+	   "U+1F680: four");
+}
+
 static void
 fields(void)
 {
@@ -65,6 +86,7 @@ main(void)
 	plan_lazy();
 	widths();
 	fitting();
+	code_points();
 	fields();
 	return done_testing();
 }
