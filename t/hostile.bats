@@ -17,12 +17,6 @@ need() {
 	done
 }
 
-# An ASan build reserves terabytes of address space: ulimit -v cannot
-# bound it, so the memory half of a test is skipped there.
-asan_build() {
-	grep -qa __asan_init "$SP_BIN/sp-group" 2>/dev/null
-}
-
 # A few job records by hand: the columns sp-group reads, nothing else.
 small_jobs() {
 	printf 'jobid\tname\tuser\tpartition\tstate\telapsed_s\talloc_gpus\n'

@@ -283,7 +283,7 @@ sources() {
 	} >"$f"
 	# ASan reserves terabytes of address space, valgrind its own: neither
 	# fits a ulimit.
-	if grep -qa __asan_init "$SP_BIN/sp-attr" || [ -n "${SP_UNDER_VALGRIND:-}" ]; then
+	if asan_build || [ -n "${SP_UNDER_VALGRIND:-}" ]; then
 		run --separate-stderr sp-attr --claims "$f"
 	else
 		# 64 MB of address space, for the program and libc: the line is

@@ -16,6 +16,13 @@ need_fixtures() {
 # --plain tables fit $COLUMNS: tests lay out for no width unless they say.
 unset COLUMNS
 
+# The programs under test were built with AddressSanitizer (make
+# check-asan): it reserves terabytes of address space, so no ulimit -v
+# bounds them, and each run costs several times a plain one.
+asan_build() {
+	grep -qa __asan_init "$SP_BIN/sp-group" 2>/dev/null
+}
+
 # sp-fetch keeps a store of what sacct answered in $XDG_CACHE_HOME: a
 # test's own, never the user's (a test of the store sets its own).
 XDG_CACHE_HOME=${BATS_TEST_TMPDIR:-${BATS_FILE_TMPDIR:-${TMPDIR:-/tmp}}}/xdg-cache
