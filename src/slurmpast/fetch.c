@@ -11,35 +11,8 @@
 #include <unistd.h>
 
 #include "front.h"
+#include "sp_exec.h"
 #include "sp_intern.h"
-
-/* A stage's whole standard output (a line or two); its status. */
-static int
-capture(struct args *a, struct sp_buf *out)
-{
-	const char *path = stage_find(a->v[0], NULL);
-	int fd[2], devnull;
-	pid_t pid;
-	char buf[4096];
-	ssize_t n;
-
-	if (!path)
-		return 2;
-	if (pipe(fd) < 0 || (devnull = open("/dev/null", O_RDONLY)) < 0)
-		sp_die(SP_EXIT_USAGE, "pipe:");
-	pid = spawn(path, a, devnull, fd[1], STDERR_FILENO);
-	close(fd[1]);
-	close(devnull);
-	while ((n = read(fd[0], buf, sizeof buf)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		sp_buf_add(out, buf, (size_t)n);
-	}
-	close(fd[0]);
-	return wait_status(pid);
-}
 
 /*
  * The demo's own clock (sp-fetch --demo-clock): a window given with it
@@ -48,17 +21,23 @@ capture(struct args *a, struct sp_buf *out)
 void
 demo_clock(void)
 {
-	struct args a = { 0 };
-	struct sp_buf now = { 0 };
+	const char *path;
+	struct sp_exec x = { 0 };
+	struct sp_buf now = { 0 }, why = { 0 };
 	char *t, *colon;
 
 	if (!F.demo || !(F.since || F.until))
 		return;
-	args_add(&a, "sp-fetch");
-	args_add(&a, "--demo-clock");
-	if (capture(&a, &now) != 0)
+	if (!(path = stage_find("sp-fetch", NULL)))
 		exit(SP_EXIT_USAGE);
-	args_free(&a);
+	char *const argv[] = { (char *)path, "--demo-clock", NULL };
+	if (sp_exec_capture(&x, argv, SP_EXEC_TIMEOUT_S, &now) != 0) {
+		sp_exec_err_line(&x, &why);
+		if (!why.len)
+			sp_exec_describe(&x, &why);
+		sp_die(SP_EXIT_USAGE, "sp-fetch --demo-clock: %s", why.p);
+	}
+	sp_exec_free(&x);
 	while (now.len && now.p[now.len - 1] == '\n')
 		now.p[--now.len] = '\0';
 	if ((t = strchr(sp_buf_str(&now), 'T')))

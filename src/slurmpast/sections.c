@@ -320,10 +320,15 @@ tag(FILE *out, const char *name, const char *path)
 static void
 part(FILE *out, const char *name, const char *in, struct args *a)
 {
-	const char *err = tmp_path("part.err"), *file = tmp_path("part");
-	int fin = open(in ? in : "/dev/null", O_RDONLY | O_CLOEXEC);
-	int ferr = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	int fout, status;
+	static const char *err, *file;	/* one pair for every part */
+	int fin, ferr, fout, status;
+
+	if (!err) {
+		err = tmp_path("part.err");
+		file = tmp_path("part");
+	}
+	fin = open(in ? in : "/dev/null", O_RDONLY | O_CLOEXEC);
+	ferr = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 	if (fin < 0 || ferr < 0)
 		sp_die(SP_EXIT_USAGE, "%s:", fin < 0 ? in : err);
